@@ -1,0 +1,101 @@
+#include "cli/config.h"
+
+#include <stdexcept>
+#include <toml++/toml.h>
+
+namespace cudnnlint {
+
+namespace {
+
+std::vector<std::string> string_list(const toml::node_view<const toml::node>& node, const std::string& key,
+                                     const std::filesystem::path& file) {
+  std::vector<std::string> out;
+  if (!node) return out;
+  const toml::array* array = node.as_array();
+  if (array == nullptr) throw std::runtime_error(file.string() + ": '" + key + "' must be an array of strings");
+  for (const auto& item : *array) {
+    const auto value = item.value<std::string>();
+    if (!value) throw std::runtime_error(file.string() + ": '" + key + "' must be an array of strings");
+    out.push_back(*value);
+  }
+  return out;
+}
+
+ProjectConfig read_table(const toml::table& table, const std::filesystem::path& file) {
+  static const char* known[] = {"cudnn-version", "frameworks", "select", "ignore", "exclude", "fail-level",
+                                "max-file-size"};
+  for (const auto& [key, value] : table) {
+    (void)value;
+    bool ok = false;
+    for (const char* k : known) ok = ok || key.str() == k;
+    if (!ok) throw std::runtime_error(file.string() + ": unknown key '" + std::string(key.str()) + "'");
+  }
+  ProjectConfig config;
+  config.file = file;
+  const toml::node_view<const toml::node> view{table};
+  if (auto v = view["cudnn-version"]) {
+    if (!v.is_string()) throw std::runtime_error(file.string() + ": 'cudnn-version' must be a string like \"8.9\"");
+    config.cudnn_version = v.value<std::string>();
+  }
+  if (auto v = view["frameworks"]; v && v.is_table()) {
+    for (const auto& [name, version] : *v.as_table()) {
+      const auto text = version.value<std::string>();
+      if (!text) throw std::runtime_error(file.string() + ": frameworks." + std::string(name.str()) + " must be a string");
+      config.frameworks.push_back(std::string(name.str()) + "=" + *text);
+    }
+  } else {
+    config.frameworks = string_list(view["frameworks"], "frameworks", file);
+  }
+  config.select = string_list(view["select"], "select", file);
+  config.ignore = string_list(view["ignore"], "ignore", file);
+  config.exclude = string_list(view["exclude"], "exclude", file);
+  if (auto v = view["fail-level"]) {
+    if (!v.is_string()) throw std::runtime_error(file.string() + ": 'fail-level' must be a string");
+    config.fail_level = v.value<std::string>();
+  }
+  if (auto v = view["max-file-size"]) {
+    const auto size = v.value<std::int64_t>();
+    if (!size || *size <= 0) throw std::runtime_error(file.string() + ": 'max-file-size' must be a positive integer");
+    config.max_file_size = static_cast<std::uintmax_t>(*size);
+  }
+  return config;
+}
+
+toml::table parse_file(const std::filesystem::path& file) {
+  try {
+    return toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    const auto& where = e.source().begin;
+    throw std::runtime_error(file.string() + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +
+                             ": invalid TOML: " + std::string(e.description()));
+  }
+}
+
+}  // namespace
+
+ProjectConfig load_project_config(const std::filesystem::path& start, const std::filesystem::path& explicit_file) {
+  namespace fs = std::filesystem;
+  if (!explicit_file.empty()) {
+    if (!fs::exists(explicit_file)) throw std::runtime_error(explicit_file.string() + ": no such file");
+    const toml::table doc = parse_file(explicit_file);
+    if (explicit_file.filename() == "pyproject.toml") {
+      const auto* section = doc["tool"]["cudnnlint"].as_table();
+      return section ? read_table(*section, explicit_file) : ProjectConfig{};
+    }
+    return read_table(doc, explicit_file);
+  }
+  std::error_code ec;
+  for (fs::path dir = fs::absolute(start, ec); !dir.empty(); dir = dir.parent_path()) {
+    const fs::path dedicated = dir / ".cudnnlint.toml";
+    if (fs::is_regular_file(dedicated, ec)) return read_table(parse_file(dedicated), dedicated);
+    const fs::path pyproject = dir / "pyproject.toml";
+    if (fs::is_regular_file(pyproject, ec)) {
+      const toml::table doc = parse_file(pyproject);
+      if (const auto* section = doc["tool"]["cudnnlint"].as_table()) return read_table(*section, pyproject);
+    }
+    if (dir == dir.root_path()) break;
+  }
+  return ProjectConfig{};
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,84 @@
+// The Facts IR: what a model definition configures, independent of the source language.
+// The Python front-end (tree-sitter) and the C++ front-end (Clang) both produce these; rules
+// read only these. Nothing here may name a parser type.
+#pragma once
+
+#include "core/location.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudnnlint {
+
+// One step in the chain that carried a value from its definition to its use, e.g.
+// "EPS defined here" -> "bound by functools.partial here" -> "used here".
+struct ProvenanceStep {
+  Location where;
+  std::string what;
+};
+
+// A value the front-end could fold to a number, with the chain of places it came from.
+struct ConstantValue {
+  double value = 0.0;
+  std::string spelling;                    // the source text of the expression at the use
+  std::vector<ProvenanceStep> provenance;  // definition first; empty for an inline literal
+};
+
+// How the epsilon of a normalization was determined.
+enum class EpsSource {
+  Explicit,      // written at the call (literal or foldable constant)
+  Default,       // not written; the API's documented default applies
+  NotConstant,   // written, but not foldable (a parameter, a config read, ...)
+  Unresolvable,  // hidden behind *args / **kwargs
+};
+
+// A literal argument other than eps that rules may consult (e.g. Keras `fused=False`).
+struct LiteralArg {
+  std::string spelling;
+  std::optional<double> number;
+  std::optional<bool> boolean;
+  std::optional<std::string> text;  // string literals and dotted names (e.g. jnp.float16)
+};
+
+// A batch-normalization layer or call.
+struct NormalizationFact {
+  std::string api;          // canonical API name from the API table, e.g. "torch.nn.BatchNorm2d"
+  std::string spelled_as;   // how the code named it, e.g. "nn.BatchNorm2d" or "BN"
+  std::string eps_param;    // the parameter's name in this API ("eps", "epsilon", ...)
+  Location call;            // the call, partial, super().__init__ or assignment
+  std::optional<Location> eps_location;  // where eps is written, when it is
+  EpsSource eps_source = EpsSource::Default;
+  std::optional<ConstantValue> eps;       // present for Explicit and Default
+  std::string origin;       // "call", "partial", "super().__init__", "attribute assignment", ...
+  std::map<std::string, LiteralArg> literal_args;  // other arguments, by parameter name
+  std::vector<ProvenanceStep> uses;       // later calls through a partial, for context
+};
+
+// A per-file problem that is not a finding: unreadable, invalid UTF-8, syntax error, ...
+struct FileDiagnostic {
+  enum class Severity { Warning, Error };
+  Severity severity = Severity::Warning;
+  std::string path;
+  std::optional<Position> position;
+  std::string message;
+};
+
+// An inline suppression: `# cudnnlint: ignore[rule]`, `# noqa: rule`, `// NOLINT(cudnnlint-rule)`.
+struct SuppressionComment {
+  std::uint32_t line = 0;           // the line the comment is on (it suppresses findings there)
+  std::vector<std::string> rules;   // empty: every rule
+};
+
+// Everything a front-end learned from one file.
+struct FileFacts {
+  std::string path;
+  std::string language;  // "python", "cpp"
+  std::vector<std::string> frameworks;  // frameworks the file imports ("torch", "tensorflow", ...)
+  std::vector<NormalizationFact> normalizations;
+  std::vector<SuppressionComment> suppressions;
+};
+
+} // namespace cudnnlint

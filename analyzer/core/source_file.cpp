@@ -1,0 +1,142 @@
+#include "core/source_file.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace cudnnlint {
+
+namespace {
+
+// Length of the UTF-8 sequence that starts with `lead`, 0 for a byte that cannot lead one.
+std::size_t sequence_length(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) return 2;
+  if (lead >= 0xE0 && lead <= 0xEF) return 3;
+  if (lead >= 0xF0 && lead <= 0xF4) return 4;
+  return 0;
+}
+
+bool is_continuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
+
+}  // namespace
+
+std::size_t find_invalid_utf8(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  std::size_t i = 0;
+  const std::size_t n = text.size();
+  while (i < n) {
+    const unsigned char lead = bytes[i];
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t len = sequence_length(lead);
+    if (len == 0 || i + len > n) return i;
+    for (std::size_t k = 1; k < len; ++k)
+      if (!is_continuation(bytes[i + k])) return i;
+    // Reject overlong 3/4-byte forms, UTF-16 surrogates and code points above U+10FFFF.
+    if (lead == 0xE0 && bytes[i + 1] < 0xA0) return i;
+    if (lead == 0xED && bytes[i + 1] > 0x9F) return i;
+    if (lead == 0xF0 && bytes[i + 1] < 0x90) return i;
+    if (lead == 0xF4 && bytes[i + 1] > 0x8F) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+std::size_t codepoint_length(std::string_view utf8) {
+  return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
+    return !is_continuation(static_cast<unsigned char>(c));
+  }));
+}
+
+std::size_t utf16_length(std::string_view utf8) {
+  std::size_t units = 0;
+  for (char c : utf8) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (is_continuation(byte)) continue;
+    units += (byte >= 0xF0) ? 2 : 1;  // code points above U+FFFF are surrogate pairs
+  }
+  return units;
+}
+
+SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
+  if (text_.size() >= 3 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) content_offset_ = 3;
+  line_starts_.push_back(0);
+  for (std::size_t i = 0; i < text_.size(); ++i) {
+    // CR, LF and CRLF all end a line, as Python and GitHub's line hashing treat them.
+    if (text_[i] == '\n') {
+      line_starts_.push_back(i + 1);
+    } else if (text_[i] == '\r') {
+      if (i + 1 < text_.size() && text_[i + 1] == '\n') ++i;
+      line_starts_.push_back(i + 1);
+    }
+  }
+}
+
+Position SourceFile::position_at(std::size_t byte_offset) const {
+  byte_offset = std::min(byte_offset, text_.size());
+  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte_offset);
+  const std::size_t line_index = static_cast<std::size_t>(it - line_starts_.begin()) - 1;
+  std::size_t line_start = line_starts_[line_index];
+  if (line_index == 0) line_start = std::max(line_start, std::min(content_offset_, byte_offset));
+  const std::string_view prefix(text_.data() + line_start, byte_offset - line_start);
+  Position pos;
+  pos.line = static_cast<std::uint32_t>(line_index + 1);
+  pos.column = static_cast<std::uint32_t>(codepoint_length(prefix) + 1);
+  pos.column_utf16 = static_cast<std::uint32_t>(utf16_length(prefix) + 1);
+  pos.byte_offset = static_cast<std::uint32_t>(byte_offset);
+  return pos;
+}
+
+SourceRange SourceFile::range(std::size_t begin_byte, std::size_t end_byte) const {
+  return SourceRange{position_at(begin_byte), position_at(end_byte)};
+}
+
+std::string_view SourceFile::line_text(std::uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return {};
+  std::size_t begin = line_starts_[line - 1];
+  if (line == 1) begin = std::max(begin, content_offset_);
+  std::size_t end = (line < line_starts_.size()) ? line_starts_[line] : text_.size();
+  while (end > begin && (text_[end - 1] == '\n' || text_[end - 1] == '\r')) --end;
+  return std::string_view(text_).substr(begin, end - begin);
+}
+
+std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) return LoadError{"no such file or directory"};
+  if (fs::is_directory(status)) return LoadError{"is a directory"};
+  if (!fs::is_regular_file(status)) return LoadError{"not a regular file"};
+  const auto size = fs::file_size(path, ec);
+  if (ec) return LoadError{"cannot read file size: " + ec.message()};
+  if (size > limits.max_bytes) {
+    std::ostringstream msg;
+    msg << "file is " << size << " bytes, above the " << limits.max_bytes
+        << "-byte limit (--max-file-size); skipped";
+    return LoadError{msg.str()};
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return LoadError{std::string("cannot open: ") + std::strerror(errno)};
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (in.bad()) return LoadError{std::string("read error: ") + std::strerror(errno)};
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.find('\0') != std::string::npos) return LoadError{"binary file (contains NUL bytes); skipped"};
+  if (const auto bad = find_invalid_utf8(text); bad != std::string_view::npos) {
+    SourceFile partial(path, text.substr(0, bad));
+    const auto pos = partial.position_at(bad);
+    std::ostringstream msg;
+    msg << "invalid UTF-8 at line " << pos.line << ", column " << pos.column << " (byte offset " << bad
+        << "); Python source must be UTF-8; skipped";
+    return LoadError{msg.str()};
+  }
+  return SourceFile(path, std::move(text));
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,57 @@
+// Reading one source file exactly once, rejecting what cannot be analysed (missing,
+// unreadable, too large, binary, invalid UTF-8) with a message that names the problem,
+// and mapping byte offsets to line/column positions.
+#pragma once
+
+#include "core/location.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace cudnnlint {
+
+class SourceFile {
+ public:
+  SourceFile(std::string path, std::string text);
+
+  const std::string& path() const { return path_; }
+  // The whole file as read, BOM included.
+  const std::string& text() const { return text_; }
+  // Offset of the first byte after a UTF-8 byte-order mark (0 or 3).
+  std::size_t content_offset() const { return content_offset_; }
+
+  Position position_at(std::size_t byte_offset) const;
+  SourceRange range(std::size_t begin_byte, std::size_t end_byte) const;
+  // The text of 1-based line `line`, without its terminator.
+  std::string_view line_text(std::uint32_t line) const;
+  std::size_t line_count() const { return line_starts_.size(); }
+
+ private:
+  std::string path_;
+  std::string text_;
+  std::size_t content_offset_ = 0;
+  std::vector<std::size_t> line_starts_;  // byte offset of each line's first byte
+};
+
+struct LoadError {
+  std::string message;  // e.g. "invalid UTF-8 at line 3, byte 17"
+};
+
+struct LoadLimits {
+  std::uintmax_t max_bytes = 4u * 1024u * 1024u;
+};
+
+std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits);
+
+// Returns the byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
+std::size_t find_invalid_utf8(std::string_view text);
+
+// Number of UTF-16 code units and of code points in a valid UTF-8 string.
+std::size_t utf16_length(std::string_view utf8);
+std::size_t codepoint_length(std::string_view utf8);
+
+} // namespace cudnnlint

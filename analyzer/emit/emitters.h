@@ -1,0 +1,30 @@
+// Output formats. Emitters only format a finished analysis; adding one never touches a rule.
+#pragma once
+
+#include "core/target.h"
+#include "engine/analysis.h"
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+
+namespace cudnnlint {
+
+struct Report {
+  const AnalysisResult& result;
+  const Target& target;
+  std::filesystem::path source_root;  // SARIF URIs are relative to it (%SRCROOT%)
+};
+
+void write_text(std::ostream& out, const Report& report, bool color);
+void write_json(std::ostream& out, const Report& report);
+void write_sarif(std::ostream& out, const Report& report);
+void write_github(std::ostream& out, const Report& report);
+
+// Per-file problems (unreadable, syntax error, ...) as compiler-style lines, for stderr.
+void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool color);
+
+// The path of `path` relative to `root` with '/' separators, or "" when it lies outside.
+std::string relative_to(const std::filesystem::path& path, const std::filesystem::path& root);
+
+}  // namespace cudnnlint

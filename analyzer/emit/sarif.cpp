@@ -1,0 +1,181 @@
+// SARIF 2.1.0 for GitHub code scanning: rules built from the KB (help text and Markdown),
+// repo-relative URIs under %SRCROOT%, UTF-16 columns, relatedLocations for provenance and
+// partialFingerprints.primaryLocationLineHash computed as codeql-action does.
+#include "emit/emitters.h"
+
+#include "kb/kb.h"
+#include "rules/rule.h"
+
+#include <cctype>
+#include <nlohmann/json.hpp>
+
+namespace cudnnlint {
+
+namespace {
+
+std::string percent_encode_path(std::string_view path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 0xF];
+    }
+  }
+  return out;
+}
+
+nlohmann::json artifact_location(const std::string& path, const std::filesystem::path& root) {
+  const std::string relative = relative_to(path, root);
+  if (!relative.empty()) return {{"uri", percent_encode_path(relative)}, {"uriBaseId", "%SRCROOT%"}};
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(path, ec).lexically_normal();
+  return {{"uri", "file://" + percent_encode_path(absolute.generic_string())}};
+}
+
+nlohmann::json region(const SourceRange& range) {
+  nlohmann::json r = {{"startLine", range.begin.line}, {"startColumn", range.begin.column_utf16}};
+  if (range.end.line >= range.begin.line && range.end.byte_offset > range.begin.byte_offset) {
+    r["endLine"] = range.end.line;
+    r["endColumn"] = range.end.column_utf16;
+  }
+  return r;
+}
+
+std::string pascal_case(std::string_view id) {
+  std::string out;
+  bool upper = true;
+  for (char c : id) {
+    if (c == '-') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out;
+}
+
+std::string clip(std::string text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
+  return text.substr(0, cut) + "...";
+}
+
+nlohmann::json rule_descriptor(const RuleInfo& rule) {
+  const kb::Entry* entry = kb::find(rule.kb_id);
+  const std::string summary(rule.summary);
+  std::string full = entry ? entry->root_cause : summary;
+  std::string help_text = summary + ". Knowledge-base entry " + std::string(rule.kb_id) +
+                          "; run `cudnnlint explain " + std::string(rule.kb_id) + "` for the full entry.";
+  if (entry) help_text += "\n\n" + entry->root_cause;
+  const char* severity = rule.default_level == Level::Error     ? "error"
+                         : rule.default_level == Level::Warning ? "warning"
+                                                                : "recommendation";
+  nlohmann::json descriptor = {
+      {"id", rule.id},
+      {"name", pascal_case(rule.id)},
+      {"shortDescription", {{"text", clip(summary, 1000)}}},
+      {"fullDescription", {{"text", clip(full.empty() ? summary : full, 1000)}}},
+      {"help", {{"text", help_text}}},
+      {"defaultConfiguration", {{"level", level_name(rule.default_level)}}},
+      {"properties",
+       {{"tags", {"cudnn", "batch-norm", "correctness", "kb:" + std::string(rule.kb_id)}},
+        {"precision", "high"},
+        {"problem.severity", severity},
+        {"kb", rule.kb_id}}}};
+  if (entry) {
+    descriptor["help"]["markdown"] = kb::render_markdown(*entry, kb::Lang::En);
+    if (!entry->official_doc_url.empty()) descriptor["helpUri"] = entry->official_doc_url;
+  }
+  return descriptor;
+}
+
+}  // namespace
+
+std::string relative_to(const std::filesystem::path& path, const std::filesystem::path& root) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(path, ec).lexically_normal();
+  const auto base = std::filesystem::absolute(root, ec).lexically_normal();
+  const auto relative = absolute.lexically_relative(base);
+  if (relative.empty()) return "";
+  const std::string text = relative.generic_string();
+  if (text == ".." || text.rfind("../", 0) == 0) return "";
+  return text;
+}
+
+void write_sarif(std::ostream& out, const Report& report) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const RuleInfo& rule : all_rules()) rules.push_back(rule_descriptor(rule));
+
+  nlohmann::json results = nlohmann::json::array();
+  for (const Finding& f : report.result.findings) {
+    std::size_t rule_index = 0;
+    for (const RuleInfo& rule : all_rules()) {
+      if (rule.id == f.rule_id) break;
+      ++rule_index;
+    }
+    nlohmann::json result = {
+        {"ruleId", f.rule_id},
+        {"ruleIndex", rule_index},
+        {"level", level_name(f.level)},
+        {"message", {{"text", f.message + " (KB: " + f.kb_id + ")"}}},
+        {"locations",
+         {{{"physicalLocation",
+            {{"artifactLocation", artifact_location(f.location.path, report.source_root)},
+             {"region", region(f.location.range)}}}}}},
+        {"properties", {{"kb", f.kb_id}, {"target", f.target_note}}}};
+    if (!f.line_hash.empty()) result["partialFingerprints"] = {{"primaryLocationLineHash", f.line_hash}};
+    if (!f.related.empty()) {
+      nlohmann::json related = nlohmann::json::array();
+      int id = 1;
+      for (const auto& r : f.related) {
+        related.push_back({{"id", id++},
+                           {"message", {{"text", r.message}}},
+                           {"physicalLocation",
+                            {{"artifactLocation", artifact_location(r.where.path, report.source_root)},
+                             {"region", region(r.where.range)}}}});
+      }
+      result["relatedLocations"] = std::move(related);
+    }
+    results.push_back(std::move(result));
+  }
+
+  nlohmann::json notifications = nlohmann::json::array();
+  for (const auto& d : report.result.diagnostics) {
+    nlohmann::json physical = {{"artifactLocation", artifact_location(d.path, report.source_root)}};
+    if (d.position) physical["region"] = {{"startLine", d.position->line}, {"startColumn", d.position->column_utf16}};
+    notifications.push_back({{"level", d.severity == FileDiagnostic::Severity::Error ? "error" : "warning"},
+                             {"message", {{"text", d.message}}},
+                             {"locations", {{{"physicalLocation", physical}}}}});
+  }
+  std::error_code ec;
+  std::string root_uri = "file://" + percent_encode_path(std::filesystem::absolute(report.source_root, ec)
+                                                             .lexically_normal()
+                                                             .generic_string());
+  if (root_uri.back() != '/') root_uri += '/';
+
+  const nlohmann::json log = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       {{{"tool",
+          {{"driver",
+            {{"name", "cudnnlint"},
+             {"version", CUDNNLINT_VERSION},
+             {"semanticVersion", CUDNNLINT_VERSION},
+             {"rules", rules}}}}},
+         {"originalUriBaseIds", {{"%SRCROOT%", {{"uri", root_uri}}}}},
+         {"columnKind", "utf16CodeUnits"},
+         {"invocations",
+          {{{"executionSuccessful", !report.result.usage_error}, {"toolExecutionNotifications", notifications}}}},
+         {"results", results},
+         {"properties", {{"target", report.target.describe_cudnn()}}}}}}};
+  out << log.dump(2) << '\n';
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,87 @@
+// Compiler-style text: `path:line:col: level: message [rule] (kb id)`, a source excerpt with
+// a caret line, the provenance as notes, and a summary. Colour only when asked (a TTY).
+#include "core/source_file.h"
+#include "emit/emitters.h"
+
+#include <algorithm>
+
+namespace cudnnlint {
+
+namespace {
+
+struct Palette {
+  bool on;
+  const char* bold() const { return on ? "\033[1m" : ""; }
+  const char* reset() const { return on ? "\033[0m" : ""; }
+  const char* level(Level level) const {
+    if (!on) return "";
+    switch (level) {
+      case Level::Error: return "\033[1;31m";
+      case Level::Warning: return "\033[1;35m";
+      case Level::Note: return "\033[1;36m";
+    }
+    return "";
+  }
+  const char* dim() const { return on ? "\033[2m" : ""; }
+};
+
+void write_excerpt(std::ostream& out, const Finding& finding, const Palette& p) {
+  if (finding.source_line.empty()) return;
+  const auto& begin = finding.location.range.begin;
+  const auto& end = finding.location.range.end;
+  const std::string number = std::to_string(begin.line);
+  const std::string gutter(number.size(), ' ');
+  std::string line = finding.source_line;
+  std::replace(line.begin(), line.end(), '\t', ' ');
+  out << p.dim() << ' ' << number << " | " << p.reset() << line << '\n';
+  const std::size_t line_width = codepoint_length(line);
+  const std::size_t start = begin.column > 0 ? begin.column - 1 : 0;
+  std::size_t width = (end.line == begin.line && end.column > begin.column) ? end.column - begin.column
+                                                                            : line_width - std::min(line_width, start);
+  width = std::max<std::size_t>(width, 1);
+  out << p.dim() << ' ' << gutter << " | " << p.reset() << std::string(start, ' ') << p.level(finding.level)
+      << std::string(width, '^') << p.reset() << '\n';
+}
+
+}  // namespace
+
+void write_text(std::ostream& out, const Report& report, bool color) {
+  const Palette p{color};
+  std::size_t counts[3] = {0, 0, 0};
+  for (const Finding& f : report.result.findings) {
+    ++counts[static_cast<int>(f.level)];
+    const auto& pos = f.location.range.begin;
+    out << p.bold() << f.location.path << ':' << pos.line << ':' << pos.column << ':' << p.reset() << ' '
+        << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << f.message << " [" << f.rule_id
+        << "] (" << f.kb_id << ")\n";
+    write_excerpt(out, f, p);
+    for (const auto& related : f.related) {
+      out << "  " << p.dim() << "note:" << p.reset() << ' ' << related.message << " ("
+          << related.where.path << ':' << related.where.range.begin.line << ':' << related.where.range.begin.column
+          << ")\n";
+    }
+    if (!f.target_note.empty()) out << "  " << p.dim() << "target:" << p.reset() << ' ' << f.target_note << '\n';
+    out << "  " << p.dim() << "explain:" << p.reset() << " cudnnlint explain " << f.kb_id << '\n';
+  }
+  const std::size_t total = report.result.findings.size();
+  out << (total == 0 ? "No findings" : std::to_string(total) + (total == 1 ? " finding" : " findings"));
+  if (total != 0)
+    out << " (" << counts[2] << " error" << (counts[2] == 1 ? "" : "s") << ", " << counts[1] << " warning"
+        << (counts[1] == 1 ? "" : "s") << ", " << counts[0] << " note" << (counts[0] == 1 ? "" : "s") << ")";
+  out << " in " << report.result.files_discovered << (report.result.files_discovered == 1 ? " file" : " files");
+  if (report.result.suppressed != 0) out << "; " << report.result.suppressed << " suppressed inline";
+  out << ".\n";
+}
+
+void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool color) {
+  const Palette p{color};
+  for (const FileDiagnostic& d : result.diagnostics) {
+    const Level level = d.severity == FileDiagnostic::Severity::Error ? Level::Error : Level::Warning;
+    out << p.bold() << d.path;
+    if (d.position) out << ':' << d.position->line << ':' << d.position->column;
+    out << ':' << p.reset() << ' ' << p.level(level) << level_name(level) << ':' << p.reset() << ' ' << d.message
+        << " [input]\n";
+  }
+}
+
+}  // namespace cudnnlint

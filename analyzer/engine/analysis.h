@@ -1,0 +1,44 @@
+// The pipeline, end to end for a set of paths: discovery -> read -> front-end -> Facts ->
+// rules -> Findings -> filters (select/ignore, inline suppressions). Files are analysed
+// independently and in parallel; the output order is deterministic.
+#pragma once
+
+#include "core/facts.h"
+#include "core/finding.h"
+#include "core/source_file.h"
+#include "core/target.h"
+#include "discovery/discovery.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cudnnlint {
+
+struct AnalysisOptions {
+  std::vector<std::string> paths;
+  DiscoveryOptions discovery;
+  LoadLimits limits;
+  Target target;
+  unsigned jobs = 0;                 // 0: one per hardware thread
+  bool prefilter = true;             // skip parsing files that cannot name any batch-norm API
+  bool line_hashes = false;          // compute primaryLocationLineHash (SARIF)
+  std::vector<std::string> select;   // rule ids to keep (empty: all)
+  std::vector<std::string> ignore;   // rule ids to drop
+};
+
+struct AnalysisResult {
+  std::vector<Finding> findings;          // sorted by path, line, column, rule
+  std::vector<FileDiagnostic> diagnostics;
+  std::size_t files_discovered = 0;
+  std::size_t files_parsed = 0;
+  std::size_t suppressed = 0;
+  bool usage_error = false;               // a named path does not exist
+};
+
+AnalysisResult analyze(const AnalysisOptions& options);
+
+// Analyses one file already in memory (tests, the LSP): front-end, rules and filters.
+void analyze_file(const SourceFile& file, const AnalysisOptions& options, AnalysisResult& into);
+
+}  // namespace cudnnlint

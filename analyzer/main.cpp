@@ -1,0 +1,214 @@
+// cudnnlint: command-line entry point. Parses arguments and configuration, runs the
+// pipeline, picks the emitter and maps the outcome to the exit code:
+// 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage or tool error.
+#include "cli/config.h"
+#include "emit/emitters.h"
+#include "engine/analysis.h"
+#include "kb/kb.h"
+#include "rules/rule.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+using namespace cudnnlint;
+
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitError = 2;
+
+std::filesystem::path find_source_root() {
+  std::error_code ec;
+  const auto cwd = std::filesystem::current_path(ec);
+  for (auto dir = cwd; !dir.empty(); dir = dir.parent_path()) {
+    if (std::filesystem::exists(dir / ".git", ec)) return dir;
+    if (dir == dir.root_path()) break;
+  }
+  return cwd;
+}
+
+bool stdout_wants_color(const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return isatty(STDOUT_FILENO) && (no_color == nullptr || *no_color == '\0') &&
+         !(term != nullptr && std::string_view(term) == "dumb");
+}
+
+int run_explain(const std::string& id, const std::string& lang_text) {
+  const auto lang = kb::parse_lang(lang_text);
+  if (!lang) {
+    std::cerr << "cudnnlint: error: --lang must be 'en' or 'zh', not '" << lang_text << "'\n";
+    return kExitError;
+  }
+  const kb::Entry* entry = kb::find(id);
+  if (entry == nullptr) {
+    // Accept a rule id too: explain the KB entry the rule links to.
+    if (const RuleInfo* rule = find_rule(id)) entry = kb::find(rule->kb_id);
+  }
+  if (entry == nullptr) {
+    std::cerr << "cudnnlint: error: no knowledge-base entry or rule named '" << id << "'. Known entries:\n";
+    for (const auto& e : kb::entries()) std::cerr << "  " << e.id << '\n';
+    return kExitError;
+  }
+  std::cout << kb::render_markdown(*entry, *lang);
+  return kExitClean;
+}
+
+int run_rules_listing() {
+  for (const RuleInfo& rule : all_rules())
+    std::cout << rule.id << "\t" << level_name(rule.default_level) << "\t" << rule.kb_id << "\t" << rule.summary
+              << '\n';
+  return kExitClean;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cudnnlint: finds model configurations that cuDNN rejects or that end in NaN/Inf"};
+  app.set_version_flag("--version", std::string("cudnnlint ") + CUDNNLINT_VERSION);
+
+  std::vector<std::string> paths;
+  std::string format = "text";
+  std::string output_file;
+  std::string fail_level_text;
+  std::string cudnn_version_text;
+  std::vector<std::string> framework_specs;
+  std::vector<std::string> select;
+  std::vector<std::string> ignore;
+  std::vector<std::string> exclude;
+  unsigned jobs = 0;
+  std::uintmax_t max_file_size = 0;
+  bool no_gitignore = false;
+  bool no_prefilter = false;
+  bool isolated = false;
+  std::string color_mode = "auto";
+  bool no_color = false;
+  std::string config_file;
+  std::string source_root_text;
+
+  app.add_option("paths", paths, "Files or directories to analyse (directories are walked for .py files)");
+  app.add_option("-f,--format", format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+  app.add_option("-o,--output", output_file, "Write the report to this file instead of standard output");
+  app.add_option("--fail-level", fail_level_text,
+                 "Exit 1 when a finding at or above this level exists: note, warning (default), error, none")
+      ->check(CLI::IsMember({"note", "warning", "error", "none"}));
+  app.add_option("--cudnn-version", cudnn_version_text, "Target cuDNN version, e.g. 7.4 or 9.1");
+  app.add_option("--framework", framework_specs,
+                 "Target framework version, repeatable: torch=2.1, tensorflow=2.15, keras=3");
+  app.add_option("--select", select, "Only report these rule ids")->delimiter(',');
+  app.add_option("--ignore", ignore, "Do not report these rule ids")->delimiter(',');
+  app.add_option("--exclude", exclude, "Extra gitignore-style patterns to skip during directory walks")->delimiter(',');
+  app.add_option("-j,--jobs", jobs, "Worker threads (default: one per core)");
+  app.add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 4 MiB)");
+  app.add_flag("--no-gitignore", no_gitignore, "Do not honour .gitignore files");
+  app.add_flag("--no-prefilter", no_prefilter, "Parse every file, even those that name no batch-norm API");
+  app.add_flag("--isolated", isolated, "Ignore .cudnnlint.toml and pyproject.toml configuration");
+  app.add_option("--config", config_file, "Read configuration from this file");
+  app.add_option("--color", color_mode, "Colour: auto (on a terminal), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--no-color", no_color, "Same as --color never");
+  app.add_option("--source-root", source_root_text,
+                 "Root that SARIF URIs are relative to (default: the enclosing git repository, else the cwd)");
+
+  std::string explain_id;
+  std::string explain_lang = "en";
+  CLI::App* explain = app.add_subcommand("explain", "Print a knowledge-base entry (or a rule's entry) as Markdown");
+  explain->add_option("id", explain_id, "KB id such as cuda/cudnn-bn-epsilon-too-small, or a rule id")->required();
+  explain->add_option("--lang", explain_lang, "en or zh");
+  CLI::App* rules_cmd = app.add_subcommand("rules", "List the rules with their levels and KB entries");
+  app.require_subcommand(0, 1);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitClean : kExitError;
+  }
+
+  try {
+    if (explain->parsed()) return run_explain(explain_id, explain_lang);
+    if (rules_cmd->parsed()) return run_rules_listing();
+
+    if (paths.empty()) {
+      std::cerr << "cudnnlint: error: no paths given (try `cudnnlint .`; see --help)\n";
+      return kExitError;
+    }
+    ProjectConfig config;
+    if (!isolated) config = load_project_config(std::filesystem::current_path(), config_file);
+
+    AnalysisOptions options;
+    options.paths = paths;
+    options.jobs = jobs;
+    options.prefilter = !no_prefilter;
+    options.line_hashes = format == "sarif" || format == "json";
+    options.discovery.respect_gitignore = !no_gitignore;
+    options.discovery.exclude = exclude.empty() ? config.exclude : exclude;
+    options.select = select.empty() ? config.select : select;
+    options.ignore = ignore.empty() ? config.ignore : ignore;
+    for (const auto& id : options.select)
+      if (!find_rule(id)) throw std::invalid_argument("--select: unknown rule '" + id + "' (see `cudnnlint rules`)");
+    for (const auto& id : options.ignore)
+      if (!find_rule(id)) throw std::invalid_argument("--ignore: unknown rule '" + id + "' (see `cudnnlint rules`)");
+    if (max_file_size != 0) options.limits.max_bytes = max_file_size;
+    else if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
+
+    const std::string config_name = config.file.empty() ? "" : config.file.filename().string();
+    if (!cudnn_version_text.empty() || config.cudnn_version) {
+      const std::string text = !cudnn_version_text.empty() ? cudnn_version_text : *config.cudnn_version;
+      options.target.cudnn = parse_version(text);
+      if (!options.target.cudnn)
+        throw std::invalid_argument("bad cuDNN version '" + text + "' (expected e.g. 7.4 or 8.9.5)");
+      options.target.cudnn_source = !cudnn_version_text.empty() ? "--cudnn-version" : config_name;
+    }
+    const auto& specs = framework_specs.empty() ? config.frameworks : framework_specs;
+    for (const auto& spec : specs) {
+      auto [name, version] = parse_framework_spec(spec);
+      options.target.frameworks[name] = version;
+    }
+    if (!specs.empty()) options.target.frameworks_source = framework_specs.empty() ? config_name : "--framework";
+
+    std::string fail_text = !fail_level_text.empty() ? fail_level_text : config.fail_level.value_or("warning");
+    std::optional<Level> fail_level;
+    if (fail_text != "none") {
+      fail_level = parse_level(fail_text);
+      if (!fail_level) throw std::invalid_argument("bad fail-level '" + fail_text + "'");
+    }
+
+    const AnalysisResult result = analyze(options);
+    const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
+    const std::filesystem::path source_root =
+        source_root_text.empty() ? find_source_root() : std::filesystem::path(source_root_text);
+    const Report report{result, options.target, source_root};
+
+    std::ofstream file_out;
+    if (!output_file.empty()) {
+      file_out.open(output_file, std::ios::binary | std::ios::trunc);
+      if (!file_out) throw std::runtime_error("cannot write " + output_file);
+    }
+    std::ostream& out = output_file.empty() ? std::cout : file_out;
+    if (format == "json") write_json(out, report);
+    else if (format == "sarif") write_sarif(out, report);
+    else if (format == "github") write_github(out, report);
+    else write_text(out, report, color);
+    out.flush();
+    if (!out) throw std::runtime_error("writing the report failed");
+    if (format != "json" && format != "sarif") write_diagnostics(std::cerr, result, !no_color && isatty(STDERR_FILENO));
+    else if (!result.diagnostics.empty()) write_diagnostics(std::cerr, result, false);
+
+    if (result.usage_error) return kExitError;
+    if (fail_level)
+      for (const Finding& f : result.findings)
+        if (f.level >= *fail_level) return kExitFindings;
+    return kExitClean;
+  } catch (const std::exception& e) {
+    std::cerr << "cudnnlint: error: " << e.what() << '\n';
+    return kExitError;
+  }
+}

@@ -1,0 +1,177 @@
+#include "python/scopes.h"
+
+namespace cudnnlint::python {
+
+namespace {
+
+std::uint64_t node_key(TSNode node) {
+  return (static_cast<std::uint64_t>(ts_node_start_byte(node)) << 16) ^ ts_node_symbol(node);
+}
+
+void count_binding(Scope& scope, std::string_view name) { ++scope.bindings[name].count; }
+
+}  // namespace
+
+Scope& ScopeTree::open(Scope::Kind kind, TSNode node, Scope* parent) {
+  Scope& scope = scopes_.emplace_back();
+  scope.kind = kind;
+  scope.parent = parent;
+  scope.node = node;
+  by_node_[node_key(node)] = &scope;
+  return scope;
+}
+
+const Scope* ScopeTree::scope_of(TSNode definition) const {
+  const auto it = by_node_.find(node_key(definition));
+  return it == by_node_.end() ? nullptr : it->second;
+}
+
+const ClassInfo* ScopeTree::module_class(std::string_view name) const {
+  for (const auto& info : classes_)
+    if (info.name == name && info.scope && info.scope->parent == &module()) return &info;
+  return nullptr;
+}
+
+std::pair<const Scope*, const Binding*> ScopeTree::lookup(const Scope* from, std::string_view name) const {
+  for (const Scope* scope = from; scope != nullptr; scope = scope->parent) {
+    if (scope->kind == Scope::Kind::Class && scope != from) continue;
+    const auto it = scope->bindings.find(name);
+    if (it != scope->bindings.end()) return {scope, &it->second};
+  }
+  return {nullptr, nullptr};
+}
+
+void ScopeTree::bind_target(Scope& scope, TSNode target, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (is(target, g.identifier)) {
+    count_binding(scope, node_text(target, source));
+    return;
+  }
+  // Tuple/list unpacking, starred targets: every identifier inside is (re)bound, never simply.
+  if (is(target, g.attribute) || is(target, g.subscript)) return;
+  const uint32_t n = ts_node_named_child_count(target);
+  for (uint32_t i = 0; i < n; ++i) bind_target(scope, ts_node_named_child(target, i), source);
+}
+
+void ScopeTree::bind_parameters(Scope& scope, TSNode parameters, std::string_view source) {
+  if (ts_node_is_null(parameters)) return;
+  const Grammar& g = Grammar::get();
+  const uint32_t n = ts_node_named_child_count(parameters);
+  for (uint32_t i = 0; i < n; ++i) {
+    const TSNode param = ts_node_named_child(parameters, i);
+    if (is(param, g.identifier)) {
+      count_binding(scope, node_text(param, source));
+    } else if (is(param, g.default_parameter) || is(param, g.typed_default_parameter)) {
+      const TSNode name = field(param, g.f_name);
+      if (!ts_node_is_null(name)) count_binding(scope, node_text(name, source));
+    } else {
+      // typed_parameter, *args, **kwargs: the identifier is the first named child.
+      const TSNode first = ts_node_named_child(param, 0);
+      if (is(first, g.identifier)) count_binding(scope, node_text(first, source));
+      else if (!ts_node_is_null(first) && ts_node_named_child_count(first) > 0 &&
+               is(ts_node_named_child(first, 0), g.identifier))
+        count_binding(scope, node_text(ts_node_named_child(first, 0), source));
+    }
+  }
+}
+
+void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports,
+                      const std::vector<std::string>& star_candidates) {
+  const Grammar& g = Grammar::get();
+  scopes_.clear();
+  by_node_.clear();
+  classes_.clear();
+  std::vector<Scope*> stack{&open(Scope::Kind::Module, root, nullptr)};
+
+  auto visit = [&](TSNode node, TSFieldId) -> bool {
+    if (!ts_node_is_named(node)) return false;
+    const TSSymbol sym = ts_node_symbol(node);
+    Scope& current = *stack.back();
+    if (sym == g.function_definition || sym == g.class_definition || sym == g.lambda) {
+      const TSNode name = field(node, g.f_name);
+      if (!ts_node_is_null(name)) count_binding(current, node_text(name, source));
+      const bool is_class = sym == g.class_definition;
+      Scope& inner = open(is_class ? Scope::Kind::Class : Scope::Kind::Function, node, &current);
+      if (is_class) {
+        classes_.push_back(ClassInfo{node, node_text(name, source), field(node, g.f_superclasses), &inner});
+      } else {
+        bind_parameters(inner, field(node, g.f_parameters), source);
+      }
+      stack.push_back(&inner);
+      return true;
+    }
+    if (sym == g.import_statement || sym == g.import_from_statement) {
+      imports.add_statement(node, source, star_candidates);
+      // Each imported local name is a binding that is not a constant.
+      const uint32_t n = ts_node_named_child_count(node);
+      const TSNode module_name = field(node, g.f_module_name);
+      for (uint32_t i = 0; i < n; ++i) {
+        const TSNode child = ts_node_named_child(node, i);
+        if (!ts_node_is_null(module_name) && ts_node_eq(child, module_name)) continue;
+        if (is(child, g.aliased_import)) {
+          const TSNode alias = field(child, g.f_alias);
+          if (!ts_node_is_null(alias)) count_binding(current, node_text(alias, source));
+        } else if (is(child, g.dotted_name)) {
+          const auto text = node_text(child, source);
+          count_binding(current, text.substr(0, text.find('.')));
+        }
+      }
+      return false;
+    }
+    if (sym == g.assignment) {
+      const TSNode left = field(node, g.f_left);
+      TSNode right = field(node, g.f_right);
+      // `a = b = 1`: the innermost right-hand side is the value of every target.
+      while (is(right, g.assignment)) {
+        bind_target(current, field(right, g.f_left), source);
+        right = field(right, g.f_right);
+      }
+      if (is(left, g.identifier)) {
+        Binding& binding = current.bindings[node_text(left, source)];
+        if (binding.count++ == 0 && !ts_node_is_null(right)) {
+          binding.target = left;
+          binding.value = right;
+        }
+      } else {
+        bind_target(current, left, source);
+      }
+      return true;  // the value may hold lambdas or walrus targets
+    }
+    if (sym == g.augmented_assignment) {
+      bind_target(current, field(node, g.f_left), source);
+      return true;
+    }
+    if (sym == g.for_statement || sym == g.for_in_clause) {
+      bind_target(current, field(node, g.f_left), source);
+      return true;
+    }
+    if (sym == g.named_expression) {
+      const TSNode name = field(node, g.f_name);
+      if (!ts_node_is_null(name)) count_binding(current, node_text(name, source));
+      return true;
+    }
+    if (sym == g.as_pattern) {
+      const TSNode alias = field(node, g.f_alias);
+      if (!ts_node_is_null(alias)) bind_target(current, alias, source);
+      return true;
+    }
+    if (sym == g.global_statement || sym == g.nonlocal_statement) {
+      // The name is assigned from elsewhere: it cannot be treated as a constant anywhere.
+      const uint32_t n = ts_node_named_child_count(node);
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto name = node_text(ts_node_named_child(node, i), source);
+        for (Scope* s = &current; s != nullptr; s = const_cast<Scope*>(s->parent)) count_binding(*s, name);
+      }
+      return false;
+    }
+    if (sym == g.comment || sym == g.string || sym == g.integer || sym == g.float_) return false;
+    return true;
+  };
+  auto leave = [&](TSNode node) {
+    const TSSymbol sym = ts_node_symbol(node);
+    if (sym == g.function_definition || sym == g.class_definition || sym == g.lambda) stack.pop_back();
+  };
+  walk_tree(root, visit, leave);
+}
+
+}  // namespace cudnnlint::python

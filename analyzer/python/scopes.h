@@ -1,0 +1,63 @@
+// Name bindings per Python scope (module, class body, function, lambda), collected in one
+// pass before facts are extracted, so a use can find the single assignment that defines a
+// name wherever in the module it is written.
+#pragma once
+
+#include "python/imports.h"
+#include "python/syntax.h"
+
+#include <cstdint>
+#include <deque>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cudnnlint::python {
+
+struct Binding {
+  std::uint32_t count = 0;  // how many times the scope binds the name (assignments, params, imports, ...)
+  TSNode target{};          // the identifier of the first simple `name = value` assignment
+  TSNode value{};           // its right-hand side; null when the first binding was not a simple assignment
+  bool simple() const { return count == 1 && !ts_node_is_null(value); }
+};
+
+struct Scope {
+  enum class Kind { Module, Class, Function };
+  Kind kind = Kind::Module;
+  const Scope* parent = nullptr;
+  TSNode node{};
+  std::unordered_map<std::string_view, Binding> bindings;
+};
+
+struct ClassInfo {
+  TSNode node{};
+  std::string_view name;
+  TSNode superclasses{};  // argument_list or null
+  const Scope* scope = nullptr;
+};
+
+class ScopeTree {
+ public:
+  // Walks the module once: scopes, bindings, imports and class definitions.
+  void build(TSNode root, std::string_view source, ImportTable& imports,
+             const std::vector<std::string>& star_candidates);
+
+  const Scope& module() const { return scopes_.front(); }
+  // The scope a function_definition, lambda or class_definition node opens.
+  const Scope* scope_of(TSNode definition) const;
+  // The binding of `name` visible from `from`, following Python's rule that class bodies are
+  // not visible from nested functions. Returns {nullptr, nullptr} when no scope binds it.
+  std::pair<const Scope*, const Binding*> lookup(const Scope* from, std::string_view name) const;
+  const std::vector<ClassInfo>& classes() const { return classes_; }
+  const ClassInfo* module_class(std::string_view name) const;
+
+ private:
+  Scope& open(Scope::Kind kind, TSNode node, Scope* parent);
+  void bind_target(Scope& scope, TSNode target, std::string_view source);
+  void bind_parameters(Scope& scope, TSNode parameters, std::string_view source);
+  std::deque<Scope> scopes_;
+  std::unordered_map<std::uint64_t, Scope*> by_node_;
+  std::vector<ClassInfo> classes_;
+};
+
+}  // namespace cudnnlint::python

@@ -1,0 +1,115 @@
+#include "python/syntax.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace cudnnlint::python {
+
+namespace {
+
+TSSymbol symbol(const TSLanguage* lang, const char* name, bool named = true) {
+  const TSSymbol id = ts_language_symbol_for_name(lang, name, static_cast<uint32_t>(std::strlen(name)), named);
+  if (id == 0) throw std::logic_error(std::string("tree-sitter-python has no node kind '") + name + "'");
+  return id;
+}
+
+TSFieldId field_id(const TSLanguage* lang, const char* name) {
+  const TSFieldId id = ts_language_field_id_for_name(lang, name, static_cast<uint32_t>(std::strlen(name)));
+  if (id == 0) throw std::logic_error(std::string("tree-sitter-python has no field '") + name + "'");
+  return id;
+}
+
+}  // namespace
+
+const Grammar& Grammar::get() {
+  static const Grammar grammar = [] {
+    const TSLanguage* l = tree_sitter_python();
+    Grammar g{};
+    g.module = symbol(l, "module");
+    g.import_statement = symbol(l, "import_statement");
+    g.import_from_statement = symbol(l, "import_from_statement");
+    g.future_import_statement = symbol(l, "future_import_statement");
+    g.aliased_import = symbol(l, "aliased_import");
+    g.dotted_name = symbol(l, "dotted_name");
+    g.wildcard_import = symbol(l, "wildcard_import");
+    g.relative_import = symbol(l, "relative_import");
+    g.identifier = symbol(l, "identifier");
+    g.attribute = symbol(l, "attribute");
+    g.call = symbol(l, "call");
+    g.argument_list = symbol(l, "argument_list");
+    g.keyword_argument = symbol(l, "keyword_argument");
+    g.list_splat = symbol(l, "list_splat");
+    g.dictionary_splat = symbol(l, "dictionary_splat");
+    g.integer = symbol(l, "integer");
+    g.float_ = symbol(l, "float");
+    g.unary_operator = symbol(l, "unary_operator");
+    g.binary_operator = symbol(l, "binary_operator");
+    g.parenthesized_expression = symbol(l, "parenthesized_expression");
+    g.assignment = symbol(l, "assignment");
+    g.augmented_assignment = symbol(l, "augmented_assignment");
+    g.function_definition = symbol(l, "function_definition");
+    g.class_definition = symbol(l, "class_definition");
+    g.lambda = symbol(l, "lambda");
+    g.if_statement = symbol(l, "if_statement");
+    g.elif_clause = symbol(l, "elif_clause");
+    g.boolean_operator = symbol(l, "boolean_operator");
+    g.not_operator = symbol(l, "not_operator");
+    g.comment = symbol(l, "comment");
+    g.string = symbol(l, "string");
+    g.tuple = symbol(l, "tuple");
+    g.true_ = symbol(l, "true");
+    g.false_ = symbol(l, "false");
+    g.none = symbol(l, "none");
+    g.for_statement = symbol(l, "for_statement");
+    g.with_statement = symbol(l, "with_statement");
+    g.as_pattern = symbol(l, "as_pattern");
+    g.global_statement = symbol(l, "global_statement");
+    g.nonlocal_statement = symbol(l, "nonlocal_statement");
+    g.parameters = symbol(l, "parameters");
+    g.typed_parameter = symbol(l, "typed_parameter");
+    g.default_parameter = symbol(l, "default_parameter");
+    g.typed_default_parameter = symbol(l, "typed_default_parameter");
+    g.decorated_definition = symbol(l, "decorated_definition");
+    g.expression_statement = symbol(l, "expression_statement");
+    g.pattern_list = symbol(l, "pattern_list");
+    g.tuple_pattern = symbol(l, "tuple_pattern");
+    g.list_pattern = symbol(l, "list_pattern");
+    g.block = symbol(l, "block");
+    g.named_expression = symbol(l, "named_expression");
+    g.subscript = symbol(l, "subscript");
+    g.for_in_clause = symbol(l, "for_in_clause");
+    g.f_name = field_id(l, "name");
+    g.f_alias = field_id(l, "alias");
+    g.f_module_name = field_id(l, "module_name");
+    g.f_function = field_id(l, "function");
+    g.f_arguments = field_id(l, "arguments");
+    g.f_object = field_id(l, "object");
+    g.f_attribute = field_id(l, "attribute");
+    g.f_left = field_id(l, "left");
+    g.f_right = field_id(l, "right");
+    g.f_operator = field_id(l, "operator");
+    g.f_argument = field_id(l, "argument");
+    g.f_value = field_id(l, "value");
+    g.f_body = field_id(l, "body");
+    g.f_condition = field_id(l, "condition");
+    g.f_superclasses = field_id(l, "superclasses");
+    g.f_parameters = field_id(l, "parameters");
+    g.f_consequence = field_id(l, "consequence");
+    g.f_alternative = field_id(l, "alternative");
+    g.f_type = field_id(l, "type");
+    return g;
+  }();
+  return grammar;
+}
+
+Parser::Parser() : parser_(ts_parser_new()) {
+  if (!parser_ || !ts_parser_set_language(parser_.get(), tree_sitter_python()))
+    throw std::runtime_error("tree-sitter-python: the grammar's ABI does not match the tree-sitter runtime");
+}
+
+TreePtr Parser::parse(std::string_view text) const {
+  return TreePtr(ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
+}
+
+}  // namespace cudnnlint::python

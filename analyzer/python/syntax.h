@@ -1,0 +1,100 @@
+// Thin RAII and lookup helpers over the tree-sitter C API for the Python grammar. The rest
+// of the front-end speaks in these terms; no other part of cudnnlint sees tree-sitter.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <memory>
+#include <vector>
+#include <string_view>
+
+extern "C" const TSLanguage* tree_sitter_python(void);
+
+namespace cudnnlint::python {
+
+struct TreeDeleter {
+  void operator()(TSTree* tree) const { ts_tree_delete(tree); }
+};
+struct ParserDeleter {
+  void operator()(TSParser* parser) const { ts_parser_delete(parser); }
+};
+using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
+using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
+
+// Symbol and field ids of the node kinds the front-end looks at, resolved once per process.
+struct Grammar {
+  TSSymbol module, import_statement, import_from_statement, future_import_statement, aliased_import,
+      dotted_name, wildcard_import, relative_import, identifier, attribute, call, argument_list,
+      keyword_argument, list_splat, dictionary_splat, integer, float_, unary_operator, binary_operator,
+      parenthesized_expression, assignment, augmented_assignment, function_definition, class_definition,
+      lambda, if_statement, elif_clause, boolean_operator, not_operator, comment, string, tuple, true_,
+      false_, none, for_statement, with_statement, as_pattern, global_statement, nonlocal_statement,
+      parameters, typed_parameter, default_parameter, typed_default_parameter, decorated_definition,
+      expression_statement, pattern_list, tuple_pattern, list_pattern, block, named_expression,
+      subscript, for_in_clause;
+  TSFieldId f_name, f_alias, f_module_name, f_function, f_arguments, f_object, f_attribute, f_left, f_right,
+      f_operator, f_argument, f_value, f_body, f_condition, f_superclasses, f_parameters, f_consequence,
+      f_alternative, f_type;
+
+  static const Grammar& get();
+};
+
+// A parser bound to the Python grammar. Not thread-safe: use one per thread.
+class Parser {
+ public:
+  Parser();
+  // Parses `text`; byte offsets in the tree are relative to `text`.
+  TreePtr parse(std::string_view text) const;
+
+ private:
+  ParserPtr parser_;
+};
+
+inline std::string_view node_text(TSNode node, std::string_view source) {
+  const auto begin = ts_node_start_byte(node);
+  const auto end = ts_node_end_byte(node);
+  if (begin >= source.size() || end > source.size() || end < begin) return {};
+  return source.substr(begin, end - begin);
+}
+
+inline bool is(TSNode node, TSSymbol symbol) { return !ts_node_is_null(node) && ts_node_symbol(node) == symbol; }
+
+inline TSNode field(TSNode node, TSFieldId id) { return ts_node_child_by_field_id(node, id); }
+
+}  // namespace cudnnlint::python
+
+namespace cudnnlint::python {
+
+// Depth-first walk over every node under `root` with a single cursor (no per-node
+// allocation, no O(n) child indexing). `visit(node, field_id)` returns true to descend;
+// `leave(node)` runs after the children of every node whose visit returned true.
+template <class Visit, class Leave>
+void walk_tree(TSNode root, Visit&& visit, Leave&& leave) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  struct CursorGuard {
+    TSTreeCursor* cursor;
+    ~CursorGuard() { ts_tree_cursor_delete(cursor); }
+  } guard{&cursor};
+  std::vector<char> entered;
+  entered.push_back(visit(root, TSFieldId{0}) ? 1 : 0);
+  for (;;) {
+    if (entered.back() && ts_tree_cursor_goto_first_child(&cursor)) {
+      entered.push_back(
+          visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor)) ? 1 : 0);
+      continue;
+    }
+    for (;;) {
+      if (entered.back()) leave(ts_tree_cursor_current_node(&cursor));
+      entered.pop_back();
+      if (entered.empty()) return;
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+        entered.push_back(
+            visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor)) ? 1 : 0);
+        break;
+      }
+      ts_tree_cursor_goto_parent(&cursor);
+    }
+  }
+}
+
+}  // namespace cudnnlint::python

@@ -1,0 +1,34 @@
+#include "rules/rule.h"
+
+#include <array>
+
+namespace cudnnlint {
+
+namespace {
+
+constexpr std::array kRules{
+    RuleInfo{"bn-eps-negative", "cuda/cudnn-bn-epsilon-negative", Level::Error,
+             "Batch-norm epsilon is negative: CUDNN_STATUS_BAD_PARAM on every cuDNN, NaN elsewhere"},
+    RuleInfo{"bn-eps-zero", "cuda/cudnn-bn-epsilon-zero", Level::Warning,
+             "Batch-norm epsilon is 0: a zero-variance channel gives 1/sqrt(0) = inf, then NaN"},
+    RuleInfo{"bn-eps-below-cudnn-min", "cuda/cudnn-bn-epsilon-too-small", Level::Error,
+             "Batch-norm epsilon below 1e-5 (CUDNN_BN_MIN_EPSILON before cuDNN 7.5) reaches cuDNN"},
+    RuleInfo{"bn-eps-silently-clamped", "tensorflow/fused-bn-epsilon-clamped", Level::Warning,
+             "TensorFlow fused batch norm silently raises epsilon below 1.001e-5 to 1.001e-5"},
+};
+
+}  // namespace
+
+std::span<const RuleInfo> all_rules() { return kRules; }
+
+const RuleInfo* find_rule(std::string_view id) {
+  for (const auto& rule : kRules)
+    if (rule.id == id) return &rule;
+  return nullptr;
+}
+
+void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding>& out) {
+  check_bn_epsilon(facts, target, out);
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,31 @@
+// The rule registry: every rule's stable id, its KB entry and default level, and the entry
+// point that turns one file's Facts into Findings for a target. Rules never see syntax.
+#pragma once
+
+#include "core/facts.h"
+#include "core/finding.h"
+#include "core/target.h"
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace cudnnlint {
+
+struct RuleInfo {
+  std::string_view id;           // stable, kebab-case: used in output, suppressions and SARIF
+  std::string_view kb_id;
+  Level default_level;
+  std::string_view summary;      // one line for the README and SARIF
+};
+
+std::span<const RuleInfo> all_rules();
+const RuleInfo* find_rule(std::string_view id);
+
+// Runs every rule on one file's facts.
+void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
+
+// Individual rules (one per file under rules/).
+void check_bn_epsilon(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
+
+}  // namespace cudnnlint
