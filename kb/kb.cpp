@@ -226,7 +226,9 @@ struct Words {
   const char* confused_with;
   const char* sources;
   const char* when;
-  const char* sources_inline;
+  const char* sources_inline;  // label, including the space that follows it where the language wants one
+  const char* open_paren;
+  const char* close_paren;
   const char* success_fmt;  // "(%s success)"
   const char* fail_fmt;     // "(%s fail)"
   const char* sep;          // between the dead end's action and why
@@ -238,14 +240,15 @@ constexpr Words kEn{
     "Official docs", "Matches", "Aliases", "Tags", "First seen", "Last confirmed", "Last updated", "Evidence",
     "Root Cause", "Version Compatibility", "Version", "Status", "Introduced", "Deprecated", "Removed",
     "Behavior change", "OS-specific Notes", "Workarounds", "Dead Ends", "Related Entries", "Leads to",
-    "Preceded by", "Frequently confused with", "Sources", "When:", "Sources:", "(%s success)", "(%s fail)",
-    " — ", "; "};
+    "Preceded by", "Frequently confused with", "Sources", "When:", "Sources: ", " (", ")", "(%s success)",
+    "(%s fail)", " — ", "; "};
 
 constexpr Words kZh{
     "ID", "领域", "类别", "错误码", "验证级别", "置信度", "修复成功率", "可解决", "官方文档", "匹配",
     "别名", "标签", "首次发现", "最近确认", "最近更新", "证据数", "根本原因", "版本兼容性", "版本", "状态",
     "引入", "弃用", "移除", "行为变化", "操作系统相关说明", "解决方法", "无效尝试", "相关条目", "可能导致",
-    "前置问题", "容易混淆", "参考来源", "适用条件：", "来源：", "（成功率 %s）", "（失败率 %s）", " —— ", "；"};
+    "前置问题", "容易混淆", "参考来源", "适用条件：", "来源：", "（", "）", "（成功率 %s）", "（失败率 %s）", "——",
+    "；"};
 
 const Words& words(Lang lang) { return lang == Lang::Zh ? kZh : kEn; }
 
@@ -327,7 +330,6 @@ std::string citations_line(const json& list, const Words& w, std::string_view in
   if (parts.empty()) return {};
   std::string out(indent);
   out += w.sources_inline;
-  out += ' ';
   for (size_t i = 0; i < parts.size(); ++i) {
     if (i) out += ", ";
     out += parts[i];
@@ -373,7 +375,8 @@ std::string header_bullets(const Entry& e, const json& d, Lang lang, const Words
   {
     const std::string tier = one_line(e.verification_tier.empty() ? text(d, "verification_tier") : e.verification_tier);
     const std::string note = tier_note(tier, lang);
-    bullet(w.verification, tier.empty() ? std::string() : (note.empty() ? tier : tier + " (" + note + ")"));
+    bullet(w.verification,
+           tier.empty() ? std::string() : (note.empty() ? tier : tier + w.open_paren + note + w.close_paren));
   }
   bullet(w.confidence, percent(member(d, "confidence")));
   bullet(w.fix_rate, percent(member(d, "fix_success_rate")));
@@ -383,7 +386,7 @@ std::string header_bullets(const Entry& e, const json& d, Lang lang, const Words
     const std::string sec = one_line(text(d, "official_doc_section"));
     std::string value;
     if (!url.empty()) value = "<" + link_target(url) + ">";
-    if (!sec.empty()) value = value.empty() ? sec : value + " (" + sec + ")";
+    if (!sec.empty()) value = value.empty() ? sec : value + w.open_paren + sec + w.close_paren;
     bullet(w.docs, value);
   }
   {

@@ -128,7 +128,7 @@ def main(argv: list[str]) -> int:
 
     # Files one level too deep are not embedded by the build (it globs kb/*/*.json).
     for stray in sorted(kb_dir.glob("*/*/**/*.json")):
-        problem(stray, "$", "KB entries must be at KB_DIR/<domain>/<name>.json; the build does not embed this file")
+        problem(stray, "$", "KB entries must be at KB_DIR/<domain>/<name>.json; cudnnlint does not load deeper files")
 
     files = sorted(p for p in kb_dir.glob("*/*.json") if p.is_file())
     entries: dict[str, tuple[Path, dict]] = {}  # id -> (file, doc)

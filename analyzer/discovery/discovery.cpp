@@ -19,14 +19,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Ruff's default `exclude` list, minus the entries that are not directory names.
+// Ruff's default `exclude` directory names (and __pycache__), skipped at any depth.
 constexpr std::array<std::string_view, 27> kDefaultExcludedDirectories = {
-    ".bzr",       ".direnv",        ".eggs",          ".git",          ".git-rewrite",
-    ".hg",        ".ipynb_checkpoints", ".mypy_cache", ".nox",         ".pants.d",
-    ".pyenv",     ".pytest_cache",  ".pytype",        ".ruff_cache",   ".svn",
-    ".tox",       ".venv",          ".vscode",        "__pypackages__", "_build",
-    "buck-out",   "build",          "dist",           "node_modules",  "site-packages",
-    "venv",       "__pycache__",
+    ".bzr",          ".direnv",     ".eggs",      ".git",
+    ".git-rewrite",  ".hg",         ".ipynb_checkpoints",
+    ".mypy_cache",   ".nox",        ".pants.d",   ".pyenv",
+    ".pytest_cache", ".pytype",     ".ruff_cache", ".svn",
+    ".tox",          ".venv",       ".vscode",    "__pypackages__",
+    "_build",        "buck-out",    "build",      "dist",
+    "node_modules",  "site-packages", "venv",     "__pycache__",
 };
 
 // A file found, under two spellings: the one shown to the user and a lexically absolute one
@@ -168,12 +169,7 @@ class DirectoryWalker {
     const std::optional<fs::path> root = repository_root_of(canonical);
     if (!root) return;
 
-    if (const auto exclude_file = info_exclude_of(*root); exclude_file && is_plain_file(*exclude_file)) {
-      IgnoreLayer layer;
-      if (layer.rules.add_file(*exclude_file) && !layer.rules.empty()) {
-        info_exclude_ = std::move(layer);
-      }
-    }
+    info_exclude_ = load_info_exclude(*root, /*base=*/0);
 
     const fs::path relative = canonical.lexically_relative(*root);
     fs::path ancestor = *root;
@@ -184,6 +180,16 @@ class DirectoryWalker {
       repo_path_ += component.string();
       repo_path_ += '/';
     }
+  }
+
+  // The info/exclude of the repository whose working tree is `worktree`, if it has patterns.
+  static std::optional<IgnoreLayer> load_info_exclude(const fs::path& worktree, std::size_t base) {
+    const std::optional<fs::path> file = info_exclude_of(worktree);
+    if (!file || !is_plain_file(*file)) return std::nullopt;
+    IgnoreLayer layer;
+    layer.base = base;
+    if (!layer.rules.add_file(*file) || layer.rules.empty()) return std::nullopt;
+    return layer;
   }
 
   // Adds `directory`/.gitignore, if there is one, as the innermost layer. Returns whether a
@@ -289,17 +295,10 @@ class DirectoryWalker {
     if (nested_repository) {
       outer_info_exclude = std::exchange(info_exclude_, std::nullopt);
       active_from_ = layers_.size();
-      if (const auto exclude_file = info_exclude_of(directory);
-          exclude_file && is_plain_file(*exclude_file)) {
-        IgnoreLayer layer;
-        layer.base = repo_path_.size();
-        if (layer.rules.add_file(*exclude_file) && !layer.rules.empty()) {
-          info_exclude_ = std::move(layer);
-        }
-      }
+      info_exclude_ = load_info_exclude(directory, repo_path_.size());
     }
-    const bool pushed =
-        respect_gitignore && has_gitignore && push_gitignore_of(directory, current_directory_display());
+    const bool pushed = respect_gitignore && has_gitignore &&
+                        push_gitignore_of(directory, current_directory_display());
 
     for (const Entry& entry : entries) {
       const std::size_t length = repo_path_.size();
@@ -310,9 +309,8 @@ class DirectoryWalker {
           walk_directory(directory / entry.name, /*named=*/false);
         }
       } else if (context_.has_listed_extension(entry.name) && !is_pruned(false)) {
-        const std::string_view relative = walk_relative();
-        context_.found.push_back(
-            Found{identity_prefix_ + std::string(relative), display_prefix_ + std::string(relative)});
+        const std::string relative(walk_relative());
+        context_.found.push_back(Found{identity_prefix_ + relative, display_prefix_ + relative});
       }
       repo_path_.resize(length);
     }
@@ -410,9 +408,9 @@ DiscoveryResult discover(std::span<const std::string> paths, const DiscoveryOpti
         discover_one(spelling, context);
       } catch (const std::exception& error) {
         // Only allocation failures and the like get here; keep what the other paths found.
-        result.diagnostics.push_back(FileDiagnostic{FileDiagnostic::Severity::Error, spelling,
-                                                    std::nullopt,
-                                                    std::string("cannot list files: ") + error.what()});
+        result.diagnostics.push_back(
+            FileDiagnostic{FileDiagnostic::Severity::Error, spelling, std::nullopt,
+                           std::string("cannot list files: ") + error.what()});
       }
     }
 

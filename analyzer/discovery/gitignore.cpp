@@ -1,7 +1,6 @@
 #include "discovery/gitignore.h"
 
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 namespace cudnnlint {

@@ -106,6 +106,7 @@ class FactsWalker {
   };
   struct Resolved {
     const NormalizationApi* api = nullptr;
+    std::string qualified;  // the name the code reaches, e.g. torch.nn.BatchNorm2d
     std::string spelled;
   };
 
@@ -202,6 +203,7 @@ class FactsWalker {
     Resolved r;
     if (const auto q = qualified_name(node, scope())) {
       r.api = table_.find(*q);
+      r.qualified = *q;
       r.spelled = std::string(node_text(node, source_));
     }
     return r;
@@ -251,10 +253,12 @@ class FactsWalker {
 
   // ---- facts -----------------------------------------------------------------------------
 
-  NormalizationFact& emit(const NormalizationApi& api, std::string spelled, TSNode site, const CallArgs& args,
-                          int shift, std::string origin) {
+  // `api_name` is the table name the code reached (torch.nn.BatchNorm2d rather than the
+  // entry's first name), or empty to use the canonical one.
+  NormalizationFact& emit(const NormalizationApi& api, const std::string& api_name, std::string spelled, TSNode site,
+                          const CallArgs& args, int shift, std::string origin) {
     NormalizationFact fact;
-    fact.api = api.canonical;
+    fact.api = api_name.empty() ? api.canonical : api_name;
     fact.spelled_as = std::move(spelled);
     fact.eps_param = api.eps_name;
     fact.call = locator_.locate(site);
@@ -298,7 +302,7 @@ class FactsWalker {
     if (qualified) {
       if (const NormalizationApi* api = table_.find(*qualified)) {
         const CallArgs args = collect_args(arguments, source_);
-        NormalizationFact& fact = emit(*api, std::string(node_text(callee, source_)), call, args, 0, "call");
+        NormalizationFact& fact = emit(*api, *qualified, std::string(node_text(callee, source_)), call, args, 0, "call");
         remember_construction(call, fact.api);
         return;
       }
@@ -316,14 +320,15 @@ class FactsWalker {
     if (is(object, g_.call) && node_text(field(object, g_.f_function), source_) == "super") {
       const NormalizationApi* api = class_stack_.empty() ? nullptr : current_class_api();
       if (api == nullptr) return;
-      emit(*api, "super().__init__", call, collect_args(arguments, source_), 0, "super().__init__");
+      emit(*api, "", "super().__init__", call, collect_args(arguments, source_), 0, "super().__init__");
       return;
     }
-    const NormalizationApi* api = resolve_callable(object).api;
+    const Resolved resolved = resolve_callable(object);
+    const NormalizationApi* api = resolved.api;
     if (api == nullptr && is(object, g_.identifier))
       if (const ClassInfo* local = scopes_.module_class(node_text(object, source_))) api = class_api(local->node);
     if (api == nullptr || !api->is_class) return;
-    emit(*api, std::string(node_text(object, source_)) + ".__init__", call, collect_args(arguments, source_), 1,
+    emit(*api, resolved.qualified, std::string(node_text(object, source_)) + ".__init__", call, collect_args(arguments, source_), 1,
          "base-class __init__");
   }
 
@@ -340,9 +345,8 @@ class FactsWalker {
     CallArgs bound = partial_args;
     bound.positional.erase(bound.positional.begin());
     if (bound.first_star > 0) --bound.first_star;
-    NormalizationFact& fact = emit(*r.api, r.spelled, call, bound, 0, "functools.partial");
+    emit(*r.api, r.qualified, r.spelled, call, bound, 0, "functools.partial");
     partial_facts_[ts_node_start_byte(call)] = out_.normalizations.size() - 1;
-    (void)fact;
   }
 
   // `BN = functools.partial(nn.BatchNorm2d, eps=1e-3)` ... `BN(64, eps=1e-6)`.
@@ -374,7 +378,8 @@ class FactsWalker {
       }
       merged.has_double_star = merged.has_double_star || call_args.has_double_star;
       NormalizationFact& fact =
-          emit(*api, std::string(node_text(callee, source_)), call, merged, 0, "call through functools.partial");
+          emit(*api, *target_name, std::string(node_text(callee, source_)), call, merged, 0,
+               "call through functools.partial");
       fact.eps_location = locator_.locate(own.value);
       if (fact.eps)
         fact.eps->provenance.push_back(ProvenanceStep{
@@ -431,7 +436,7 @@ class FactsWalker {
     if (ts_node_is_null(value)) return;
     CallArgs args;
     args.keywords.emplace_back(api->eps_name, value);
-    NormalizationFact& fact = emit(*api, spelled, assignment, args, 0, "attribute assignment");
+    NormalizationFact& fact = emit(*api, "", spelled, assignment, args, 0, "attribute assignment");
     fact.eps_param = std::string(object) + "." + std::string(attribute);
   }
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The first command of README.md: installs what cudnnlint needs (Debian packages, then the
+# pinned PyPI packages into build/venv), fetches and hash-checks the tree-sitter-python
+# grammar, builds, and runs cudnnlint on the bundled example models.
+#   scripts/setup.sh            everything, then `cudnnlint examples/`
+#   scripts/setup.sh --no-run   everything but the example run (used by scripts/test.sh)
+# Idempotent: installed packages, the fetched grammar and the build are reused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+run_examples=1
+[ "${1:-}" = "--no-run" ] && run_examples=0
+
+apt_packages=(cmake g++ make pkg-config git python3 python3-venv
+              libtree-sitter-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev)
+missing=()
+for package in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Pinned Python packages live in a virtual environment so the system Python stays untouched.
+venv=build/venv
+if [ ! -x "$venv/bin/python" ]; then
+  mkdir -p build
+  python3 -m venv "$venv"
+fi
+if ! cmp -s requirements.txt "$venv/requirements.installed"; then
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r requirements.txt
+  cp requirements.txt "$venv/requirements.installed"
+fi
+
+"$venv/bin/python" grammars/fetch.py
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$PWD/$venv/bin/python" >/dev/null
+cmake --build build -j"$jobs"
+echo "setup: built build/cudnnlint"
+
+if [ "$run_examples" = 1 ]; then
+  echo "setup: running \`build/cudnnlint examples/\` (the examples contain deliberate mistakes)"
+  status=0
+  build/cudnnlint examples/ || status=$?
+  # Exit 1 means "findings", which is what the examples are for; anything else is a failure.
+  [ "$status" -le 1 ] || exit "$status"
+fi

@@ -1,0 +1,234 @@
+// Every batch-norm epsilon verdict, per framework and per target. Facts are built directly:
+// the rules are language-neutral and must not depend on how a front-end found them.
+#include "kb/kb.h"
+#include "rules/api_table.h"
+#include "rules/rule.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnnlint {
+namespace {
+
+NormalizationFact fact_for(const std::string& api, double eps, std::map<std::string, LiteralArg> literals = {}) {
+  NormalizationFact fact;
+  fact.api = api;
+  fact.spelled_as = api;
+  fact.eps_param = ApiTable::builtin().find(api)->eps_name;
+  fact.call = Location{"m.py", {{3, 5, 5, 40}, {3, 30, 30, 65}}};
+  fact.eps_location = Location{"m.py", {{3, 20, 20, 55}, {3, 24, 24, 59}}};
+  fact.eps_source = EpsSource::Explicit;
+  fact.eps = ConstantValue{eps, "EPS", {ProvenanceStep{Location{"m.py", {{1, 1, 1, 0}, {1, 10, 10, 9}}}, "EPS defined"}}};
+  fact.literal_args = std::move(literals);
+  return fact;
+}
+
+Target target(std::optional<std::string> cudnn, std::map<std::string, std::string> frameworks = {}) {
+  Target t;
+  if (cudnn) {
+    t.cudnn = parse_version(*cudnn);
+    t.cudnn_source = "--cudnn-version";
+  }
+  for (const auto& [name, version] : frameworks) t.frameworks[name] = parse_version(version);
+  if (!frameworks.empty()) t.frameworks_source = "--framework";
+  return t;
+}
+
+std::vector<Finding> judge(const NormalizationFact& fact, const Target& t) {
+  FileFacts facts;
+  facts.path = "m.py";
+  facts.normalizations.push_back(fact);
+  std::vector<Finding> findings;
+  run_rules(facts, t, findings);
+  return findings;
+}
+
+struct Expect {
+  const char* api;
+  double eps;
+  std::optional<std::string> cudnn;
+  std::map<std::string, std::string> frameworks;
+  const char* rule;  // nullptr: no finding
+  Level level;
+  const char* message_part;
+};
+
+class BnEpsilonVerdict : public ::testing::TestWithParam<Expect> {};
+
+TEST_P(BnEpsilonVerdict, Matches) {
+  const Expect& e = GetParam();
+  const auto findings = judge(fact_for(e.api, e.eps), target(e.cudnn, e.frameworks));
+  const std::string context = std::string(e.api) + " eps=" + std::to_string(e.eps) + " cudnn=" + e.cudnn.value_or("?");
+  if (e.rule == nullptr) {
+    EXPECT_TRUE(findings.empty()) << context << ": " << (findings.empty() ? "" : findings[0].message);
+    return;
+  }
+  ASSERT_EQ(findings.size(), 1u) << context;
+  const Finding& f = findings[0];
+  EXPECT_EQ(f.rule_id, e.rule) << context << ": " << f.message;
+  EXPECT_EQ(f.level, e.level) << context << ": " << f.message;
+  EXPECT_NE(f.message.find(e.message_part), std::string::npos) << context << ": " << f.message;
+  EXPECT_NE(kb::find(f.kb_id), nullptr) << f.kb_id;
+  EXPECT_EQ(f.location.range.begin.column, 20u);  // points at the epsilon, not the call
+  ASSERT_EQ(f.related.size(), 1u);                 // the provenance travels with the finding
+  ASSERT_TRUE(f.replay.epsilon.has_value());
+  EXPECT_DOUBLE_EQ(*f.replay.epsilon, e.eps);
+}
+
+constexpr const char* kTorch = "torch.nn.BatchNorm1d";
+constexpr const char* kMxnet = "mxnet.gluon.nn.BatchNorm";
+constexpr const char* kKeras = "tensorflow.keras.layers.BatchNormalization";
+constexpr const char* kTfFused = "tensorflow.compat.v1.nn.fused_batch_norm";
+constexpr const char* kTfRaw = "tensorflow.raw_ops.FusedBatchNorm";
+constexpr const char* kPaddle = "paddle.nn.BatchNorm1D";
+constexpr const char* kFlax = "flax.linen.BatchNorm";
+constexpr const char* kHaiku = "haiku.BatchNorm";
+constexpr const char* kCudnnBn = "torch.cudnn_batch_norm";
+constexpr const char* kFrozen = "torchvision.ops.FrozenBatchNorm2d";
+
+INSTANTIATE_TEST_SUITE_P(
+    PyTorch, BnEpsilonVerdict,
+    ::testing::Values(
+        Expect{kTorch, -1e-5, std::nullopt, {}, "bn-eps-negative", Level::Error, "native kernel"},
+        Expect{kTorch, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning, "no zero guard"},
+        Expect{kTorch, 0.0, "7.4", {}, "bn-eps-zero", Level::Note, "native kernel"},
+        Expect{kTorch, 1e-6, std::nullopt, {}, nullptr, Level::Note, ""},
+        Expect{kTorch, 1e-6, "9.1", {}, nullptr, Level::Note, ""},
+        Expect{kTorch, 1e-6, "7.4.2", {}, "bn-eps-below-cudnn-min", Level::Note, "silently runs its native"},
+        Expect{kTorch, 1e-5, "7.4", {}, nullptr, Level::Note, ""},
+        Expect{kCudnnBn, 1e-6, "7.0", {}, "bn-eps-below-cudnn-min", Level::Error, "CUDNN_STATUS_BAD_PARAM"},
+        Expect{kFrozen, 1e-6, "7.0", {}, nullptr, Level::Note, ""},
+        Expect{kFrozen, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    MXNetPassthrough, BnEpsilonVerdict,
+    ::testing::Values(
+        Expect{kMxnet, -1e-3, "9.0", {}, "bn-eps-negative", Level::Error, "CUDNN_STATUS_BAD_PARAM on every version"},
+        Expect{kMxnet, 1e-6, std::nullopt, {}, "bn-eps-below-cudnn-min", Level::Warning, "cuDNN version unknown"},
+        Expect{kMxnet, 1e-6, "7.4", {}, "bn-eps-below-cudnn-min", Level::Error, "this cuDNN rejects it"},
+        Expect{kMxnet, 1e-6, "7.5", {}, nullptr, Level::Note, ""},
+        Expect{kMxnet, 1e-6, "8.9.5", {}, nullptr, Level::Note, ""},
+        Expect{kMxnet, 1e-5, "7.4", {}, nullptr, Level::Note, ""},  // stored as double: exactly the floor
+        Expect{kMxnet, 0.0, "7.4", {}, "bn-eps-below-cudnn-min", Level::Error, "CUDNN_STATUS_BAD_PARAM"},
+        Expect{kMxnet, 0.0, "9.19", {}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    TensorFlow, BnEpsilonVerdict,
+    ::testing::Values(
+        // float32(1e-5) < 1e-5: the float attribute falls under the old floor.
+        Expect{kTfRaw, 1e-5, "7.4", {}, "bn-eps-below-cudnn-min", Level::Error, "float32(1e-05)"},
+        Expect{kTfRaw, 1.001e-5, "7.4", {}, nullptr, Level::Note, ""},
+        Expect{kTfFused, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "1.001e-5"},
+        Expect{kTfFused, 1e-5, std::nullopt, {}, "bn-eps-silently-clamped", Level::Note, "1.001e-5"},
+        Expect{kTfFused, 0.0, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "eps=0 would otherwise"},
+        Expect{kTfFused, 1.001e-5, std::nullopt, {}, nullptr, Level::Note, ""},
+        Expect{kTfFused, -1.0, std::nullopt, {}, "bn-eps-negative", Level::Error, "silently replaces it"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    Keras, BnEpsilonVerdict,
+    ::testing::Values(
+        Expect{kKeras, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "Keras version unknown"},
+        Expect{kKeras, 1e-6, std::nullopt, {{"keras", "2.15"}}, "bn-eps-silently-clamped", Level::Warning,
+               "silently raised to 1.001e-5"},
+        Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.15"}}, "bn-eps-silently-clamped", Level::Warning,
+               "fused batch norm"},
+        Expect{kKeras, 1e-6, std::nullopt, {{"keras", "3.6"}}, nullptr, Level::Note, ""},
+        Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.16"}}, nullptr, Level::Note, ""},
+        Expect{kKeras, 0.0, std::nullopt, {{"keras", "3"}}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"},
+        Expect{kKeras, 0.0, std::nullopt, {{"keras", "2"}}, "bn-eps-silently-clamped", Level::Warning, "1.001e-5"},
+        Expect{kKeras, -1e-3, std::nullopt, {{"keras", "3"}}, "bn-eps-negative", Level::Error, "NaN"}));
+
+INSTANTIATE_TEST_SUITE_P(
+    PaddleFlaxHaiku, BnEpsilonVerdict,
+    ::testing::Values(
+        Expect{kPaddle, 1e-6, std::nullopt, {}, nullptr, Level::Note, ""},
+        Expect{kPaddle, 1e-6, "9.0", {}, nullptr, Level::Note, ""},
+        Expect{kPaddle, 1e-6, "7.4", {}, "bn-eps-below-cudnn-min", Level::Warning, "Paddle raises it"},
+        Expect{kPaddle, 1e-5, "7.4", {}, "bn-eps-below-cudnn-min", Level::Warning, "float32"},
+        Expect{kPaddle, -1e-5, std::nullopt, {}, "bn-eps-negative", Level::Error, "Paddle"},
+        Expect{kFlax, 1e-6, "7.0", {}, nullptr, Level::Note, ""},
+        Expect{kFlax, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"},
+        Expect{kFlax, -1e-5, std::nullopt, {}, "bn-eps-negative", Level::Error, "NaN"},
+        Expect{kHaiku, 1e-8, "7.0", {}, nullptr, Level::Note, ""},
+        Expect{kHaiku, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"}));
+
+TEST(BnEpsilonRules, KerasFusedFalseAndRenormAvoidTheClamp) {
+  LiteralArg off;
+  off.spelling = "False";
+  off.boolean = false;
+  EXPECT_TRUE(judge(fact_for(kKeras, 1e-6, {{"fused", off}}), target(std::nullopt, {{"keras", "2.15"}})).empty());
+  LiteralArg on;
+  on.spelling = "True";
+  on.boolean = true;
+  EXPECT_TRUE(judge(fact_for(kKeras, 1e-6, {{"renorm", on}}), target(std::nullopt, {{"keras", "2.15"}})).empty());
+  LiteralArg vbs;
+  vbs.spelling = "8";
+  vbs.number = 8;
+  EXPECT_TRUE(
+      judge(fact_for(kKeras, 1e-6, {{"virtual_batch_size", vbs}}), target(std::nullopt, {{"keras", "2.15"}})).empty());
+  EXPECT_EQ(judge(fact_for(kKeras, 1e-6, {{"fused", on}}), target(std::nullopt, {{"keras", "2.15"}})).size(), 1u);
+}
+
+TEST(BnEpsilonRules, DefaultsAndNonConstantsNeverFire) {
+  NormalizationFact fact = fact_for(kMxnet, 0.0);
+  fact.eps_source = EpsSource::Default;
+  EXPECT_TRUE(judge(fact, target("7.0")).empty());
+  fact.eps_source = EpsSource::NotConstant;
+  fact.eps.reset();
+  EXPECT_TRUE(judge(fact, target("7.0")).empty());
+}
+
+TEST(BnEpsilonRules, TargetIsNamedInTheFinding) {
+  const auto findings = judge(fact_for(kMxnet, 1e-6), target("7.4"));
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].target_note, "cuDNN 7.4 (--cudnn-version)");
+  EXPECT_EQ(findings[0].kb_id, "cuda/cudnn-bn-epsilon-too-small");
+}
+
+TEST(RuleRegistry, EveryRuleHasAKbEntry) {
+  ASSERT_EQ(all_rules().size(), 4u);
+  for (const RuleInfo& rule : all_rules()) {
+    EXPECT_NE(kb::find(rule.kb_id), nullptr) << rule.id;
+    EXPECT_EQ(find_rule(rule.id), &rule);
+  }
+  EXPECT_EQ(find_rule("no-such-rule"), nullptr);
+}
+
+TEST(ApiTable, ArgumentPositionsFromTheResearch) {
+  const ApiTable& table = ApiTable::builtin();
+  EXPECT_EQ(table.find("torch.nn.BatchNorm2d")->eps_index, 1);
+  EXPECT_EQ(table.find("torch.nn.LazyBatchNorm2d")->eps_index, 0);
+  EXPECT_EQ(table.find("keras.layers.BatchNormalization")->eps_index, 2);
+  EXPECT_EQ(table.find("torch.nn.functional.batch_norm")->eps_index, 7);
+  EXPECT_EQ(table.find("torch.batch_norm")->eps_index, 7);
+  EXPECT_EQ(table.find("haiku.BatchNorm")->eps_index, 3);
+  EXPECT_EQ(table.find("flax.linen.BatchNorm")->eps_index, 3);
+  EXPECT_FALSE(table.find("flax.nnx.BatchNorm")->eps_index.has_value());
+  EXPECT_EQ(table.find("paddle.nn.BatchNorm")->eps_index, 4);
+  EXPECT_EQ(table.find("tensorflow.nn.batch_normalization")->eps_name, "variance_epsilon");
+  EXPECT_EQ(table.find("torch.nn.LayerNorm"), nullptr);
+  EXPECT_THROW(ApiTable::parse("{\"frameworks\": {}, \"normalizations\": [{}]}"), std::runtime_error);
+}
+
+TEST(Target, VersionsAndFrameworkSpecs) {
+  EXPECT_EQ(parse_version("7.4")->str(), "7.4");
+  EXPECT_EQ(parse_version("8.9.5")->str(), "8.9.5");
+  EXPECT_EQ(*parse_version("9"), (Version{9, 0, 0}));
+  EXPECT_FALSE(parse_version("7.").has_value());
+  EXPECT_FALSE(parse_version("v7").has_value());
+  EXPECT_FALSE(parse_version("").has_value());
+  EXPECT_LT(*parse_version("7.4.9"), *parse_version("7.5"));
+  const auto [name, version] = parse_framework_spec("keras==2.15");
+  EXPECT_EQ(name, "keras");
+  EXPECT_EQ(version->str(), "2.15");
+  EXPECT_FALSE(parse_framework_spec("torch").second.has_value());
+  EXPECT_THROW(parse_framework_spec("torch=abc"), std::invalid_argument);
+  Target t;
+  EXPECT_FALSE(t.keras_major().has_value());
+  t.frameworks["tensorflow"] = parse_version("2.16");
+  EXPECT_EQ(t.keras_major(), 3);
+  t.frameworks["keras"] = parse_version("2.15");
+  EXPECT_EQ(t.keras_major(), 2);
+}
+
+}  // namespace
+}  // namespace cudnnlint

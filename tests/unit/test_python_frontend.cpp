@@ -1,0 +1,417 @@
+// The Python front-end: import resolution, argument binding, constant folding (every route),
+// partials, subclasses, attribute assignment, and what must never produce facts.
+#include "python_test_helpers.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnnlint {
+namespace {
+
+using testing::analyze_source;
+using testing::facts_of;
+
+// The single fact of `text`, with its API and eps value checked by the caller.
+NormalizationFact only_fact(const std::string& text) {
+  const FileFacts facts = facts_of(text);
+  EXPECT_EQ(facts.normalizations.size(), 1u) << text;
+  if (facts.normalizations.empty()) return {};
+  return facts.normalizations.front();
+}
+
+double eps_of(const std::string& text) {
+  const NormalizationFact fact = only_fact(text);
+  EXPECT_EQ(fact.eps_source, EpsSource::Explicit) << text;
+  return fact.eps ? fact.eps->value : -12345.0;
+}
+
+// ---- import resolution ----------------------------------------------------------------------
+
+struct ImportCase {
+  const char* code;
+  const char* api;
+};
+
+class ImportResolution : public ::testing::TestWithParam<ImportCase> {};
+
+TEST_P(ImportResolution, ResolvesToCanonicalApi) {
+  const NormalizationFact fact = only_fact(GetParam().code);
+  EXPECT_EQ(fact.api, GetParam().api) << GetParam().code;
+  EXPECT_EQ(fact.eps_source, EpsSource::Explicit);
+  ASSERT_TRUE(fact.eps.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllForms, ImportResolution,
+    ::testing::Values(
+        ImportCase{"import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e-6)\n", "torch.nn.BatchNorm2d"},
+        ImportCase{"from torch import nn\nnn.BatchNorm1d(3, eps=1e-6)\n", "torch.nn.BatchNorm1d"},
+        ImportCase{"from torch.nn import BatchNorm2d as BN\nBN(3, eps=1e-6)\n", "torch.nn.BatchNorm2d"},
+        ImportCase{"import torch\ntorch.nn.BatchNorm3d(3, eps=1e-6)\n", "torch.nn.BatchNorm3d"},
+        ImportCase{"import torch.nn\ntorch.nn.SyncBatchNorm(3, eps=1e-6)\n", "torch.nn.SyncBatchNorm"},
+        ImportCase{"import torch.nn.functional as F\nF.batch_norm(x, m, v, eps=1e-6)\n",
+                   "torch.nn.functional.batch_norm"},
+        ImportCase{"from torch.nn import functional as F\nF.batch_norm(x, m, v, eps=1e-6)\n",
+                   "torch.nn.functional.batch_norm"},
+        ImportCase{"import tensorflow as tf\ntf.keras.layers.BatchNormalization(epsilon=1e-6)\n",
+                   "tensorflow.keras.layers.BatchNormalization"},
+        ImportCase{"from tensorflow.keras import layers\nlayers.BatchNormalization(epsilon=1e-6)\n",
+                   "tensorflow.keras.layers.BatchNormalization"},
+        ImportCase{"from tensorflow import keras\nkeras.layers.BatchNormalization(epsilon=1e-6)\n",
+                   "tensorflow.keras.layers.BatchNormalization"},
+        ImportCase{"import keras\nkeras.layers.BatchNormalization(epsilon=1e-6)\n",
+                   "keras.layers.BatchNormalization"},
+        ImportCase{"import tensorflow.compat.v1 as tf\ntf.layers.batch_normalization(x, epsilon=1e-6)\n",
+                   "tensorflow.compat.v1.layers.batch_normalization"},
+        ImportCase{"import flax.linen as nn\nnn.BatchNorm(epsilon=1e-6)\n", "flax.linen.BatchNorm"},
+        ImportCase{"from flax import linen as nn\nnn.BatchNorm(epsilon=1e-6)\n", "flax.linen.BatchNorm"},
+        ImportCase{"from flax import nnx\nnnx.BatchNorm(8, epsilon=1e-6, rngs=r)\n", "flax.nnx.BatchNorm"},
+        ImportCase{"import haiku as hk\nhk.BatchNorm(True, True, 0.9, 1e-6)\n", "haiku.BatchNorm"},
+        ImportCase{"from mxnet.gluon import nn\nnn.BatchNorm(epsilon=1e-6)\n", "mxnet.gluon.nn.BatchNorm"},
+        ImportCase{"import mxnet as mx\nmx.gluon.nn.BatchNorm(1, 0.9, 1e-6)\n", "mxnet.gluon.nn.BatchNorm"},
+        ImportCase{"from mxnet import gluon\ngluon.nn.BatchNorm(epsilon=1e-6)\n", "mxnet.gluon.nn.BatchNorm"},
+        ImportCase{"import paddle\npaddle.nn.BatchNorm2D(64, epsilon=1e-6)\n", "paddle.nn.BatchNorm2D"},
+        ImportCase{"import paddle.nn as nn\nnn.BatchNorm2D(64, 0.9, 1e-6)\n", "paddle.nn.BatchNorm2D"},
+        ImportCase{"from torch.nn import *\nBatchNorm2d(3, eps=1e-6)\n", "torch.nn.BatchNorm2d"},
+        ImportCase{"def f():\n    import torch.nn as nn\n    return nn.BatchNorm2d(3, eps=1e-6)\n",
+                   "torch.nn.BatchNorm2d"},
+        ImportCase{"import torch.nn as nn\nnorm = nn.BatchNorm2d\nnorm(3, eps=1e-6)\n", "torch.nn.BatchNorm2d"}));
+
+TEST(ImportResolutionNegative, UnknownModulesAndLocalNamesGiveNoFacts) {
+  EXPECT_TRUE(facts_of("import mylib\nmylib.BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());
+  EXPECT_TRUE(facts_of("BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());
+  EXPECT_TRUE(facts_of("from . import nn\nnn.BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());
+  // LayerNorm is not a batch normalization.
+  EXPECT_TRUE(facts_of("import torch.nn as nn\nnn.LayerNorm(3, eps=1e-12)\n").normalizations.empty());
+}
+
+TEST(ImportResolutionAliases, ModulePathAliasesAndSpelling) {
+  // The fact names what the code reached, and keeps how the code spelled it.
+  const NormalizationFact fact =
+      only_fact("import torch.nn.modules.batchnorm as bnm\nbnm.BatchNorm2d(3, eps=1e-6)\n");
+  EXPECT_EQ(fact.api, "torch.nn.modules.batchnorm.BatchNorm2d");
+  EXPECT_EQ(fact.spelled_as, "bnm.BatchNorm2d");
+}
+
+TEST(Frameworks, DetectedFromImports) {
+  const FileFacts facts = facts_of("import torch\nimport tensorflow as tf\nfrom flax import linen\nimport numpy\n");
+  EXPECT_EQ(facts.frameworks, (std::vector<std::string>{"torch", "tensorflow", "flax"}));
+}
+
+// ---- argument binding -----------------------------------------------------------------------
+
+TEST(ArgumentBinding, ByPositionPerApi) {
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.BatchNorm2d(64, 1e-3)\n"), 1e-3);
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.LazyBatchNorm2d(2e-3)\n"), 2e-3);
+  EXPECT_DOUBLE_EQ(eps_of("from tensorflow.keras import layers\nlayers.BatchNormalization(-1, 0.99, 3e-3)\n"), 3e-3);
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn.functional as F\nF.batch_norm(x, m, v, w, b, True, 0.1, 4e-3)\n"), 4e-3);
+  // torch.batch_norm orders weight/bias before the running stats, but eps is index 7 as well.
+  EXPECT_DOUBLE_EQ(eps_of("import torch\ntorch.batch_norm(x, w, b, m, v, True, 0.1, 5e-3, True)\n"), 5e-3);
+  EXPECT_DOUBLE_EQ(eps_of("import tensorflow as tf\ntf.nn.batch_normalization(x, m, v, o, s, 6e-3)\n"), 6e-3);
+}
+
+TEST(ArgumentBinding, TooFewPositionalsMeanTheDefault) {
+  const NormalizationFact fact = only_fact("import torch.nn as nn\nnn.BatchNorm2d(64)\n");
+  EXPECT_EQ(fact.eps_source, EpsSource::Default);
+  ASSERT_TRUE(fact.eps.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-5);
+  const NormalizationFact keras = only_fact("from tensorflow.keras import layers\nlayers.BatchNormalization()\n");
+  ASSERT_TRUE(keras.eps.has_value());
+  EXPECT_DOUBLE_EQ(keras.eps->value, 1e-3);
+}
+
+TEST(ArgumentBinding, SplatsMakeEpsUnresolvable) {
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(*args)\n").eps_source, EpsSource::Unresolvable);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(64, **kw)\n").eps_source, EpsSource::Unresolvable);
+  // A splat after eps's position does not hide it.
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.BatchNorm2d(64, 1e-3, *rest)\n"), 1e-3);
+  // An explicit keyword wins over **kwargs.
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.BatchNorm2d(64, eps=1e-4, **kw)\n"), 1e-4);
+}
+
+TEST(ArgumentBinding, NonConstantEpsIsRecordedAsSuch) {
+  const NormalizationFact fact = only_fact("import torch.nn as nn\ndef f(e):\n    return nn.BatchNorm2d(3, eps=e)\n");
+  EXPECT_EQ(fact.eps_source, EpsSource::NotConstant);
+  EXPECT_TRUE(fact.eps_location.has_value());
+}
+
+TEST(ArgumentBinding, LiteralArgumentsAreKept) {
+  const NormalizationFact fact =
+      only_fact("from tensorflow.keras import layers\nlayers.BatchNormalization(epsilon=1e-6, fused=False, dtype='float16')\n");
+  ASSERT_TRUE(fact.literal_args.count("fused"));
+  EXPECT_EQ(fact.literal_args.at("fused").boolean, false);
+  EXPECT_EQ(fact.literal_args.at("dtype").text, "float16");
+}
+
+// ---- constant folding -----------------------------------------------------------------------
+
+struct SpellingCase {
+  const char* expression;
+  double value;
+};
+
+class LiteralSpelling : public ::testing::TestWithParam<SpellingCase> {};
+
+TEST_P(LiteralSpelling, FoldsToTheNumber) {
+  const std::string code = std::string("import torch.nn as nn\nnn.BatchNorm2d(3, eps=") + GetParam().expression + ")\n";
+  EXPECT_DOUBLE_EQ(eps_of(code), GetParam().value) << GetParam().expression;
+}
+
+INSTANTIATE_TEST_SUITE_P(EverySpelling, LiteralSpelling,
+                         ::testing::Values(SpellingCase{"1e-6", 1e-6}, SpellingCase{".000001", 1e-6},
+                                           SpellingCase{"0.000_001", 1e-6}, SpellingCase{"1E-6", 1e-6},
+                                           SpellingCase{"10**-6", 1e-6}, SpellingCase{"1/1e6", 1e-6},
+                                           SpellingCase{"-1e-5", -1e-5}, SpellingCase{"+1e-5", 1e-5},
+                                           SpellingCase{"(1e-5)", 1e-5}, SpellingCase{"0", 0.0},
+                                           SpellingCase{"0.", 0.0}, SpellingCase{"0x0", 0.0},
+                                           SpellingCase{"1e-5 * 0.1", 1e-6}, SpellingCase{"1e-5 - 2e-5", -1e-5},
+                                           SpellingCase{"float(1e-6)", 1e-6}, SpellingCase{"2 ** -3", 0.125}));
+
+TEST(ConstantFolding, NotConstants) {
+  for (const char* expression : {"1j", "1 / 0", "x", "cfg.eps", "eps()", "'1e-6'", "1 if a else 2"}) {
+    const std::string code = std::string("import torch.nn as nn\nnn.BatchNorm2d(3, eps=") + expression + ")\n";
+    EXPECT_EQ(only_fact(code).eps_source, EpsSource::NotConstant) << expression;
+  }
+}
+
+TEST(ConstantFolding, ModuleConstantWithProvenance) {
+  const NormalizationFact fact = only_fact("import torch.nn as nn\n\nEPS = 1e-6\nnn.BatchNorm2d(3, eps=EPS)\n");
+  ASSERT_TRUE(fact.eps.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  EXPECT_EQ(fact.eps->spelling, "EPS");
+  ASSERT_EQ(fact.eps->provenance.size(), 1u);
+  EXPECT_EQ(fact.eps->provenance[0].where.range.begin.line, 3u);
+  EXPECT_NE(fact.eps->provenance[0].what.find("EPS = 1e-6"), std::string::npos);
+}
+
+TEST(ConstantFolding, ChainedConstantsRecordEveryDefinition) {
+  const NormalizationFact fact =
+      only_fact("import torch.nn as nn\nBASE = 1e-5\nEPS = BASE / 10\nclass M:\n    def f(self):\n"
+                "        return nn.BatchNorm2d(3, eps=EPS)\n");
+  ASSERT_TRUE(fact.eps.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  ASSERT_EQ(fact.eps->provenance.size(), 2u);
+  EXPECT_EQ(fact.eps->provenance[0].where.range.begin.line, 2u);  // definition first
+  EXPECT_EQ(fact.eps->provenance[1].where.range.begin.line, 3u);
+}
+
+TEST(ConstantFolding, ConstantDefinedAfterUseAtModuleLevel) {
+  // Functions run after the module body, so a constant defined below them is still seen.
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\ndef f():\n    return nn.BatchNorm2d(3, eps=EPS)\nEPS = 0.0\n"), 0.0);
+}
+
+TEST(ConstantFolding, LocalAndClassScopes) {
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\ndef f():\n    e = 1e-7\n    return nn.BatchNorm2d(3, eps=e)\n"), 1e-7);
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nclass M:\n    E = 1e-7\n    bn = nn.BatchNorm2d(3, eps=E)\n"), 1e-7);
+  // A class attribute is not visible by bare name inside a method.
+  EXPECT_EQ(only_fact("import torch.nn as nn\nclass M:\n    E = 1e-7\n    def f(self):\n"
+                      "        return nn.BatchNorm2d(3, eps=E)\n")
+                .eps_source,
+            EpsSource::NotConstant);
+}
+
+TEST(ConstantFolding, ReassignedNamesAndParametersAreNotConstants) {
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\nEPS = 1e-3\nnn.BatchNorm2d(3, eps=EPS)\n").eps_source,
+            EpsSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\nEPS += 1\nnn.BatchNorm2d(3, eps=EPS)\n").eps_source,
+            EpsSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\ndef f(eps=1e-6):\n    return nn.BatchNorm2d(3, eps=eps)\n").eps_source,
+            EpsSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nfor EPS in (1, 2):\n    nn.BatchNorm2d(3, eps=EPS)\n").eps_source,
+            EpsSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef g():\n    global EPS\n    EPS = 1\n"
+                      "nn.BatchNorm2d(3, eps=EPS)\n")
+                .eps_source,
+            EpsSource::NotConstant);
+  // A local assignment shadows the module constant.
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef f(cfg):\n    EPS = cfg.eps\n"
+                      "    return nn.BatchNorm2d(3, eps=EPS)\n")
+                .eps_source,
+            EpsSource::NotConstant);
+}
+
+// ---- functools.partial ----------------------------------------------------------------------
+
+TEST(Partial, BindsEpsAtThePartialAndRecordsLaterCalls) {
+  const FileFacts facts = facts_of(
+      "import functools\nimport torch.nn as nn\nBN = functools.partial(nn.BatchNorm2d, eps=1e-6)\n"
+      "a = BN(64)\nb = BN(128)\n");
+  ASSERT_EQ(facts.normalizations.size(), 1u);
+  const NormalizationFact& fact = facts.normalizations[0];
+  EXPECT_EQ(fact.origin, "functools.partial");
+  EXPECT_EQ(fact.api, "torch.nn.BatchNorm2d");
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  ASSERT_EQ(fact.uses.size(), 2u);
+  EXPECT_EQ(fact.uses[0].where.range.begin.line, 4u);
+  EXPECT_EQ(fact.uses[1].where.range.begin.line, 5u);
+}
+
+TEST(Partial, FromImportAndPositionalBinding) {
+  const FileFacts facts =
+      facts_of("from functools import partial\nfrom torch import nn\nnorm = partial(nn.BatchNorm2d, 64, 1e-7)\n");
+  ASSERT_EQ(facts.normalizations.size(), 1u);
+  EXPECT_DOUBLE_EQ(facts.normalizations[0].eps->value, 1e-7);
+}
+
+TEST(Partial, LaterCallThatSetsEpsIsItsOwnFact) {
+  const FileFacts facts = facts_of(
+      "import functools\nimport torch.nn as nn\nBN = functools.partial(nn.BatchNorm2d, momentum=0.01)\n"
+      "x = BN(64, eps=0.0)\ny = BN(64, 1e-4)\n");
+  ASSERT_EQ(facts.normalizations.size(), 3u);
+  EXPECT_EQ(facts.normalizations[0].eps_source, EpsSource::Default);
+  const NormalizationFact& keyword = facts.normalizations[1];
+  EXPECT_EQ(keyword.origin, "call through functools.partial");
+  EXPECT_DOUBLE_EQ(keyword.eps->value, 0.0);
+  EXPECT_EQ(keyword.eps_location->range.begin.line, 4u);
+  ASSERT_FALSE(keyword.eps->provenance.empty());
+  EXPECT_EQ(keyword.eps->provenance.back().where.range.begin.line, 3u);
+  EXPECT_DOUBLE_EQ(facts.normalizations[2].eps->value, 1e-4);
+}
+
+TEST(Partial, PartialAsAnArgumentIsStillSeen) {
+  const FileFacts facts = facts_of(
+      "from functools import partial\nimport torch.nn as nn\nmodel = Net(norm_layer=partial(nn.BatchNorm2d, eps=1e-6))\n");
+  ASSERT_EQ(facts.normalizations.size(), 1u);
+  EXPECT_EQ(facts.normalizations[0].origin, "functools.partial");
+}
+
+// ---- subclasses -----------------------------------------------------------------------------
+
+TEST(Subclass, SuperInitPassesEps) {
+  const NormalizationFact fact = only_fact(
+      "import torch.nn as nn\nclass MyBN(nn.BatchNorm2d):\n    def __init__(self, c):\n"
+      "        super().__init__(c, eps=1e-6)\n");
+  EXPECT_EQ(fact.origin, "super().__init__");
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+}
+
+TEST(Subclass, PositionalSuperAndExplicitBaseInit) {
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nclass A(nn.BatchNorm2d):\n    def __init__(self, c):\n"
+                          "        super(A, self).__init__(c, 1e-7)\n"),
+                   1e-7);
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nclass A(nn.BatchNorm2d):\n    def __init__(self, c):\n"
+                          "        nn.BatchNorm2d.__init__(self, c, 1e-7)\n"),
+                   1e-7);
+}
+
+TEST(Subclass, SubclassOfALocalSubclass) {
+  const FileFacts facts = facts_of(
+      "import torch.nn as nn\nclass Base(nn.BatchNorm2d):\n    pass\nclass Leaf(Base):\n"
+      "    def __init__(self, c):\n        super().__init__(c, eps=0)\n");
+  ASSERT_EQ(facts.normalizations.size(), 1u);
+  EXPECT_EQ(facts.normalizations[0].api, "torch.nn.BatchNorm1d");  // through a local subclass: the entry's name
+}
+
+TEST(Subclass, OtherClassesSuperInitIsIgnored) {
+  EXPECT_TRUE(facts_of("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n"
+                       "        super().__init__(eps=1e-6)\n")
+                  .normalizations.empty());
+}
+
+// ---- attribute assignment -------------------------------------------------------------------
+
+TEST(AttributeAssignment, IsinstanceLoopIdiom) {
+  const NormalizationFact fact = only_fact(
+      "import torch.nn as nn\nfor m in model.modules():\n    if isinstance(m, nn.BatchNorm2d):\n        m.eps = 1e-6\n");
+  EXPECT_EQ(fact.origin, "attribute assignment");
+  EXPECT_EQ(fact.eps_param, "m.eps");
+  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  EXPECT_EQ(fact.eps_location->range.begin.line, 4u);
+}
+
+TEST(AttributeAssignment, TupleOfClassesAndAndConditions) {
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nfor m in mods:\n    if isinstance(m, (nn.ReLU, nn.BatchNorm1d)) and m.affine:\n"
+                          "        m.eps = 1e-7\n"),
+                   1e-7);
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nfor m in mods:\n    if x:\n        pass\n"
+                          "    elif isinstance(m, nn.BatchNorm2d):\n        m.eps = 1e-7\n"),
+                   1e-7);
+}
+
+TEST(AttributeAssignment, KnownConstructedModule) {
+  const FileFacts facts = facts_of(
+      "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.bn = nn.BatchNorm2d(8)\n"
+      "        self.bn.eps = 0.0\n");
+  ASSERT_EQ(facts.normalizations.size(), 2u);
+  EXPECT_EQ(facts.normalizations[1].origin, "attribute assignment");
+  EXPECT_DOUBLE_EQ(facts.normalizations[1].eps->value, 0.0);
+}
+
+TEST(AttributeAssignment, KerasUsesEpsilonAttribute) {
+  EXPECT_DOUBLE_EQ(eps_of("from tensorflow.keras import layers\nfor l in model.layers:\n"
+                          "    if isinstance(l, layers.BatchNormalization):\n        l.epsilon = 1e-7\n"),
+                   1e-7);
+  // `.eps` is not Keras's attribute.
+  EXPECT_TRUE(facts_of("from tensorflow.keras import layers\nfor l in model.layers:\n"
+                       "    if isinstance(l, layers.BatchNormalization):\n        l.eps = 1e-7\n")
+                  .normalizations.empty());
+}
+
+TEST(AttributeAssignment, UnknownObjectsAndOutsideTheGuardAreIgnored) {
+  EXPECT_TRUE(facts_of("import torch.nn as nn\nm.eps = 1e-6\n").normalizations.empty());
+  EXPECT_TRUE(facts_of("import torch.nn as nn\nfor m in mods:\n    if isinstance(m, nn.Conv2d):\n        m.eps = 1e-6\n")
+                  .normalizations.empty());
+  EXPECT_TRUE(facts_of("import torch.nn as nn\nfor m in mods:\n    if isinstance(m, nn.BatchNorm2d):\n        pass\n"
+                       "    m.eps = 1e-6\n")
+                  .normalizations.empty());
+  EXPECT_TRUE(facts_of("import torch.nn as nn\nfor m in mods:\n    if isinstance(m, nn.BatchNorm2d):\n        pass\n"
+                       "    else:\n        m.eps = 1e-6\n")
+                  .normalizations.empty());
+}
+
+// ---- what is never code ---------------------------------------------------------------------
+
+TEST(NeverReported, CommentsAndStrings) {
+  EXPECT_TRUE(facts_of("import torch.nn as nn\n# nn.BatchNorm2d(3, eps=-1)\n").normalizations.empty());
+  EXPECT_TRUE(facts_of("import torch.nn as nn\ns = 'nn.BatchNorm2d(3, eps=-1)'\n").normalizations.empty());
+  EXPECT_TRUE(facts_of("import torch.nn as nn\n\"\"\"\nnn.BatchNorm2d(3, eps=-1)\n\"\"\"\n").normalizations.empty());
+}
+
+// ---- suppressions and bad syntax ------------------------------------------------------------
+
+TEST(Suppressions, ParsedFromCommentsOnly) {
+  const FileFacts facts = facts_of(
+      "x = 1  # cudnnlint: ignore[bn-eps-zero, bn-eps-negative]\n"
+      "y = 2  # cudnnlint: ignore\n"
+      "z = 3  # noqa: bn-eps-zero\n"
+      "w = 4  # noqa\n"
+      "s = '# cudnnlint: ignore'\n");
+  ASSERT_EQ(facts.suppressions.size(), 3u);
+  EXPECT_EQ(facts.suppressions[0].line, 1u);
+  EXPECT_EQ(facts.suppressions[0].rules, (std::vector<std::string>{"bn-eps-zero", "bn-eps-negative"}));
+  EXPECT_EQ(facts.suppressions[1].line, 2u);
+  EXPECT_TRUE(facts.suppressions[1].rules.empty());
+  EXPECT_EQ(facts.suppressions[2].line, 3u);
+  EXPECT_EQ(facts.suppressions[2].rules, (std::vector<std::string>{"bn-eps-zero"}));
+}
+
+TEST(SyntaxErrors, DiagnosedAndTheRestIsStillAnalysed) {
+  const auto analysis = analyze_source("import torch.nn as nn\ndef broken(:\n    pass\nnn.BatchNorm2d(3, eps=-1.0)\n");
+  ASSERT_EQ(analysis.diagnostics.size(), 1u);
+  EXPECT_NE(analysis.diagnostics[0].message.find("syntax error"), std::string::npos);
+  ASSERT_TRUE(analysis.diagnostics[0].position.has_value());
+  EXPECT_EQ(analysis.diagnostics[0].position->line, 2u);
+  ASSERT_EQ(analysis.facts.normalizations.size(), 1u);
+  EXPECT_DOUBLE_EQ(analysis.facts.normalizations[0].eps->value, -1.0);
+}
+
+TEST(Positions, Utf16AndCodePointColumns) {
+  // 'é' is one code point and one UTF-16 unit, '😀' one code point and two units.
+  const NormalizationFact fact = only_fact("import torch.nn as nn\ns = 'é😀'; nn.BatchNorm2d(3, eps=0)\n");
+  ASSERT_TRUE(fact.eps_location.has_value());
+  EXPECT_EQ(fact.eps_location->range.begin.line, 2u);
+  EXPECT_EQ(fact.eps_location->range.begin.column, 33u);
+  EXPECT_EQ(fact.eps_location->range.begin.column_utf16, 34u);
+}
+
+TEST(Prefilter, TokensCoverEveryApiLeaf) {
+  const ApiTable& table = ApiTable::builtin();
+  for (const auto& name : table.qualified_names()) {
+    const std::string leaf = name.substr(name.rfind('.') + 1);
+    EXPECT_TRUE(python::may_contain_trigger(leaf, table)) << name;
+  }
+  EXPECT_FALSE(python::may_contain_trigger("import torch\nx = torch.zeros(3)\neps = 1e-6\n", table));
+}
+
+}  // namespace
+}  // namespace cudnnlint
