@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
   unsigned jobs = 0;
   std::uintmax_t max_file_size = 0;
   bool no_gitignore = false;
-  bool no_prefilter = false;
+  bool full_parse = false;
   bool isolated = false;
   std::string color_mode = "auto";
   bool no_color = false;
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   std::string source_root_text;
 
   app.add_option("paths", paths, "Files or directories to analyse (directories are walked for .py files)");
-  app.add_option("-f,--format", format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+  app.add_option("-f,--format", format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "github", "facts"}));
   app.add_option("-o,--output", output_file, "Write the report to this file instead of standard output");
   app.add_option("--fail-level", fail_level_text,
                  "Exit 1 when a finding at or above this level exists: note, warning (default), error, none")
@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
   app.add_option("-j,--jobs", jobs, "Worker threads (default: one per core)");
   app.add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 4 MiB)");
   app.add_flag("--no-gitignore", no_gitignore, "Do not honour .gitignore files");
-  app.add_flag("--no-prefilter", no_prefilter, "Parse every file, even those that name no batch-norm API");
+  app.add_flag("--full-parse", full_parse,
+               "Parse every file whole (no skipping of files and regions that cannot matter); slower, same findings");
   app.add_flag("--isolated", isolated, "Ignore .cudnnlint.toml and pyproject.toml configuration");
   app.add_option("--config", config_file, "Read configuration from this file");
   app.add_option("--color", color_mode, "Colour: auto (on a terminal), always, never")
@@ -146,7 +147,8 @@ int main(int argc, char** argv) {
     AnalysisOptions options;
     options.paths = paths;
     options.jobs = jobs;
-    options.prefilter = !no_prefilter;
+    options.full_parse = full_parse;
+    options.keep_facts = format == "facts";
     options.line_hashes = format == "sarif" || format == "json";
     options.discovery.respect_gitignore = !no_gitignore;
     options.discovery.exclude = exclude.empty() ? config.exclude : exclude;
@@ -196,10 +198,11 @@ int main(int argc, char** argv) {
     if (format == "json") write_json(out, report);
     else if (format == "sarif") write_sarif(out, report);
     else if (format == "github") write_github(out, report);
+    else if (format == "facts") write_facts(out, report);
     else write_text(out, report, color);
     out.flush();
     if (!out) throw std::runtime_error("writing the report failed");
-    if (format != "json" && format != "sarif") write_diagnostics(std::cerr, result, !no_color && isatty(STDERR_FILENO));
+    if (format != "json" && format != "sarif" && format != "facts") write_diagnostics(std::cerr, result, !no_color && isatty(STDERR_FILENO));
     else if (!result.diagnostics.empty()) write_diagnostics(std::cerr, result, false);
 
     if (result.usage_error) return kExitError;

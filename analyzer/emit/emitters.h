@@ -20,6 +20,8 @@ void write_text(std::ostream& out, const Report& report, bool color);
 void write_json(std::ostream& out, const Report& report);
 void write_sarif(std::ostream& out, const Report& report);
 void write_github(std::ostream& out, const Report& report);
+// The Facts IR of every analysed file, as JSON: for debugging rules and front-ends.
+void write_facts(std::ostream& out, const Report& report);
 
 // Per-file problems (unreadable, syntax error, ...) as compiler-style lines, for stderr.
 void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool color);

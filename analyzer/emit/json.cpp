@@ -1,6 +1,7 @@
 // Machine-readable output: one JSON object with the target, findings and diagnostics.
 #include "emit/emitters.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace cudnnlint {
@@ -65,6 +66,48 @@ void write_json(std::ostream& out, const Report& report) {
         {"findings", report.result.findings.size()},
         {"suppressed", report.result.suppressed}}}};
   out << doc.dump(2) << '\n';
+}
+
+}  // namespace cudnnlint
+
+namespace cudnnlint {
+
+void write_facts(std::ostream& out, const Report& report) {
+  auto location_json = [](const Location& l) {
+    return nlohmann::json{{"path", l.path}, {"line", l.range.begin.line}, {"column", l.range.begin.column}};
+  };
+  const char* sources[] = {"explicit", "default", "not_constant", "unresolvable"};
+  nlohmann::json files = nlohmann::json::array();
+  for (const FileFacts& facts : report.result.facts) {
+    nlohmann::json norms = nlohmann::json::array();
+    for (const NormalizationFact& n : facts.normalizations) {
+      nlohmann::json item = {{"api", n.api},
+                             {"spelled_as", n.spelled_as},
+                             {"origin", n.origin},
+                             {"call", location_json(n.call)},
+                             {"eps_source", sources[static_cast<int>(n.eps_source)]}};
+      if (n.eps) {
+        item["eps"] = n.eps->value;
+        nlohmann::json provenance = nlohmann::json::array();
+        for (const auto& step : n.eps->provenance) provenance.push_back(location_json(step.where));
+        item["provenance"] = std::move(provenance);
+      }
+      if (n.eps_location) item["eps_location"] = location_json(*n.eps_location);
+      for (const auto& [name, arg] : n.literal_args) item["args"][name] = arg.spelling;
+      item["uses"] = n.uses.size();
+      norms.push_back(std::move(item));
+    }
+    files.push_back({{"path", facts.path}, {"frameworks", facts.frameworks}, {"normalizations", norms}});
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a["path"] < b["path"]; });
+  out << nlohmann::json{{"files", files},
+                        {"summary",
+                         {{"files", report.result.files_discovered},
+                          {"files_parsed", report.result.files_parsed},
+                          {"bytes_read", report.result.bytes_read},
+                          {"bytes_parsed", report.result.bytes_parsed}}}}
+             .dump(2)
+      << '\n';
 }
 
 }  // namespace cudnnlint

@@ -37,9 +37,12 @@ void analyze_loaded(const SourceFile& file, const AnalysisOptions& options, cons
                     AnalysisResult& into) {
   const ApiTable& table = ApiTable::builtin();
   const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
-  if (options.prefilter && !python::may_contain_trigger(content, table)) return;
+  into.bytes_read += file.text().size();
+  if (!options.full_parse && !python::may_contain_trigger(content, table)) return;
   ++into.files_parsed;
-  python::PythonAnalysis analysis = python::analyze_python(file, table, parser);
+  python::PythonAnalysis analysis = python::analyze_python(
+      file, table, parser, options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions);
+  into.bytes_parsed += analysis.parsed_bytes;
   for (auto& diag : analysis.diagnostics) into.diagnostics.push_back(std::move(diag));
 
   std::vector<Finding> findings;
@@ -59,6 +62,7 @@ void analyze_loaded(const SourceFile& file, const AnalysisOptions& options, cons
     }
     into.findings.push_back(std::move(finding));
   }
+  if (options.keep_facts) into.facts.push_back(std::move(analysis.facts));
 }
 
 void analyze_path(const std::string& path, const AnalysisOptions& options, const python::Parser& parser,
@@ -111,6 +115,9 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   }
   for (auto& part : per_file) {
     result.files_parsed += part.files_parsed;
+    result.bytes_read += part.bytes_read;
+    result.bytes_parsed += part.bytes_parsed;
+    std::move(part.facts.begin(), part.facts.end(), std::back_inserter(result.facts));
     result.suppressed += part.suppressed;
     std::move(part.findings.begin(), part.findings.end(), std::back_inserter(result.findings));
     std::move(part.diagnostics.begin(), part.diagnostics.end(), std::back_inserter(result.diagnostics));

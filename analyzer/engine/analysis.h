@@ -21,10 +21,11 @@ struct AnalysisOptions {
   LoadLimits limits;
   Target target;
   unsigned jobs = 0;                 // 0: one per hardware thread
-  bool prefilter = true;             // skip parsing files that cannot name any batch-norm API
+  bool full_parse = false;           // parse every file whole: no prefilter, no region parsing
   bool line_hashes = false;          // compute primaryLocationLineHash (SARIF)
   std::vector<std::string> select;   // rule ids to keep (empty: all)
   std::vector<std::string> ignore;   // rule ids to drop
+  bool keep_facts = false;           // return every file's facts (--format facts)
 };
 
 struct AnalysisResult {
@@ -32,8 +33,11 @@ struct AnalysisResult {
   std::vector<FileDiagnostic> diagnostics;
   std::size_t files_discovered = 0;
   std::size_t files_parsed = 0;
+  std::size_t bytes_read = 0;
+  std::size_t bytes_parsed = 0;
   std::size_t suppressed = 0;
   bool usage_error = false;               // a named path does not exist
+  std::vector<FileFacts> facts;           // only with AnalysisOptions::keep_facts
 };
 
 AnalysisResult analyze(const AnalysisOptions& options);

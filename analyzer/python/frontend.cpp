@@ -2,6 +2,7 @@
 
 #include "python/const_eval.h"
 #include "python/imports.h"
+#include "python/regions.h"
 #include "python/scopes.h"
 #include "python/syntax.h"
 
@@ -89,7 +90,7 @@ class FactsWalker {
   void run(TSNode root) {
     scope_stack_.push_back(&scopes_.module());
     walk_tree(
-        root, [this](TSNode node, TSFieldId field_id) { return visit(node, field_id); },
+        root, [this](TSNode node, const TSTreeCursor* cursor) { return visit(node, cursor); },
         [this](TSNode node) { leave(node); });
     attach_partial_uses();
   }
@@ -112,12 +113,13 @@ class FactsWalker {
 
   const Scope* scope() const { return scope_stack_.back(); }
 
-  bool visit(TSNode node, TSFieldId field_id) {
+  bool visit(TSNode node, const TSTreeCursor* cursor) {
     if (!ts_node_is_named(node)) return false;
     const TSSymbol sym = ts_node_symbol(node);
     if (sym == g_.comment || sym == g_.string || sym == g_.integer || sym == g_.float_) return false;
-    if (field_id == g_.f_consequence && !node_stack_.empty() &&
-        (is(node_stack_.back(), g_.if_statement) || is(node_stack_.back(), g_.elif_clause))) {
+    if (sym == g_.block && !node_stack_.empty() &&
+        (is(node_stack_.back(), g_.if_statement) || is(node_stack_.back(), g_.elif_clause)) &&
+        ts_tree_cursor_current_field_id(cursor) == g_.f_consequence) {
       const std::size_t before = guards_.size();
       add_isinstance_guards(field(node_stack_.back(), g_.f_condition));
       guard_frames_.push_back(GuardFrame{node, guards_.size() - before});
@@ -516,7 +518,7 @@ std::optional<TSNode> first_error(TSNode root) {
   std::optional<TSNode> found;
   walk_tree(
       root,
-      [&](TSNode node, TSFieldId) {
+      [&](TSNode node, const TSTreeCursor*) {
         if (found) return false;
         if (ts_node_symbol(node) == kErrorSymbol || ts_node_is_missing(node)) {
           found = node;
@@ -536,14 +538,24 @@ bool may_contain_trigger(std::string_view text, const ApiTable& table) {
   return false;
 }
 
-PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser) {
+PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser, ParseMode mode) {
   PythonAnalysis result;
   result.facts.path = file.path();
   result.facts.language = "python";
   const std::string_view source = std::string_view(file.text()).substr(file.content_offset());
   const NodeLocator locator{file, source, file.content_offset()};
 
-  TreePtr tree = parser.parse(source);
+  std::optional<ParsePlan> plan;
+  if (mode == ParseMode::Regions) plan = plan_parse(source, table.trigger_tokens());
+  TreePtr tree;
+  if (plan) {
+    tree = parser.parse(source, plan->ranges);
+    // A region parse that stumbles may have been cut at a wrong place (an f-string the small
+    // lexer misread): the full parse is the authority then.
+    if (!tree || ts_node_has_error(ts_tree_root_node(tree.get()))) plan.reset();
+  }
+  if (!plan) tree = parser.parse(source);
+  result.parsed_bytes = plan ? plan->parsed_bytes : source.size();
   if (!tree) {
     result.diagnostics.push_back({FileDiagnostic::Severity::Error, file.path(), std::nullopt,
                                   "the Python parser gave up on this file (too deeply nested?); skipped"});
@@ -565,6 +577,7 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   ImportTable imports;
   ScopeTree scopes;
   scopes.build(root, source, imports, table.qualified_names());
+  if (plan) scopes.add_module_bindings(plan->skipped_names);
   for (const auto& module : imports.top_modules())
     if (const FrameworkInfo* fw = table.framework_for_module(module))
       if (std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), fw->key) ==

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -43,6 +44,8 @@ class ScopeTree {
              const std::vector<std::string>& star_candidates);
 
   const Scope& module() const { return scopes_.front(); }
+  // Module-level names bound by definitions that were not parsed (see python/regions.h).
+  void add_module_bindings(std::span<const std::string_view> names);
   // The scope a function_definition, lambda or class_definition node opens.
   const Scope* scope_of(TSNode definition) const;
   // The binding of `name` visible from `from`, following Python's rule that class bodies are

@@ -79,6 +79,16 @@ const Grammar& Grammar::get() {
     g.named_expression = symbol(l, "named_expression");
     g.subscript = symbol(l, "subscript");
     g.for_in_clause = symbol(l, "for_in_clause");
+    g.else_clause = symbol(l, "else_clause");
+    g.while_statement = symbol(l, "while_statement");
+    g.try_statement = symbol(l, "try_statement");
+    g.except_clause = symbol(l, "except_clause");
+    g.finally_clause = symbol(l, "finally_clause");
+    g.with_clause = symbol(l, "with_clause");
+    g.with_item = symbol(l, "with_item");
+    g.match_statement = symbol(l, "match_statement");
+    g.case_clause = symbol(l, "case_clause");
+    g.except_group_clause = symbol(l, "except_group_clause");
     g.f_name = field_id(l, "name");
     g.f_alias = field_id(l, "alias");
     g.f_module_name = field_id(l, "module_name");
@@ -108,8 +118,13 @@ Parser::Parser() : parser_(ts_parser_new()) {
     throw std::runtime_error("tree-sitter-python: the grammar's ABI does not match the tree-sitter runtime");
 }
 
-TreePtr Parser::parse(std::string_view text) const {
-  return TreePtr(ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
+TreePtr Parser::parse(std::string_view text, std::span<const TSRange> ranges) const {
+  if (!ranges.empty() &&
+      !ts_parser_set_included_ranges(parser_.get(), ranges.data(), static_cast<uint32_t>(ranges.size())))
+    throw std::logic_error("tree-sitter rejected the included ranges (not ordered?)");
+  TreePtr tree(ts_parser_parse_string(parser_.get(), nullptr, text.data(), static_cast<uint32_t>(text.size())));
+  if (!ranges.empty()) ts_parser_set_included_ranges(parser_.get(), nullptr, 0);  // back to whole documents
+  return tree;
 }
 
 }  // namespace cudnnlint::python

@@ -5,6 +5,7 @@
 #include <tree_sitter/api.h>
 
 #include <memory>
+#include <span>
 #include <vector>
 #include <string_view>
 
@@ -31,7 +32,8 @@ struct Grammar {
       false_, none, for_statement, with_statement, as_pattern, global_statement, nonlocal_statement,
       parameters, typed_parameter, default_parameter, typed_default_parameter, decorated_definition,
       expression_statement, pattern_list, tuple_pattern, list_pattern, block, named_expression,
-      subscript, for_in_clause;
+      subscript, for_in_clause, else_clause, while_statement, try_statement, except_clause, finally_clause,
+      with_clause, with_item, match_statement, case_clause, except_group_clause;
   TSFieldId f_name, f_alias, f_module_name, f_function, f_arguments, f_object, f_attribute, f_left, f_right,
       f_operator, f_argument, f_value, f_body, f_condition, f_superclasses, f_parameters, f_consequence,
       f_alternative, f_type;
@@ -43,8 +45,9 @@ struct Grammar {
 class Parser {
  public:
   Parser();
-  // Parses `text`; byte offsets in the tree are relative to `text`.
-  TreePtr parse(std::string_view text) const;
+  // Parses `text`; byte offsets in the tree are relative to `text`. With `ranges`, only those
+  // parts of `text` are parsed (tree-sitter included ranges).
+  TreePtr parse(std::string_view text, std::span<const TSRange> ranges = {}) const;
 
  private:
   ParserPtr parser_;
@@ -66,7 +69,8 @@ inline TSNode field(TSNode node, TSFieldId id) { return ts_node_child_by_field_i
 namespace cudnnlint::python {
 
 // Depth-first walk over every node under `root` with a single cursor (no per-node
-// allocation, no O(n) child indexing). `visit(node, field_id)` returns true to descend;
+// allocation, no O(n) child indexing). `visit(node, cursor)` returns true to descend (the
+// cursor is there to ask for the node's field only when that matters: it is not free);
 // `leave(node)` runs after the children of every node whose visit returned true.
 template <class Visit, class Leave>
 void walk_tree(TSNode root, Visit&& visit, Leave&& leave) {
@@ -76,11 +80,10 @@ void walk_tree(TSNode root, Visit&& visit, Leave&& leave) {
     ~CursorGuard() { ts_tree_cursor_delete(cursor); }
   } guard{&cursor};
   std::vector<char> entered;
-  entered.push_back(visit(root, TSFieldId{0}) ? 1 : 0);
+  entered.push_back(visit(root, static_cast<const TSTreeCursor*>(&cursor)) ? 1 : 0);
   for (;;) {
     if (entered.back() && ts_tree_cursor_goto_first_child(&cursor)) {
-      entered.push_back(
-          visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor)) ? 1 : 0);
+      entered.push_back(visit(ts_tree_cursor_current_node(&cursor), static_cast<const TSTreeCursor*>(&cursor)) ? 1 : 0);
       continue;
     }
     for (;;) {
@@ -88,8 +91,7 @@ void walk_tree(TSNode root, Visit&& visit, Leave&& leave) {
       entered.pop_back();
       if (entered.empty()) return;
       if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        entered.push_back(
-            visit(ts_tree_cursor_current_node(&cursor), ts_tree_cursor_current_field_id(&cursor)) ? 1 : 0);
+        entered.push_back(visit(ts_tree_cursor_current_node(&cursor), static_cast<const TSTreeCursor*>(&cursor)) ? 1 : 0);
         break;
       }
       ts_tree_cursor_goto_parent(&cursor);

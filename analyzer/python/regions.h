@@ -1,0 +1,41 @@
+// Deciding which parts of a module to parse. Parsing is the cost, and in a file that names a
+// batch-norm API most top-level functions and classes cannot matter: only imports, module
+// statements (constants, aliases, partials) and the definitions that mention a trigger token
+// or a name bound to one can produce facts. The rest is left out of the parse through
+// tree-sitter's included ranges; the names those definitions bind are still recorded, so
+// constant folding sees exactly the bindings a full parse would.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnnlint::python {
+
+struct TopLevelChunk {
+  std::uint32_t begin = 0;   // byte offset of the statement's first line (decorators included)
+  std::uint32_t end = 0;     // byte offset where the next statement starts
+  bool is_definition = false;  // def / async def / class
+  bool is_class = false;
+  std::string_view name;     // the definition's name
+};
+
+// Splits a module into top-level statements with a small lexer that follows brackets,
+// strings, comments and line continuations. nullopt when the text confuses it (unbalanced
+// brackets, an unterminated string): the caller then parses everything.
+std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view source);
+
+struct ParsePlan {
+  std::vector<TSRange> ranges;                   // what to parse, in order
+  std::vector<std::string_view> skipped_names;   // names bound by the definitions left out
+  std::size_t parsed_bytes = 0;
+};
+
+// nullopt: parse the whole file (nothing to gain, or the lexer could not split it).
+std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens);
+
+}  // namespace cudnnlint::python
