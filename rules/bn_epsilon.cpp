@@ -133,8 +133,14 @@ std::optional<Verdict> judge(const NormalizationFact& fact, const NormalizationA
     if (api.cudnn_path != CudnnPath::Keras) v.target_note = "TensorFlow fused batch norm (all versions)";
     // Raising 1e-5 to 1.001e-5 changes eps by 0.1%: worth knowing, not worth failing a build.
     if (eps > 0 && kTfFusedFloor / eps < 1.01) v.level = Level::Note;
-    v.message = what + " in " + layer + " is silently raised to 1.001e-5 by TensorFlow's fused batch norm: "
-                "the model computes with another epsilon than it declares (exports and ports of its weights "
+    // Keras 2 picks the fused kernel only for 4-D/5-D inputs (convolutional feature maps); the
+    // input rank is a run-time fact, so the message states the condition instead of assuming it.
+    const std::string where = api.cudnn_path == CudnnPath::Keras
+                                  ? " when the layer runs on TensorFlow's fused kernel (Keras 2 does so by default "
+                                    "for 4-D and 5-D inputs, i.e. after convolutions)"
+                                  : " by TensorFlow's fused batch norm";
+    v.message = what + " in " + layer + " is silently raised to 1.001e-5" + where +
+                ": the model computes with another epsilon than it declares (exports and ports of its weights "
                 "disagree)" + (eps == 0 ? "; eps=0 would otherwise turn zero-variance channels into NaN" : "") +
                 "; pass fused=False to keep it." + keras_caveat;
     return v;

@@ -85,7 +85,8 @@ nlohmann::json rule_descriptor(const RuleInfo& rule) {
       {"defaultConfiguration", {{"level", level_name(rule.default_level)}}},
       {"properties",
        {{"tags", {"cudnn", "batch-norm", "correctness", "kb:" + std::string(rule.kb_id)}},
-        {"precision", "high"},
+        // The clamp depends on the input rank, which static analysis cannot see.
+        {"precision", rule.id == "bn-eps-silently-clamped" ? "medium" : "high"},
         {"problem.severity", severity},
         {"kb", rule.kb_id}}}};
   if (entry) {

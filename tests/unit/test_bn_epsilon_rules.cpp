@@ -128,9 +128,9 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Expect{kKeras, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "Keras version unknown"},
         Expect{kKeras, 1e-6, std::nullopt, {{"keras", "2.15"}}, "bn-eps-silently-clamped", Level::Warning,
-               "silently raised to 1.001e-5"},
+               "for 4-D and 5-D inputs"},
         Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.15"}}, "bn-eps-silently-clamped", Level::Warning,
-               "fused batch norm"},
+               "fused kernel"},
         Expect{kKeras, 1e-6, std::nullopt, {{"keras", "3.6"}}, nullptr, Level::Note, ""},
         Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.16"}}, nullptr, Level::Note, ""},
         Expect{kKeras, 0.0, std::nullopt, {{"keras", "3"}}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"},
