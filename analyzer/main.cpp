@@ -100,11 +100,16 @@ int main(int argc, char** argv) {
                  "Exit 1 when a finding at or above this level exists: note, warning (default), error, none")
       ->check(CLI::IsMember({"note", "warning", "error", "none"}));
   app.add_option("--cudnn-version", cudnn_version_text, "Target cuDNN version, e.g. 7.4 or 9.1");
-  app.add_option("--framework", framework_specs,
-                 "Target framework version, repeatable: torch=2.1, tensorflow=2.15, keras=3");
-  app.add_option("--select", select, "Only report these rule ids")->delimiter(',');
-  app.add_option("--ignore", ignore, "Do not report these rule ids")->delimiter(',');
-  app.add_option("--exclude", exclude, "Extra gitignore-style patterns to skip during directory walks")->delimiter(',');
+  // List options take one value per occurrence (comma-separated, repeatable) so that
+  // `--select a,b path/` never swallows the path.
+  auto list_option = [&](const char* name, std::vector<std::string>& into, const char* help) {
+    app.add_option(name, into, help)->delimiter(',')->allow_extra_args(false)->expected(1)->multi_option_policy(
+        CLI::MultiOptionPolicy::TakeAll);
+  };
+  list_option("--framework", framework_specs, "Target framework version, repeatable: torch=2.1, tensorflow=2.15, keras=3");
+  list_option("--select", select, "Only report these rule ids (comma-separated, repeatable)");
+  list_option("--ignore", ignore, "Do not report these rule ids (comma-separated, repeatable)");
+  list_option("--exclude", exclude, "Extra gitignore-style patterns to skip during directory walks");
   app.add_option("-j,--jobs", jobs, "Worker threads (default: one per core)");
   app.add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 4 MiB)");
   app.add_flag("--no-gitignore", no_gitignore, "Do not honour .gitignore files");

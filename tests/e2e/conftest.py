@@ -1,0 +1,70 @@
+"""Shared fixtures for the end-to-end tests: they run the built cudnnlint binary."""
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SHARED = pathlib.Path(os.environ.get("CUDNNLINT_SHARED", REPO.parent / "shared"))
+
+
+def pytest_addoption(parser):
+    parser.addoption("--cudnnlint", default=str(REPO / "build" / "cudnnlint"), help="the binary under test")
+
+
+class Cli:
+    def __init__(self, binary):
+        self.binary = binary
+
+    def run(self, *args, cwd=None, check_code=None):
+        result = subprocess.run([self.binary, *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                                timeout=120)
+        if check_code is not None:
+            assert result.returncode == check_code, (result.returncode, result.stdout[-2000:], result.stderr[-2000:])
+        return result
+
+    def json(self, *args, cwd=None):
+        result = self.run("--format", "json", *args, cwd=cwd)
+        assert result.returncode in (0, 1), result.stderr
+        return json.loads(result.stdout), result
+
+
+@pytest.fixture(scope="session")
+def cli(request):
+    binary = pathlib.Path(request.config.getoption("--cudnnlint")).resolve()
+    if not binary.exists():
+        pytest.fail(f"{binary} does not exist: build first (scripts/setup.sh)")
+    return Cli(str(binary))
+
+
+@pytest.fixture(scope="session")
+def sarif_check():
+    """Runs ../shared/tools/sarif_check.py (schema + GitHub's rules) on a SARIF file."""
+    checker = SHARED / "tools" / "sarif_check.py"
+    if not checker.exists():
+        pytest.skip(f"{checker} not found: set CUDNNLINT_SHARED to the folder holding tools/sarif_check.py")
+
+    def check(path):
+        result = subprocess.run(["python3" if not os.environ.get("VIRTUAL_ENV") else "python", str(checker), str(path)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.strip().splitlines()[-1].startswith("0 error(s)"), result.stdout
+        return result.stdout
+
+    return check
+
+
+@pytest.fixture(scope="session")
+def reference_line_hashes():
+    """The reference implementation of primaryLocationLineHash, imported from shared/tools."""
+    script = SHARED / "tools" / "primary_location_line_hash.py"
+    if not script.exists():
+        pytest.skip(f"{script} not found: set CUDNNLINT_SHARED")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("primary_location_line_hash", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.line_hashes

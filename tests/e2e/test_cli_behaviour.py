@@ -1,0 +1,150 @@
+"""Exit codes, targets, configuration, discovery and bad input, as a user meets them."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from conftest import REPO
+
+FIXTURES = REPO / "tests" / "fixtures" / "python"
+
+
+def test_exit_codes(cli, tmp_path):
+    clean = tmp_path / "clean.py"
+    clean.write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(3)\n")
+    cli.run(clean, check_code=0)
+    cli.run(FIXTURES / "torch_routes.py", check_code=1)
+    # Only warnings: --fail-level error passes, none never fails.
+    warn_only = tmp_path / "warn.py"
+    warn_only.write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=0)\n")
+    cli.run(warn_only, check_code=1)
+    cli.run("--fail-level", "error", warn_only, check_code=0)
+    cli.run("--fail-level", "none", FIXTURES / "torch_routes.py", check_code=0)
+    # Notes do not fail the default level.
+    note_only = tmp_path / "note.py"
+    note_only.write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=1e-6)\n")
+    result = cli.run("--cudnn-version", "7.4", note_only, check_code=0)
+    assert "note:" in result.stdout
+    cli.run("--cudnn-version", "7.4", "--fail-level", "note", note_only, check_code=1)
+
+
+def test_usage_errors_exit_2(cli):
+    cli.run("--format", "xml", FIXTURES, check_code=2)
+    cli.run("--cudnn-version", "seven", FIXTURES, check_code=2)
+    cli.run("--framework", "torch=abc", FIXTURES, check_code=2)
+    cli.run("--select", "no-such-rule", FIXTURES, check_code=2)
+    cli.run(check_code=2)
+    cli.run("--help", check_code=0)
+    assert cli.run("--version", check_code=0).stdout.startswith("cudnnlint ")
+
+
+def test_missing_path_is_reported_and_the_rest_still_analysed(cli, tmp_path):
+    result = cli.run(tmp_path / "nope.py", FIXTURES / "keras3.py", "--framework", "keras=3")
+    assert result.returncode == 2
+    assert "nope.py" in result.stderr and "no such file or directory" in result.stderr
+    assert "[bn-eps-zero]" in result.stdout
+
+
+def test_select_and_ignore(cli):
+    doc, _ = cli.json("--select", "bn-eps-zero", FIXTURES / "torch_routes.py")
+    assert {f["rule"] for f in doc["findings"]} == {"bn-eps-zero"}
+    doc, _ = cli.json("--ignore", "bn-eps-zero,bn-eps-negative", FIXTURES / "torch_routes.py")
+    assert doc["findings"] == []
+
+
+def test_target_changes_the_verdict_and_is_named(cli, tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("from mxnet.gluon import nn\nbn = nn.BatchNorm(epsilon=1e-6)\n")
+    unknown, _ = cli.json(f)
+    assert unknown["findings"][0]["level"] == "warning"
+    assert "cuDNN version unknown" in unknown["findings"][0]["message"]
+    old, _ = cli.json("--cudnn-version", "7.4", f)
+    assert old["findings"][0]["level"] == "error"
+    assert old["findings"][0]["target"] == "cuDNN 7.4 (--cudnn-version)"
+    new, _ = cli.json("--cudnn-version", "9.1", f)
+    assert new["findings"] == []
+
+
+def test_configuration_from_pyproject_and_dedicated_file(cli, tmp_path):
+    (tmp_path / "m.py").write_text("from mxnet.gluon import nn\nbn = nn.BatchNorm(epsilon=1e-6)\n")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.cudnnlint]\ncudnn-version = "7.4"\n')
+    doc, _ = cli.json("m.py", cwd=tmp_path)
+    assert doc["findings"][0]["target"] == "cuDNN 7.4 (pyproject.toml)"
+    # The command line wins over the file; --isolated ignores it.
+    doc, _ = cli.json("--cudnn-version", "9.0", "m.py", cwd=tmp_path)
+    assert doc["findings"] == []
+    doc, _ = cli.json("--isolated", "m.py", cwd=tmp_path)
+    assert "unknown" in doc["findings"][0]["message"]
+    (tmp_path / ".cudnnlint.toml").write_text('ignore = ["bn-eps-below-cudnn-min"]\n')
+    doc, _ = cli.json("m.py", cwd=tmp_path)
+    assert doc["findings"] == []
+    (tmp_path / ".cudnnlint.toml").write_text('cudnn-versio = "7.4"\n')
+    bad = cli.run("m.py", cwd=tmp_path, check_code=2)
+    assert ".cudnnlint.toml" in bad.stderr and "unknown key" in bad.stderr
+    (tmp_path / ".cudnnlint.toml").write_text('cudnn-version = \n')
+    bad = cli.run("m.py", cwd=tmp_path, check_code=2)
+    assert "invalid TOML" in bad.stderr
+
+
+def test_discovery_honours_gitignore_and_skips_virtualenvs(cli, tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    bad = "import torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=0)\n"
+    for rel in ("src/model.py", "generated/model.py", ".venv/lib/model.py", "env2/lib/model.py",
+                "build/model.py", "src/notes.txt"):
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(bad)
+    (tmp_path / "env2" / "pyvenv.cfg").write_text("home = /usr\n")
+    (tmp_path / ".gitignore").write_text("generated/\n")
+    doc, _ = cli.json(tmp_path)
+    assert sorted(f["path"] for f in doc["findings"]) == [str(tmp_path / "src/model.py")]
+    # A file named on the command line is taken as it is.
+    doc, _ = cli.json(tmp_path / "generated" / "model.py")
+    assert len(doc["findings"]) == 1
+    doc, _ = cli.json("--no-gitignore", tmp_path)
+    assert len(doc["findings"]) == 2
+
+
+def test_bad_input_gives_per_file_diagnostics_and_the_run_goes_on(cli, tmp_path):
+    good = "import torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=0)\n"
+    (tmp_path / "a_good.py").write_text(good)
+    (tmp_path / "binary.py").write_bytes(b"import torch\x00\x01\x02")
+    (tmp_path / "latin1.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
+    (tmp_path / "huge.py").write_text("x = 1\n" * (5 * 1024 * 1024 // 6 + 1))
+    (tmp_path / "syntax.py").write_text("import torch.nn as nn\ndef broken(:\n    pass\nbn = nn.BatchNorm2d(3, eps=0)\n")
+    (tmp_path / "dir.py").mkdir()
+    result = cli.run("--format", "json", tmp_path, tmp_path / "dir.py")
+    assert result.returncode == 1
+    doc = json.loads(result.stdout)
+    messages = {os.path.basename(d["path"]): d["message"] for d in doc["diagnostics"]}
+    assert "binary file" in messages["binary.py"]
+    assert "invalid UTF-8 at line 1" in messages["latin1.py"]
+    assert "above the 4194304-byte limit" in messages["huge.py"]
+    assert "syntax error" in messages["syntax.py"]
+    # Both analysable files were analysed, including the recovered part of the broken one.
+    assert sorted(os.path.basename(f["path"]) for f in doc["findings"]) == ["a_good.py", "syntax.py"]
+    text = cli.run("--color", "never", tmp_path)
+    assert "latin1.py: error: invalid UTF-8" in text.stderr
+    assert "syntax.py:2:" in text.stderr
+    # A dangling link named on the command line is a missing path: a usage error, said plainly.
+    (tmp_path / "dangling.py").symlink_to(tmp_path / "missing-target.py")
+    dangling = cli.run(tmp_path / "dangling.py", tmp_path / "a_good.py", check_code=2)
+    assert "dangling.py" in dangling.stderr
+    assert "[bn-eps-zero]" in dangling.stdout
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode: unreadable files cannot be made")
+def test_unreadable_file_is_a_diagnostic(cli, tmp_path):
+    f = tmp_path / "secret.py"
+    f.write_text("import torch\n")
+    f.chmod(0)
+    result = cli.run("--format", "json", tmp_path)
+    doc = json.loads(result.stdout)
+    assert "cannot open" in doc["diagnostics"][0]["message"]
+
+
+def test_parallel_runs_are_deterministic(cli):
+    one, _ = cli.json("--jobs", "1", REPO / "tests" / "fixtures", REPO / "examples")
+    many, _ = cli.json("--jobs", "4", REPO / "tests" / "fixtures", REPO / "examples")
+    assert one == many

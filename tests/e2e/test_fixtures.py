@@ -1,0 +1,85 @@
+"""Every fixture yields exactly the findings its `# expect:` markers name, and the shortcuts
+(prefilter, region parsing) find exactly what a full parse of every file finds."""
+import pathlib
+import re
+
+import pytest
+
+from conftest import REPO
+
+FIXTURES = REPO / "tests" / "fixtures" / "python"
+EXPECT = re.compile(r"#\s*expect:\s*([A-Za-z0-9_, -]+)")
+ARGS = re.compile(r"^#\s*cudnnlint-args:\s*(.*)$")
+
+
+def expected_findings(path):
+    found = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            for rule in match.group(1).split(","):
+                if rule.strip():
+                    found.add((number, rule.strip()))
+    return found
+
+
+def fixture_args(path):
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    match = ARGS.match(first)
+    return match.group(1).split() if match else []
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.py")), ids=lambda p: p.name)
+def test_fixture_findings_are_exactly_the_marked_ones(cli, fixture):
+    doc, result = cli.json(*fixture_args(fixture), fixture)
+    got = {(f["line"], f["rule"]) for f in doc["findings"]}
+    assert got == expected_findings(fixture), "\n".join(f"{f['line']}: {f['rule']}: {f['message']}" for f in doc["findings"])
+    for f in doc["findings"]:
+        assert f["kb"], f
+        assert f["path"] == str(fixture)
+    blocking = any(f["level"] in ("warning", "error") for f in doc["findings"])
+    assert result.returncode == (1 if blocking else 0)
+
+
+def test_every_fixture_marks_something_or_is_a_negative_case():
+    names = {p.name for p in FIXTURES.glob("*.py") if not expected_findings(p)}
+    assert names == {"frameworks_unresolved.py"}
+
+
+@pytest.mark.parametrize("tree", ["tests/fixtures", "examples"])
+def test_shortcuts_find_exactly_what_a_full_parse_finds(cli, tree):
+    fast, _ = cli.json(REPO / tree)
+    full, _ = cli.json("--full-parse", REPO / tree)
+    assert fast["findings"] == full["findings"]
+    assert fast["summary"]["findings"] > 0
+    facts_fast = cli.run("--format", "facts", REPO / tree, check_code=1).stdout
+    facts_full = cli.run("--format", "facts", "--full-parse", REPO / tree, check_code=1).stdout
+    import json
+
+    by_path = lambda doc: {f["path"]: f["normalizations"] for f in json.loads(doc)["files"] if f["normalizations"]}
+    assert by_path(facts_fast) == by_path(facts_full)
+
+
+def test_region_parsing_keeps_far_away_constants_and_subclasses(cli, tmp_path):
+    # The batch norm sits in one class; the constant, a partial and a subclass chain are spread
+    # over other top-level statements that region parsing must still include.
+    source = tmp_path / "spread.py"
+    source.write_text(
+        "import functools\nimport torch.nn as nn\n\n"
+        "def unrelated():\n    return 1\n\n"
+        "EPS = -1e-4\n"
+        "Norm = functools.partial(nn.BatchNorm2d, momentum=0.1)\n\n"
+        "class A(nn.BatchNorm2d):\n    pass\n\n"
+        "def other():\n    return 2\n\n"
+        "class B(A):\n    def __init__(self):\n        super().__init__(3, eps=0)\n\n"
+        "def make():\n    return Norm(3, eps=EPS)\n\n"
+        "def checks(m):\n    if isinstance(m, B):\n        m.eps = -1\n\n"
+        "@decorator\ndef decorated():\n    return 3\n",
+        encoding="utf-8")
+    fast, _ = cli.json(source)
+    full, _ = cli.json("--full-parse", source)
+    assert fast["findings"] == full["findings"]
+    assert [(f["line"], f["rule"]) for f in fast["findings"]] == [
+        (18, "bn-eps-zero"), (21, "bn-eps-negative"), (25, "bn-eps-negative")]
+    facts = __import__("json").loads(cli.run("--format", "facts", source, check_code=1).stdout)
+    assert facts["summary"]["bytes_parsed"] < facts["summary"]["bytes_read"]

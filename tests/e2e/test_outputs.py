@@ -1,0 +1,121 @@
+"""Output formats on real runs: SARIF that GitHub accepts with reference fingerprints, text,
+GitHub annotations, and `explain`."""
+import json
+import re
+
+from conftest import REPO
+
+FIXTURES = REPO / "tests" / "fixtures" / "python"
+
+
+def test_sarif_of_examples_and_fixtures_passes_github_checker(cli, sarif_check, tmp_path):
+    for name, tree in (("examples", REPO / "examples"), ("fixtures", FIXTURES)):
+        out = tmp_path / f"{name}.sarif"
+        result = cli.run("--format", "sarif", "--output", out, tree, cwd=REPO)
+        assert result.returncode == 1, result.stderr
+        sarif_check(out)
+        log = json.loads(out.read_text())
+        run = log["runs"][0]
+        assert run["results"], name
+        for res in run["results"]:
+            loc = res["locations"][0]["physicalLocation"]
+            assert loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+            assert not loc["artifactLocation"]["uri"].startswith("/")
+            assert res["partialFingerprints"]["primaryLocationLineHash"]
+            rule = run["tool"]["driver"]["rules"][res["ruleIndex"]]
+            assert rule["id"] == res["ruleId"]
+            assert rule["help"]["markdown"].startswith("# ")
+
+
+def test_sarif_of_an_empty_run_and_of_bad_input_passes(cli, sarif_check, tmp_path):
+    (tmp_path / "clean.py").write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(3)\n")
+    (tmp_path / "binary.py").write_bytes(b"\x00\x01")
+    out = tmp_path / "out.sarif"
+    result = cli.run("--format", "sarif", "--output", out, tmp_path)
+    assert result.returncode == 0
+    sarif_check(out)
+    notes = json.loads(out.read_text())["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert any("binary" in n["message"]["text"] for n in notes)
+
+
+def test_fingerprints_match_the_reference_on_crlf_and_non_ascii(cli, reference_line_hashes, sarif_check, tmp_path):
+    sources = {
+        "crlf.py": "import torch.nn as nn\r\n\r\n# comment\r\nbn = nn.BatchNorm2d(3, eps=0)\r\nx = 1\r\n",
+        "unicode.py": "import torch.nn as nn\n# 日本語のコメント 😀\ns = 'é'; bn = nn.BatchNorm2d(3, eps=-1)\n"
+                      "bn2 = nn.BatchNorm2d(3, eps=-1)\n\tbn3 = 1\n",
+        "repeated.py": "import torch.nn as nn\n" + "bn = nn.BatchNorm2d(3, eps=0)\n" * 3,
+        "bom.py": "\ufeffimport torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=0)\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).write_bytes(text.encode("utf-8"))
+    out = tmp_path / "out.sarif"
+    cli.run("--format", "sarif", "--output", out, "--source-root", tmp_path, tmp_path, check_code=1)
+    sarif_check(out)
+    results = json.loads(out.read_text())["runs"][0]["results"]
+    assert len(results) == 7
+    for res in results:
+        loc = res["locations"][0]["physicalLocation"]
+        uri = loc["artifactLocation"]["uri"]
+        line = loc["region"]["startLine"]
+        text = (tmp_path / uri).read_bytes().decode("utf-8")
+        assert res["partialFingerprints"]["primaryLocationLineHash"] == reference_line_hashes(text)[line], (uri, line)
+
+
+def test_sarif_columns_are_utf16_and_text_columns_are_code_points(cli, tmp_path):
+    (tmp_path / "u.py").write_text("import torch.nn as nn\ns = '😀'; bn = nn.BatchNorm2d(3, eps=-1)\n", encoding="utf-8")
+    sarif = json.loads(cli.run("--format", "sarif", tmp_path / "u.py", check_code=1).stdout)
+    region = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]
+    text = cli.run("--color", "never", tmp_path / "u.py", check_code=1).stdout
+    column = int(re.search(r"u\.py:2:(\d+):", text).group(1))
+    assert region["startColumn"] == column + 1  # the emoji is two UTF-16 units, one code point
+
+
+def test_text_output_is_compiler_style_with_excerpt_and_no_colour_when_piped(cli):
+    result = cli.run(FIXTURES / "keras3.py", "--framework", "keras=3", check_code=1)
+    lines = result.stdout.splitlines()
+    assert re.match(r".*keras3\.py:7:45: warning: .* \[bn-eps-zero\] \(cuda/cudnn-bn-epsilon-zero\)$", lines[0]), lines[0]
+    assert lines[1].startswith(" 7 | b = keras.layers.BatchNormalization(epsilon=0)")
+    assert lines[2].endswith("^")
+    assert "\x1b[" not in result.stdout
+    assert "2 findings (1 error, 1 warning, 0 notes) in 1 file." in result.stdout
+    coloured = cli.run("--color", "always", FIXTURES / "keras3.py", "--framework", "keras=3")
+    assert "\x1b[" in coloured.stdout
+
+
+def test_github_annotations(cli):
+    result = cli.run("--format", "github", FIXTURES / "keras3.py", "--framework", "keras=3", check_code=1)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("::warning file=") and ",line=7,col=45," in lines[0]
+    assert lines[1].startswith("::error file=")
+    assert all("::" in line for line in lines)
+
+
+def test_json_carries_provenance_and_replay(cli):
+    doc, _ = cli.json(REPO / "examples" / "mxnet_gluon_block.py")
+    finding = doc["findings"][0]
+    assert finding["related"][0]["line"] == 8
+    assert "EPS = 1 / 1e6" in finding["related"][0]["message"]
+    assert finding["replay"]["epsilon"] == 1e-6
+    assert finding["replay"]["not_replayable"]
+
+
+def test_explain_renders_entries_in_both_languages(cli):
+    en = cli.run("explain", "cuda/cudnn-bn-epsilon-too-small", check_code=0).stdout
+    assert en.startswith("# ")
+    assert "7.5" in en and "## Root Cause" in en
+    zh = cli.run("explain", "cuda/cudnn-bn-epsilon-too-small", "--lang", "zh", check_code=0).stdout
+    assert re.search(r"[\u4e00-\u9fff]", zh)
+    by_rule = cli.run("explain", "bn-eps-zero", check_code=0).stdout
+    assert "cuda/cudnn-bn-epsilon-zero" in by_rule
+    missing = cli.run("explain", "no/such-entry", check_code=2)
+    assert "cuda/cudnn-bn-epsilon-negative" in missing.stderr
+    cli.run("explain", "bn-eps-zero", "--lang", "fr", check_code=2)
+
+
+def test_rules_listing_names_every_rule_with_its_kb_entry(cli):
+    out = cli.run("rules", check_code=0).stdout.splitlines()
+    ids = [line.split("\t")[0] for line in out]
+    assert ids == ["bn-eps-negative", "bn-eps-zero", "bn-eps-below-cudnn-min", "bn-eps-silently-clamped"]
+    for line in out:
+        kb_id = line.split("\t")[2]
+        assert cli.run("explain", kb_id).returncode == 0
