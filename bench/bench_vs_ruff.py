@@ -421,6 +421,31 @@ def print_table(results, corpus):
 
 # ----------------------------------------------------------------------------
 
+def check_equivalence(binary):
+    """cudnnlint skips files and top-level regions that cannot produce facts. Show on the whole
+    corpus that it extracts exactly the facts (and so the findings) a full parse extracts."""
+    def facts(extra):
+        out = subprocess.run([binary, "--format", "facts", *extra, rel(CORPUS_DIR)],
+                             capture_output=True, text=True, cwd=REPO_ROOT)
+        if out.returncode not in (0, 1):
+            raise StepError("equivalence", out.stderr[-2000:])
+        return json.loads(out.stdout)
+
+    def findings(extra):
+        out = subprocess.run([binary, "--format", "json", *extra, rel(CORPUS_DIR)],
+                             capture_output=True, text=True, cwd=REPO_ROOT)
+        return json.loads(out.stdout)["findings"]
+
+    fast, full = facts([]), facts(["--full-parse"])
+    by_path = lambda doc: {f["path"]: f["normalizations"] for f in doc["files"] if f["normalizations"]}
+    identical = by_path(fast) == by_path(full) and findings([]) == findings(["--full-parse"])
+    return {"files": fast["summary"]["files"],
+            "facts": sum(len(v) for v in by_path(fast).values()),
+            "read_mb": fast["summary"]["bytes_read"] / 1e6,
+            "parsed_mb": fast["summary"]["bytes_parsed"] / 1e6,
+            "identical": "yes" if identical else "NO"}
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="Benchmark cudnnlint against Ruff on transformers + timm.")
@@ -438,6 +463,8 @@ def main():
     ap.add_argument("--corpus-only", action="store_true",
                     help="only prepare the corpus and print its size")
     ap.add_argument("--no-ruff", action="store_true", help="skip Ruff (time cudnnlint only)")
+    ap.add_argument("--no-equivalence", action="store_true",
+                    help="skip the check that the fast path finds exactly what --full-parse finds")
     args = ap.parse_args()
     if args.repeat < 1 or args.warmup < 0:
         ap.error("--repeat must be >= 1 and --warmup >= 0")
@@ -530,6 +557,12 @@ def main():
                                  / results[rname]["wall_median_s"])
                 print("cudnnlint wall / %s wall = %.2fx" % (rname, ratios[rname]))
 
+    equivalence = None
+    if have_cudnnlint and not args.no_equivalence:
+        equivalence = check_equivalence(binary)
+        print("\nshortcut check: %(files)d files, %(facts)d facts; %(parsed_mb).2f of %(read_mb).2f MB parsed; "
+              "facts and findings identical to --full-parse: %(identical)s" % equivalence)
+
     if findings is not None:
         by_rule = Counter(f["rule"] for f in findings)
         print("\ncudnnlint findings: %d" % len(findings))
@@ -553,6 +586,7 @@ def main():
                                       for name, cmd, _ in tools}},
             "results": results, "failed": failed, "notes": notes,
             "ratio_cudnnlint_wall_over": ratios,
+            "shortcut_equivalence": equivalence,
             "cudnnlint_findings_by_rule": (dict(Counter(f["rule"] for f in findings))
                                            if findings is not None else None),
         }
