@@ -165,6 +165,7 @@ std::optional<Verdict> judge(const NormalizationFact& fact, const NormalizationA
                   "CUDNN_STATUS_BAD_PARAM";
       return v;
     }
+    if (path == CudnnPath::None) v.target_note = "any version (" + layer + " does not call cuDNN batch norm)";
     v.message = "batch-norm " + what + " in " + layer + ": " + why;
     return v;
   }

@@ -35,7 +35,7 @@ class Cli:
 def cli(request):
     binary = pathlib.Path(request.config.getoption("--cudnnlint")).resolve()
     if not binary.exists():
-        pytest.fail(f"{binary} does not exist: build first (scripts/setup.sh)")
+        pytest.fail(f"{binary} does not exist: build first (./setup.sh)")
     return Cli(str(binary))
 
 

@@ -3,22 +3,22 @@
 
 Corpus: every .py file of two pinned wheels (transformers, timm), downloaded
 with pip at benchmark time, SHA-256 verified, and extracted into
-bench/corpus/<pkg>-<ver>/ (gitignored; reused when already extracted).
+tests/bench/corpus/<pkg>-<ver>/ (gitignored; reused when already extracted).
 
 Tools, each run --repeat times (alternating, so drift hits all tools alike):
-  cudnnlint      <binary> --format json --no-color --jobs 2 bench/corpus
-  ruff-default   ruff check --isolated --no-cache --exit-zero --quiet ... bench/corpus
+  cudnnlint      <binary> --format json --no-color --jobs 2 tests/bench/corpus
+  ruff-default   ruff check --isolated --no-cache --exit-zero --quiet ... tests/bench/corpus
   ruff-all       same, plus --select ALL
-Ruff is the version pinned in requirements-bench.txt, installed into
-bench/.venv (gitignored). Ruff uses all cores (not restricted); the core count
+Ruff is the version pinned in tests/bench/requirements.txt, installed into
+tests/bench/.venv (gitignored). Ruff uses all cores (not restricted); the core count
 is recorded.
 
 For each run: wall time (perf_counter around the child) and the child's peak
 RSS (ru_maxrss from os.wait4 on its pid). Tool output goes to temp files.
 
 Usage:
-  python3 bench/bench_vs_ruff.py --corpus-only
-  python3 bench/bench_vs_ruff.py [--cudnnlint build/cudnnlint] [--repeat 3]
+  python3 tests/bench/bench_vs_ruff.py --corpus-only
+  python3 tests/bench/bench_vs_ruff.py [--cudnnlint build/cudnnlint] [--repeat 3]
                                  [--json results.json] [--list-findings]
 Python 3 standard library only.
 """
@@ -50,10 +50,10 @@ CORPUS_PINS = [
 ]
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
-REPO_ROOT = os.path.dirname(BENCH_DIR)
+REPO_ROOT = os.path.dirname(os.path.dirname(BENCH_DIR))
 CORPUS_DIR = os.path.join(BENCH_DIR, "corpus")
 VENV_DIR = os.path.join(BENCH_DIR, ".venv")
-REQUIREMENTS = os.path.join(REPO_ROOT, "requirements-bench.txt")
+REQUIREMENTS = os.path.join(BENCH_DIR, "requirements.txt")
 
 # Ruff flags common to both variants. --isolated: ignore any config file.
 # --no-respect-gitignore: the corpus lives under a gitignored folder of this
@@ -171,7 +171,7 @@ def corpus_stats(path):
 
 
 def prepare_corpus():
-    """Make sure bench/corpus/<pkg>-<ver>/ exists for every pin."""
+    """Make sure tests/bench/corpus/<pkg>-<ver>/ exists for every pin."""
     try:
         os.makedirs(CORPUS_DIR, exist_ok=True)
     except OSError as e:

@@ -2,11 +2,11 @@
 # The first command of README.md: installs what cudnnlint needs (Debian packages, then the
 # pinned PyPI packages into build/venv), fetches and hash-checks the tree-sitter-python
 # grammar, builds, and runs cudnnlint on the bundled example models.
-#   scripts/setup.sh            everything, then `cudnnlint examples/`
-#   scripts/setup.sh --no-run   everything but the example run (used by scripts/test.sh)
+#   ./setup.sh            everything, then `cudnnlint examples/`
+#   ./setup.sh --no-run   everything but the example run (used by ./test.sh)
 # Idempotent: installed packages, the fetched grammar and the build are reused.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")"
 
 run_examples=1
 [ "${1:-}" = "--no-run" ] && run_examples=0
