@@ -77,11 +77,6 @@ void analyze_path(const std::string& path, const AnalysisOptions& options, const
 
 }  // namespace
 
-void analyze_file(const SourceFile& file, const AnalysisOptions& options, AnalysisResult& into) {
-  const python::Parser parser;
-  analyze_loaded(file, options, parser, into);
-}
-
 AnalysisResult analyze(const AnalysisOptions& options) {
   AnalysisResult result;
   DiscoveryResult discovered = discover(options.paths, options.discovery);

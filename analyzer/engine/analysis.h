@@ -42,7 +42,4 @@ struct AnalysisResult {
 
 AnalysisResult analyze(const AnalysisOptions& options);
 
-// Analyses one file already in memory (tests, the LSP): front-end, rules and filters.
-void analyze_file(const SourceFile& file, const AnalysisOptions& options, AnalysisResult& into);
-
 }  // namespace cudnnlint
