@@ -92,6 +92,8 @@ int main(int argc, char** argv) {
   bool no_color = false;
   std::string config_file;
   std::string source_root_text;
+  std::string compile_commands_dir;
+  std::vector<std::string> extra_args;
 
   app.add_option("paths", paths, "Files or directories to analyse (directories are walked for .py files)");
   app.add_option("-f,--format", format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "github", "facts"}));
@@ -122,6 +124,13 @@ int main(int argc, char** argv) {
   app.add_flag("--no-color", no_color, "Same as --color never");
   app.add_option("--source-root", source_root_text,
                  "Root that SARIF URIs are relative to (default: the enclosing git repository, else the cwd)");
+
+  app.add_option("-p", compile_commands_dir,
+                 "Directory holding compile_commands.json for C++/CUDA files (default: searched upward from each file)");
+  app.add_option("--extra-arg", extra_args, "Extra compiler argument for C++/CUDA files, repeatable")
+      ->allow_extra_args(false)
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
   std::string explain_id;
   std::string explain_lang = "en";
@@ -154,6 +163,8 @@ int main(int argc, char** argv) {
     options.jobs = jobs;
     options.full_parse = full_parse;
     options.keep_facts = format == "facts";
+    options.cpp.compile_commands_dir = compile_commands_dir;
+    options.cpp.extra_args = extra_args;
     options.line_hashes = format == "sarif" || format == "json";
     options.discovery.respect_gitignore = !no_gitignore;
     options.discovery.exclude = exclude.empty() ? config.exclude : exclude;

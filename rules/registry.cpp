@@ -15,6 +15,11 @@ constexpr std::array kRules{
              "Batch-norm epsilon below 1e-5 (CUDNN_BN_MIN_EPSILON before cuDNN 7.5) reaches cuDNN"},
     RuleInfo{"bn-eps-silently-clamped", "tensorflow/fused-bn-epsilon-clamped", Level::Warning,
              "TensorFlow fused batch norm silently raises epsilon below 1.001e-5 to 1.001e-5"},
+    RuleInfo{"cudnn-desc-bad-dim", "cuda/cudnn-tensor-descriptor-nonpositive-dim", Level::Error,
+             "cuDNN tensor, filter or convolution descriptor set with a zero or negative dimension, a negative "
+             "padding or a non-positive stride or dilation: CUDNN_STATUS_BAD_PARAM"},
+    RuleInfo{"cudnn-conv-output-empty", "cuda/cudnn-conv-output-size-nonpositive", Level::Error,
+             "Convolution whose output size, computed as cuDNN does, is below 1: CUDNN_STATUS_BAD_PARAM"},
 };
 
 }  // namespace
@@ -29,6 +34,7 @@ const RuleInfo* find_rule(std::string_view id) {
 
 void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding>& out) {
   check_bn_epsilon(facts, target, out);
+  check_cudnn_descriptors(facts, target, out);
 }
 
 }  // namespace cudnnlint

@@ -57,6 +57,36 @@ struct NormalizationFact {
   std::vector<ProvenanceStep> uses;       // later calls through a partial, for context
 };
 
+// An integer the front-end folded (a descriptor dimension, a padding), with where it is written.
+struct IntegerValue {
+  std::int64_t value = 0;
+  std::string spelling;
+  Location where;
+  std::vector<ProvenanceStep> provenance;  // definition first (a constexpr, a #define, an enumerator)
+};
+
+// A cuDNN descriptor set with literal-foldable values: tensors, filters and convolutions.
+struct DescriptorFact {
+  enum class Kind { Tensor, Filter, Convolution };
+  Kind kind = Kind::Tensor;
+  std::string api;                 // "cudnnSetTensor4dDescriptor"
+  Location call;
+  std::string descriptor;          // the descriptor variable as written ("xDesc", "this->desc_")
+  std::vector<std::string> names;  // what each value is: "n", "c", "h", "w", "pad_h", "stride_h", ...
+  std::vector<std::optional<IntegerValue>> values;  // parallel to names; nullopt where not constant
+  std::string data_type;           // "CUDNN_DATA_FLOAT", "" when not constant
+};
+
+// A convolution whose input, filter and convolution descriptors were all set in the same
+// function: enough to compute the output size the way cuDNN does.
+struct ConvolutionFact {
+  std::string api;                 // the call that uses the three descriptors
+  Location call;
+  DescriptorFact input;
+  DescriptorFact filter;
+  DescriptorFact convolution;
+};
+
 // A per-file problem that is not a finding: unreadable, invalid UTF-8, syntax error, ...
 struct FileDiagnostic {
   enum class Severity { Warning, Error };
@@ -78,6 +108,8 @@ struct FileFacts {
   std::string language;  // "python", "cpp"
   std::vector<std::string> frameworks;  // frameworks the file imports ("torch", "tensorflow", ...)
   std::vector<NormalizationFact> normalizations;
+  std::vector<DescriptorFact> descriptors;
+  std::vector<ConvolutionFact> convolutions;
   std::vector<SuppressionComment> suppressions;
 };
 

@@ -17,7 +17,8 @@ namespace cudnnlint {
 
 struct DiscoveryOptions {
   // What a directory walk picks up ("py" is read as ".py").
-  std::vector<std::string> extensions = {".py", ".pyi"};
+  // Python, and C++/CUDA (cpp::is_cpp_source).
+  std::vector<std::string> extensions = {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh"};
   bool respect_gitignore = true;
   // Extra patterns in gitignore syntax, relative to the current directory, that prune the walk
   // (they win over .gitignore files). Like gitignore patterns they never drop a named file.

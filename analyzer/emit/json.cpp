@@ -97,7 +97,24 @@ void write_facts(std::ostream& out, const Report& report) {
       item["uses"] = n.uses.size();
       norms.push_back(std::move(item));
     }
-    files.push_back({{"path", facts.path}, {"frameworks", facts.frameworks}, {"normalizations", norms}});
+    auto descriptor_json = [&](const DescriptorFact& d) {
+      nlohmann::json values = nlohmann::json::object();
+      for (std::size_t i = 0; i < d.names.size(); ++i)
+        values[d.names[i]] = d.values[i] ? nlohmann::json(d.values[i]->value) : nlohmann::json(nullptr);
+      return nlohmann::json{{"api", d.api}, {"call", location_json(d.call)}, {"descriptor", d.descriptor},
+                            {"data_type", d.data_type}, {"values", values}};
+    };
+    nlohmann::json descriptors = nlohmann::json::array();
+    for (const auto& d : facts.descriptors) descriptors.push_back(descriptor_json(d));
+    nlohmann::json convolutions = nlohmann::json::array();
+    for (const auto& c : facts.convolutions)
+      convolutions.push_back({{"api", c.api}, {"call", location_json(c.call)}, {"input", descriptor_json(c.input)},
+                              {"filter", descriptor_json(c.filter)}, {"convolution", descriptor_json(c.convolution)}});
+    files.push_back({{"path", facts.path},
+                     {"frameworks", facts.frameworks},
+                     {"normalizations", norms},
+                     {"descriptors", descriptors},
+                     {"convolutions", convolutions}});
   }
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a["path"] < b["path"]; });
   out << nlohmann::json{{"files", files},

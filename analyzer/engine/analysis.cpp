@@ -33,24 +33,14 @@ bool selected(const Finding& finding, const AnalysisOptions& options) {
   return !listed(options.ignore);
 }
 
-void analyze_loaded(const SourceFile& file, const AnalysisOptions& options, const python::Parser& parser,
-                    AnalysisResult& into) {
-  const ApiTable& table = ApiTable::builtin();
-  const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
-  into.bytes_read += file.text().size();
-  if (!options.full_parse && !python::may_contain_trigger(content, table)) return;
-  ++into.files_parsed;
-  python::PythonAnalysis analysis = python::analyze_python(
-      file, table, parser, options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions);
-  into.bytes_parsed += analysis.parsed_bytes;
-  for (auto& diag : analysis.diagnostics) into.diagnostics.push_back(std::move(diag));
-
+// Rules, filters and output details for one file's facts: shared by both front-ends.
+void judge_facts(const SourceFile& file, FileFacts facts, const AnalysisOptions& options, AnalysisResult& into) {
   std::vector<Finding> findings;
-  run_rules(analysis.facts, options.target, findings);
+  run_rules(facts, options.target, findings);
   std::vector<std::string> hashes;
   for (Finding& finding : findings) {
     if (!selected(finding, options)) continue;
-    if (suppressed_by(finding, analysis.facts.suppressions)) {
+    if (suppressed_by(finding, facts.suppressions)) {
       ++into.suppressed;
       continue;
     }
@@ -62,7 +52,54 @@ void analyze_loaded(const SourceFile& file, const AnalysisOptions& options, cons
     }
     into.findings.push_back(std::move(finding));
   }
-  if (options.keep_facts) into.facts.push_back(std::move(analysis.facts));
+  if (options.keep_facts) into.facts.push_back(std::move(facts));
+}
+
+void analyze_loaded(const SourceFile& file, const AnalysisOptions& options, const python::Parser& parser,
+                    AnalysisResult& into) {
+  const ApiTable& table = ApiTable::builtin();
+  const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
+  into.bytes_read += file.text().size();
+  if (!options.full_parse && !python::may_contain_trigger(content, table)) return;
+  ++into.files_parsed;
+  python::PythonAnalysis analysis = python::analyze_python(
+      file, table, parser, options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions);
+  into.bytes_parsed += analysis.parsed_bytes;
+  for (auto& diag : analysis.diagnostics) into.diagnostics.push_back(std::move(diag));
+  judge_facts(file, std::move(analysis.facts), options, into);
+}
+
+// C++/CUDA files: read and vetted like Python files, then parsed by clang (which reads them
+// itself, with their headers); files that name no cuDNN function are not handed to clang.
+void analyze_cpp_files(const std::vector<std::string>& paths, const AnalysisOptions& options,
+                       std::vector<AnalysisResult>& per_file, const std::vector<std::size_t>& indices) {
+  std::vector<std::string> to_parse;
+  std::vector<std::size_t> parse_index;
+  for (std::size_t k = 0; k < paths.size(); ++k) {
+    AnalysisResult& into = per_file[indices[k]];
+    auto loaded = load_source_file(paths[k], options.limits);
+    if (auto* error = std::get_if<LoadError>(&loaded)) {
+      into.diagnostics.push_back({FileDiagnostic::Severity::Error, paths[k], std::nullopt, std::move(error->message)});
+      continue;
+    }
+    const SourceFile& file = std::get<SourceFile>(loaded);
+    into.bytes_read += file.text().size();
+    if (!options.full_parse && !cpp::may_contain_cpp_trigger(file.text())) continue;
+    to_parse.push_back(paths[k]);
+    parse_index.push_back(indices[k]);
+  }
+  if (to_parse.empty()) return;
+  cpp::CppOptions cpp_options = options.cpp;
+  cpp_options.jobs = options.jobs;
+  auto results = cpp::analyze_cpp(to_parse, ApiTable::builtin(), cpp_options);
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    AnalysisResult& into = per_file[parse_index[k]];
+    ++into.files_parsed;
+    into.bytes_parsed += results[k].text.size();
+    for (auto& diag : results[k].diagnostics) into.diagnostics.push_back(std::move(diag));
+    const SourceFile file(to_parse[k], std::move(results[k].text));
+    judge_facts(file, std::move(results[k].facts), options, into);
+  }
 }
 
 void analyze_path(const std::string& path, const AnalysisOptions& options, const python::Parser& parser,
@@ -85,13 +122,27 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   const std::vector<std::string>& files = discovered.files;
   result.files_discovered = files.size();
 
-  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));
   std::vector<AnalysisResult> per_file(files.size());
+  // C++ goes to clang in one batch (it parallelises itself); Python to the workers below.
+  std::vector<std::string> cpp_files;
+  std::vector<std::size_t> cpp_indices;
+  std::vector<std::size_t> python_indices;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (cpp::is_cpp_source(files[i])) {
+      cpp_files.push_back(files[i]);
+      cpp_indices.push_back(i);
+    } else {
+      python_indices.push_back(i);
+    }
+  }
+  analyze_cpp_files(cpp_files, options, per_file, cpp_indices);
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(python_indices.size(), 1)));
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     const python::Parser parser;  // tree-sitter parsers are not thread-safe: one per worker
-    for (std::size_t i = next++; i < files.size(); i = next++) {
+    for (std::size_t k = next++; k < python_indices.size(); k = next++) {
+      const std::size_t i = python_indices[k];
       try {
         analyze_path(files[i], options, parser, per_file[i]);
       } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include "core/finding.h"
 #include "core/source_file.h"
 #include "core/target.h"
+#include "cpp/frontend.h"
 #include "discovery/discovery.h"
 
 #include <cstddef>
@@ -26,6 +27,7 @@ struct AnalysisOptions {
   std::vector<std::string> select;   // rule ids to keep (empty: all)
   std::vector<std::string> ignore;   // rule ids to drop
   bool keep_facts = false;           // return every file's facts (--format facts)
+  cpp::CppOptions cpp;               // how C++/CUDA files find their compile flags
 };
 
 struct AnalysisResult {

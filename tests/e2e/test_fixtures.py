@@ -8,8 +8,10 @@ import pytest
 from conftest import REPO
 
 FIXTURES = REPO / "tests" / "fixtures" / "python"
-EXPECT = re.compile(r"#\s*expect:\s*([A-Za-z0-9_, -]+)")
-ARGS = re.compile(r"^#\s*cudnnlint-args:\s*(.*)$")
+CPP_FIXTURES = REPO / "tests" / "fixtures" / "cpp"
+EXPECT = re.compile(r"(?:#|//)[^\n]*?\bexpect:\s*([A-Za-z0-9_, -]+)")
+ARGS = re.compile(r"^(?:#|//)\s*cudnnlint-args:\s*(.*)$")
+CPP_SUFFIXES = {".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp"}
 
 
 def expected_findings(path):
@@ -29,7 +31,10 @@ def fixture_args(path):
     return match.group(1).split() if match else []
 
 
-@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.py")), ids=lambda p: p.name)
+ALL_FIXTURES = sorted(FIXTURES.glob("*.py")) + sorted(p for p in CPP_FIXTURES.glob("*") if p.suffix in CPP_SUFFIXES)
+
+
+@pytest.mark.parametrize("fixture", ALL_FIXTURES, ids=lambda p: p.name)
 def test_fixture_findings_are_exactly_the_marked_ones(cli, fixture):
     doc, result = cli.json(*fixture_args(fixture), fixture)
     got = {(f["line"], f["rule"]) for f in doc["findings"]}
@@ -42,8 +47,8 @@ def test_fixture_findings_are_exactly_the_marked_ones(cli, fixture):
 
 
 def test_every_fixture_marks_something_or_is_a_negative_case():
-    names = {p.name for p in FIXTURES.glob("*.py") if not expected_findings(p)}
-    assert names == {"frameworks_unresolved.py"}
+    names = {p.name for p in ALL_FIXTURES if not expected_findings(p)}
+    assert names == {"frameworks_unresolved.py", "clean.c"}
 
 
 @pytest.mark.parametrize("tree", ["tests/fixtures", "examples"])

@@ -185,7 +185,7 @@ TEST(BnEpsilonRules, TargetIsNamedInTheFinding) {
 }
 
 TEST(RuleRegistry, EveryRuleHasAKbEntry) {
-  ASSERT_EQ(all_rules().size(), 4u);
+  ASSERT_EQ(all_rules().size(), 6u);
   for (const RuleInfo& rule : all_rules()) {
     EXPECT_NE(kb::find(rule.kb_id), nullptr) << rule.id;
     EXPECT_EQ(find_rule(rule.id), &rule);
@@ -229,6 +229,86 @@ TEST(Target, VersionsAndFrameworkSpecs) {
   t.frameworks["keras"] = parse_version("2.15");
   EXPECT_EQ(t.keras_major(), 2);
 }
+
+}  // namespace
+}  // namespace cudnnlint
+
+namespace cudnnlint {
+namespace {
+
+DescriptorFact descriptor(DescriptorFact::Kind kind, std::vector<std::string> names, std::vector<std::int64_t> values) {
+  DescriptorFact d;
+  d.kind = kind;
+  d.api = kind == DescriptorFact::Kind::Convolution ? "cudnnSetConvolution2dDescriptor"
+          : kind == DescriptorFact::Kind::Filter    ? "cudnnSetFilter4dDescriptor"
+                                                    : "cudnnSetTensor4dDescriptor";
+  d.descriptor = "d";
+  d.names = std::move(names);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    d.values.push_back(IntegerValue{values[i], std::to_string(values[i]), Location{"m.cpp", {{2, static_cast<uint32_t>(10 + i), 0, 0}, {2, 11, 0, 0}}}, {}});
+  return d;
+}
+
+std::vector<Finding> judge_file(const FileFacts& facts) {
+  std::vector<Finding> out;
+  run_rules(facts, Target{}, out);
+  return out;
+}
+
+TEST(DescriptorRules, NonPositiveDimensionsAndBadConvolutionParameters) {
+  using K = DescriptorFact::Kind;
+  FileFacts facts;
+  facts.descriptors.push_back(descriptor(K::Tensor, {"n", "c", "h", "w"}, {0, 3, 8, 8}));
+  facts.descriptors.push_back(descriptor(K::Filter, {"k", "c", "h", "w"}, {4, 3, -1, 3}));
+  facts.descriptors.push_back(descriptor(K::Tensor, {"n", "c", "h", "w"}, {1, 1, 1, 1}));
+  facts.descriptors.push_back(descriptor(K::Convolution, {"pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"},
+                                         {0, -1, 1, 0, 1, 1}));
+  const auto findings = judge_file(facts);
+  ASSERT_EQ(findings.size(), 4u);
+  for (const auto& f : findings) {
+    EXPECT_EQ(f.rule_id, "cudnn-desc-bad-dim");
+    EXPECT_EQ(f.level, Level::Error);
+    EXPECT_NE(f.message.find("CUDNN_STATUS_BAD_PARAM"), std::string::npos);
+  }
+  EXPECT_NE(findings[0].message.find("n = 0"), std::string::npos);
+  EXPECT_NE(findings[2].message.find("padding must not be negative"), std::string::npos);
+  EXPECT_NE(findings[3].message.find("strides must be at least 1"), std::string::npos);
+}
+
+struct ConvCase {
+  std::int64_t in, filter, pad, stride, dilation;
+  bool empty;
+};
+
+class ConvolutionOutput : public ::testing::TestWithParam<ConvCase> {};
+
+// The cases measured with cuDNN 9.19.0's cudnnGetConvolution2dForwardOutputDim (KB entry
+// cuda/cudnn-conv-output-size-nonpositive).
+TEST_P(ConvolutionOutput, MatchesWhatCudnnMeasured) {
+  using K = DescriptorFact::Kind;
+  const ConvCase& c = GetParam();
+  FileFacts facts;
+  ConvolutionFact conv;
+  conv.api = "cudnnGetConvolution2dForwardOutputDim";
+  conv.input = descriptor(K::Tensor, {"n", "c", "h", "w"}, {1, 3, c.in, c.in});
+  conv.filter = descriptor(K::Filter, {"k", "c", "h", "w"}, {4, 3, c.filter, c.filter});
+  conv.convolution = descriptor(K::Convolution, {"pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"},
+                                {c.pad, c.pad, c.stride, c.stride, c.dilation, c.dilation});
+  facts.convolutions.push_back(conv);
+  const auto findings = judge_file(facts);
+  EXPECT_EQ(findings.size(), c.empty ? 1u : 0u) << c.in << " " << c.filter << " " << c.pad << " " << c.stride;
+  if (c.empty && !findings.empty()) {
+    EXPECT_EQ(findings[0].rule_id, "cudnn-conv-output-empty");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Measured, ConvolutionOutput,
+                         ::testing::Values(ConvCase{1, 3, 0, 1, 1, true}, ConvCase{2, 3, 0, 1, 1, true},
+                                           ConvCase{3, 3, 0, 1, 1, false}, ConvCase{8, 3, 0, 1, 1, false},
+                                           ConvCase{2, 3, 0, 2, 1, true}, ConvCase{2, 3, 0, 3, 1, true},
+                                           ConvCase{1, 3, 0, 2, 1, true}, ConvCase{4, 3, 0, 1, 2, true},
+                                           ConvCase{5, 3, 0, 1, 2, false}, ConvCase{1, 3, 1, 1, 1, false},
+                                           ConvCase{8, 3, 0, 2, 1, false}, ConvCase{9, 4, 0, 3, 1, false}));
 
 }  // namespace
 }  // namespace cudnnlint

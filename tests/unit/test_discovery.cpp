@@ -110,8 +110,9 @@ TEST_F(Discovery, WalksListedExtensionsRecursivelySorted) {
   tree_.file("pkg/deep/er/c.py");
   tree_.file("pkg/readme.md");
   tree_.file(".hidden/d.py");  // hidden directories are walked, as Ruff does
+  // C++/CUDA sources are walked too (the C++ front-end reads them).
   EXPECT_EQ(files({"."}),
-            (Files{".hidden/d.py", "a.py", "pkg/b.py", "pkg/deep/er/c.py", "stubs.pyi", "z.py"}));
+            (Files{".hidden/d.py", "a.py", "kernel.cu", "pkg/b.py", "pkg/deep/er/c.py", "stubs.pyi", "z.py"}));
 }
 
 TEST_F(Discovery, ExtensionsOptionDecidesWhatAWalkTakes) {

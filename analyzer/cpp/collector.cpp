@@ -1,0 +1,268 @@
+#include "cpp/collector.h"
+
+#include "core/source_file.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <array>
+#include <cstdio>
+
+namespace cudnnlint::cpp {
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace {
+
+struct DescriptorSpec {
+  const char* api;
+  DescriptorFact::Kind kind;
+  int data_type_index;                     // -1: none
+  std::vector<std::pair<int, const char*>> values;  // argument index, name
+  bool nd_array = false;                   // cudnnSetTensorNdDescriptor: dims come from an array
+};
+
+const std::vector<DescriptorSpec>& descriptor_specs() {
+  using K = DescriptorFact::Kind;
+  static const std::vector<DescriptorSpec> specs = {
+      {"cudnnSetTensor4dDescriptor", K::Tensor, 2, {{3, "n"}, {4, "c"}, {5, "h"}, {6, "w"}}},
+      {"cudnnSetTensor4dDescriptorEx", K::Tensor, 1, {{2, "n"}, {3, "c"}, {4, "h"}, {5, "w"}}},
+      {"cudnnSetTensorNdDescriptor", K::Tensor, 1, {}, true},
+      {"cudnnSetFilter4dDescriptor", K::Filter, 1, {{3, "k"}, {4, "c"}, {5, "h"}, {6, "w"}}},
+      {"cudnnSetConvolution2dDescriptor", K::Convolution, 8,
+       {{1, "pad_h"}, {2, "pad_w"}, {3, "stride_h"}, {4, "stride_w"}, {5, "dilation_h"}, {6, "dilation_w"}}},
+  };
+  return specs;
+}
+
+// Calls that use an input tensor, a filter and a convolution descriptor together:
+// argument indices of (input, filter, convolution).
+struct ConvolutionUse {
+  const char* api;
+  int input, filter, convolution;
+};
+constexpr std::array kConvolutionUses{
+    ConvolutionUse{"cudnnGetConvolution2dForwardOutputDim", 1, 2, 0},
+    ConvolutionUse{"cudnnGetConvolutionNdForwardOutputDim", 1, 2, 0},
+    ConvolutionUse{"cudnnConvolutionForward", 2, 4, 6},
+    ConvolutionUse{"cudnnConvolutionBiasActivationForward", 2, 4, 6},
+    ConvolutionUse{"cudnnGetConvolutionForwardWorkspaceSize", 1, 2, 3},
+    ConvolutionUse{"cudnnGetConvolutionForwardAlgorithm_v7", 1, 2, 3},
+    ConvolutionUse{"cudnnFindConvolutionForwardAlgorithm", 1, 2, 3},
+};
+
+}  // namespace
+
+// Locations, source text and constant folding for one translation unit.
+class FactsCollector::Context {
+ public:
+  // `display_path` is the main file as the user named it (clang knows it by its absolute path).
+  Context(ASTContext& ast, std::string& text_out, const std::string& display_path)
+      : ast_(ast), sm_(ast.getSourceManager()), main_path_(display_path) {
+    const auto buffer = sm_.getBufferData(sm_.getMainFileID());
+    text_out.assign(buffer.data(), buffer.size());
+    file_ = std::make_unique<SourceFile>(main_path_, text_out);
+  }
+
+  ASTContext& ast() { return ast_; }
+  const std::string& path() const { return main_path_; }
+
+  // The range as the user sees it in the main file (macro uses at their expansion site).
+  Location locate(clang::SourceRange range) {
+    const SourceLocation begin = sm_.getFileLoc(range.getBegin());
+    SourceLocation end = sm_.getFileLoc(range.getEnd());
+    end = Lexer::getLocForEndOfToken(end, 0, sm_, ast_.getLangOpts());
+    if (sm_.getFileID(begin) != sm_.getMainFileID()) return elsewhere(begin);
+    const unsigned b = sm_.getFileOffset(begin);
+    const unsigned e = end.isValid() && sm_.getFileID(end) == sm_.getMainFileID() ? sm_.getFileOffset(end) : b;
+    return Location{main_path_, file_->range(b, std::max(b, e))};
+  }
+
+  // A location in any file (a header's #define, a constexpr elsewhere), by line and byte column.
+  Location elsewhere(SourceLocation loc) {
+    loc = sm_.getSpellingLoc(loc);
+    if (sm_.getFileID(loc) == sm_.getMainFileID()) {
+      const unsigned offset = sm_.getFileOffset(loc);
+      return Location{main_path_, file_->range(offset, offset)};
+    }
+    Position pos;
+    pos.line = sm_.getSpellingLineNumber(loc);
+    pos.column = pos.column_utf16 = sm_.getSpellingColumnNumber(loc);
+    pos.byte_offset = sm_.getFileOffset(loc);
+    return Location{sm_.getFilename(loc).str(), cudnnlint::SourceRange{pos, pos}};
+  }
+
+  std::string text_of(const Expr& e) {
+    const auto range = CharSourceRange::getTokenRange(sm_.getFileLoc(e.getBeginLoc()), sm_.getFileLoc(e.getEndLoc()));
+    std::string text = Lexer::getSourceText(range, sm_, ast_.getLangOpts()).str();
+    std::string compact;
+    for (char c : text)
+      if (c != ' ' && c != '\n' && c != '\t' && c != '\r') compact += c;
+    return compact;
+  }
+
+  // Where a value came from: the #define, constexpr, const variable or enumerator it names.
+  std::vector<ProvenanceStep> provenance_of(const Expr& e) {
+    std::vector<ProvenanceStep> steps;
+    const SourceLocation begin = e.getBeginLoc();
+    if (begin.isMacroID()) {
+      const StringRef macro = Lexer::getImmediateMacroName(begin, sm_, ast_.getLangOpts());
+      const SourceLocation body = sm_.getSpellingLoc(begin);
+      if (!macro.empty())
+        steps.push_back({elsewhere(body), "#define " + macro.str() + " is expanded from here"});
+    }
+    const Expr* inner = e.IgnoreParenImpCasts();
+    if (const auto* cast = dyn_cast<ExplicitCastExpr>(inner)) inner = cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(inner)) {
+      const ValueDecl* decl = ref->getDecl();
+      if (isa<VarDecl>(decl) || isa<EnumConstantDecl>(decl))
+        steps.push_back({elsewhere(decl->getLocation()), decl->getNameAsString() + " is defined here"});
+    }
+    return steps;
+  }
+
+  std::optional<ConstantValue> fold_number(const Expr& e) {
+    if (e.isValueDependent() || e.isTypeDependent() || e.containsErrors()) return std::nullopt;
+    Expr::EvalResult result;
+    if (!e.EvaluateAsRValue(result, ast_)) return std::nullopt;
+    double value;
+    if (result.Val.isFloat()) value = result.Val.getFloat().convertToDouble();
+    else if (result.Val.isInt()) value = static_cast<double>(result.Val.getInt().getSExtValue());
+    else return std::nullopt;
+    return ConstantValue{value, text_of(e), provenance_of(e)};
+  }
+
+  std::optional<IntegerValue> fold_integer(const Expr& e) {
+    if (e.isValueDependent() || e.isTypeDependent() || e.containsErrors()) return std::nullopt;
+    Expr::EvalResult result;
+    if (!e.EvaluateAsInt(result, ast_)) return std::nullopt;
+    return IntegerValue{result.Val.getInt().getSExtValue(), text_of(e), locate(e.getSourceRange()), provenance_of(e)};
+  }
+
+  // The enumerator a data-type argument names (CUDNN_DATA_FLOAT), or "".
+  std::string enumerator_name(const Expr& e) {
+    const Expr* inner = e.IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(inner))
+      if (isa<EnumConstantDecl>(ref->getDecl())) return ref->getDecl()->getNameAsString();
+    return "";
+  }
+
+ private:
+  ASTContext& ast_;
+  SourceManager& sm_;
+  std::string main_path_;
+  std::unique_ptr<SourceFile> file_;
+};
+
+FactsCollector::FactsCollector(const ApiTable& table, FileFacts& out, std::string& text_out)
+    : table_(table), out_(out), text_(text_out) {}
+
+FactsCollector::~FactsCollector() = default;
+
+void FactsCollector::register_matchers(MatchFinder& finder) {
+  std::vector<std::string> names;
+  for (const auto& name : table_.qualified_names())
+    if (const NormalizationApi* api = table_.find(name); api && api->framework == "cudnn") names.push_back(name);
+  for (const auto& spec : descriptor_specs()) names.emplace_back(spec.api);
+  for (const auto& use : kConvolutionUses) names.emplace_back(use.api);
+  const std::vector<llvm::StringRef> refs(names.begin(), names.end());  // hasAnyName copies them
+  finder.addMatcher(callExpr(callee(functionDecl(hasAnyName(refs)).bind("callee")), isExpansionInMainFile(),
+                             optionally(hasAncestor(functionDecl().bind("function"))))
+                        .bind("call"),
+                    this);
+}
+
+void FactsCollector::run(const MatchFinder::MatchResult& result) {
+  const auto* call = result.Nodes.getNodeAs<CallExpr>("call");
+  const auto* callee = result.Nodes.getNodeAs<FunctionDecl>("callee");
+  const auto* function = result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (call == nullptr || callee == nullptr) return;
+  if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
+  const std::string name = callee->getNameAsString();
+  if (const NormalizationApi* api = table_.find(name); api && api->framework == "cudnn") {
+    on_normalization(*call, *api, *context_);
+    return;
+  }
+  for (const auto& spec : descriptor_specs())
+    if (name == spec.api) return on_descriptor(*call, name, function, *context_);
+  on_convolution_use(*call, name, function, *context_);
+}
+
+void FactsCollector::on_normalization(const CallExpr& call, const NormalizationApi& api, Context& ctx) {
+  NormalizationFact fact;
+  fact.api = api.canonical;
+  fact.spelled_as = api.canonical;
+  fact.eps_param = api.eps_name;
+  fact.call = ctx.locate(call.getSourceRange());
+  fact.origin = "call";
+  const int index = api.eps_index.value_or(-1);
+  if (index < 0 || static_cast<unsigned>(index) >= call.getNumArgs()) {
+    fact.eps_source = EpsSource::Unresolvable;
+  } else {
+    const Expr& arg = *call.getArg(static_cast<unsigned>(index));
+    fact.eps_source = EpsSource::Explicit;
+    fact.eps_location = ctx.locate(arg.getSourceRange());
+    fact.eps = ctx.fold_number(arg);
+    if (!fact.eps) fact.eps_source = EpsSource::NotConstant;
+  }
+  out_.normalizations.push_back(std::move(fact));
+}
+
+void FactsCollector::on_descriptor(const CallExpr& call, llvm::StringRef name, const FunctionDecl* function,
+                                   Context& ctx) {
+  const DescriptorSpec* spec = nullptr;
+  for (const auto& s : descriptor_specs())
+    if (name == s.api) spec = &s;
+  if (spec == nullptr || call.getNumArgs() == 0) return;
+  DescriptorFact fact;
+  fact.kind = spec->kind;
+  fact.api = spec->api;
+  fact.call = ctx.locate(call.getSourceRange());
+  fact.descriptor = ctx.text_of(*call.getArg(0));
+  if (spec->data_type_index >= 0 && static_cast<unsigned>(spec->data_type_index) < call.getNumArgs())
+    fact.data_type = ctx.enumerator_name(*call.getArg(static_cast<unsigned>(spec->data_type_index)));
+  for (const auto& [index, value_name] : spec->values) {
+    if (static_cast<unsigned>(index) >= call.getNumArgs()) continue;
+    fact.names.emplace_back(value_name);
+    fact.values.push_back(ctx.fold_integer(*call.getArg(static_cast<unsigned>(index))));
+  }
+  if (spec->nd_array && call.getNumArgs() >= 4) {
+    // cudnnSetTensorNdDescriptor(desc, type, nbDims, dimA, strideA): fold dimA's initializer.
+    const Expr* dims = call.getArg(3)->IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(dims))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()))
+        if (const auto* init = dyn_cast_or_null<InitListExpr>(var->getInit())) {
+          static const char* nchw[] = {"n", "c", "h", "w"};
+          for (unsigned i = 0; i < init->getNumInits(); ++i) {
+            fact.names.emplace_back(init->getNumInits() == 4 ? nchw[i] : "dim" + std::to_string(i));
+            fact.values.push_back(ctx.fold_integer(*init->getInit(i)));
+          }
+        }
+  }
+  last_set_[{function, fact.descriptor}] = fact;
+  out_.descriptors.push_back(std::move(fact));
+}
+
+void FactsCollector::on_convolution_use(const CallExpr& call, llvm::StringRef name, const FunctionDecl* function,
+                                        Context& ctx) {
+  for (const auto& use : kConvolutionUses) {
+    if (name != use.api) continue;
+    const int needed = std::max({use.input, use.filter, use.convolution});
+    if (call.getNumArgs() <= static_cast<unsigned>(needed)) return;
+    auto find = [&](int index, DescriptorFact::Kind kind) -> const DescriptorFact* {
+      const auto it = last_set_.find({function, ctx.text_of(*call.getArg(static_cast<unsigned>(index)))});
+      return it != last_set_.end() && it->second.kind == kind ? &it->second : nullptr;
+    };
+    const DescriptorFact* input = find(use.input, DescriptorFact::Kind::Tensor);
+    const DescriptorFact* filter = find(use.filter, DescriptorFact::Kind::Filter);
+    const DescriptorFact* convolution = find(use.convolution, DescriptorFact::Kind::Convolution);
+    if (!input || !filter || !convolution) return;
+    out_.convolutions.push_back(ConvolutionFact{use.api, ctx.locate(call.getSourceRange()), *input, *filter, *convolution});
+    return;
+  }
+}
+
+}  // namespace cudnnlint::cpp

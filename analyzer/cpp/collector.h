@@ -1,0 +1,43 @@
+// AST matchers over one translation unit's main file: cuDNN batch-norm calls (epsilon by
+// argument index, from the API table), descriptor set calls (dimensions, paddings, strides)
+// and the convolutions that use them, folded with clang's own constant evaluation.
+#pragma once
+
+#include "core/facts.h"
+#include "rules/api_table.h"
+
+#include <clang/ASTMatchers/ASTMatchFinder.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cudnnlint::cpp {
+
+class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
+ public:
+  FactsCollector(const ApiTable& table, FileFacts& out, std::string& text_out);
+  ~FactsCollector() override;
+
+  // Registers this collector's matchers.
+  void register_matchers(clang::ast_matchers::MatchFinder& finder);
+  void run(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+
+ private:
+  class Context;  // per-TU helpers: locations, folding, provenance
+  void on_normalization(const clang::CallExpr& call, const NormalizationApi& api, Context& ctx);
+  void on_descriptor(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
+                     Context& ctx);
+  void on_convolution_use(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
+                          Context& ctx);
+
+  const ApiTable& table_;
+  FileFacts& out_;
+  std::string& text_;
+  std::unique_ptr<Context> context_;
+  // The last descriptor set on each variable, per function, in source order.
+  std::map<std::pair<const clang::FunctionDecl*, std::string>, DescriptorFact> last_set_;
+};
+
+}  // namespace cudnnlint::cpp

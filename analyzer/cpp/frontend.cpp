@@ -1,0 +1,315 @@
+#include "cpp/frontend.h"
+
+#include "core/embedded.h"
+#include "cpp/collector.h"
+
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Tooling/ArgumentsAdjusters.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/JSONCompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#ifndef CUDNNLINT_CLANG_RESOURCE_DIR
+#error "CUDNNLINT_CLANG_RESOURCE_DIR must name clang's resource directory (set by CMake)"
+#endif
+#ifndef CUDNNLINT_CUDA_INCLUDE_DIR
+#define CUDNNLINT_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
+#endif
+
+namespace cudnnlint::cpp {
+
+namespace {
+
+constexpr const char* kPreludePath = "/cudnnlint-virtual/cuda_host_prelude.h";
+
+std::string_view extension_of(std::string_view path) {
+  const auto slash = path.rfind('/');
+  const auto dot = path.rfind('.');
+  if (dot == std::string_view::npos || (slash != std::string_view::npos && dot < slash)) return {};
+  return path.substr(dot);
+}
+
+std::string_view prelude_text() {
+  for (const auto& file : embedded_files())
+    if (file.path == "analyzer/cpp/cuda_host_prelude.h") return file.contents;
+  return {};
+}
+
+// Collects what clang reports about a translation unit, to turn into one per-file note.
+class DiagnosticCollector : public clang::DiagnosticConsumer {
+ public:
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error) return;
+    ++errors;
+    if (!first_error.empty()) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    first_error = message.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const auto& sm = info.getSourceManager();
+      const auto loc = sm.getSpellingLoc(info.getLocation());
+      first_error_at = sm.getFilename(loc).str() + ":" + std::to_string(sm.getSpellingLineNumber(loc)) + ":" +
+                       std::to_string(sm.getSpellingColumnNumber(loc));
+    }
+  }
+  unsigned errors = 0;
+  std::string first_error;
+  std::string first_error_at;
+};
+
+// `// NOLINT`, `// NOLINT(cudnnlint-rule, ...)`, `// NOLINTNEXTLINE(cudnnlint-rule)` as clang-tidy spells them.
+std::vector<SuppressionComment> nolint_comments(std::string_view text) {
+  std::vector<SuppressionComment> out;
+  std::uint32_t line = 1;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view content = text.substr(start, end - start);
+    const auto comment = content.find("//");
+    const auto at = content.find("NOLINT", comment == std::string_view::npos ? content.size() : comment);
+    if (comment != std::string_view::npos && at != std::string_view::npos) {
+      std::string_view rest = content.substr(at + 6);
+      std::uint32_t target = line;
+      if (rest.substr(0, 8) == "NEXTLINE") {
+        rest.remove_prefix(8);
+        target = line + 1;
+      }
+      SuppressionComment s{target, {}};
+      bool ours = true;
+      if (!rest.empty() && rest.front() == '(') {
+        ours = false;
+        const auto close = rest.find(')');
+        std::string_view list = rest.substr(1, close == std::string_view::npos ? rest.size() - 1 : close - 1);
+        while (!list.empty()) {
+          const auto comma = list.find(',');
+          std::string_view item = list.substr(0, comma);
+          while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+          while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+          if (item == "*" || item == "cudnnlint-*") {
+            ours = true;
+            s.rules.clear();
+            break;
+          }
+          if (item.substr(0, 10) == "cudnnlint-") {
+            ours = true;
+            s.rules.emplace_back(item.substr(10));
+          }
+          if (comma == std::string_view::npos) break;
+          list.remove_prefix(comma + 1);
+        }
+      }
+      if (ours) out.push_back(std::move(s));
+    }
+    start = end + 1;
+    ++line;
+  }
+  return out;
+}
+
+// Finds, per file, the compile command: -p's database, else a compile_commands.json found
+// upward from the file, else none (fallback flags). Databases are loaded once per directory.
+class CommandSource {
+ public:
+  explicit CommandSource(const CppOptions& options) {
+    if (!options.compile_commands_dir.empty()) {
+      std::string error;
+      explicit_db_ = clang::tooling::JSONCompilationDatabase::loadFromDirectory(options.compile_commands_dir, error);
+      if (!explicit_db_) load_error_ = "-p " + options.compile_commands_dir + ": " + error;
+    }
+  }
+  const std::string& load_error() const { return load_error_; }
+
+  std::vector<clang::tooling::CompileCommand> commands_for(const std::string& absolute_path) {
+    if (explicit_db_) return explicit_db_->getCompileCommands(absolute_path);
+    if (!load_error_.empty()) return {};
+    namespace fs = std::filesystem;
+    for (fs::path dir = fs::path(absolute_path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+      const auto candidate = dir / "compile_commands.json";
+      std::error_code ec;
+      if (fs::is_regular_file(candidate, ec)) {
+        std::lock_guard lock(mutex_);
+        auto& db = found_[dir.string()];
+        if (!db) {
+          std::string error;
+          db = clang::tooling::JSONCompilationDatabase::loadFromFile(
+              candidate.string(), error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+        }
+        if (db) return db->getCompileCommands(absolute_path);
+        return {};
+      }
+      if (dir == dir.root_path()) break;
+    }
+    return {};
+  }
+
+ private:
+  std::unique_ptr<clang::tooling::CompilationDatabase> explicit_db_;
+  std::string load_error_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<clang::tooling::CompilationDatabase>> found_;
+};
+
+CppFileResult analyze_one(const std::string& path, const ApiTable& table, const CppOptions& options,
+                          CommandSource& commands) {
+  CppFileResult result;
+  result.facts.path = path;
+  result.facts.language = "cpp";
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
+
+  std::vector<clang::tooling::CompileCommand> found = commands.commands_for(absolute);
+  const bool from_database = !found.empty();
+  std::vector<std::string> command;
+  const bool nvcc = from_database && !found.front().CommandLine.empty() &&
+                    std::filesystem::path(found.front().CommandLine.front()).filename().string().find("nvcc") !=
+                        std::string::npos;
+  if (from_database && !nvcc) {
+    command = found.front().CommandLine;
+  } else if (nvcc) {
+    // clang cannot run an nvcc command line: keep its include paths, macros and standard.
+    command.push_back("clang++");
+    for (auto& flag : fallback_flags(path)) command.push_back(std::move(flag));
+    const auto& line = found.front().CommandLine;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+      const std::string& arg = line[i];
+      if ((arg == "-I" || arg == "-D" || arg == "-isystem") && i + 1 < line.size()) {
+        command.push_back(arg);
+        command.push_back(line[++i]);
+      } else if (arg.rfind("-I", 0) == 0 || arg.rfind("-D", 0) == 0 || arg.rfind("-std=", 0) == 0) {
+        command.push_back(arg);
+      }
+    }
+    command.push_back(absolute);
+  } else {
+    command.push_back("clang++");
+    for (auto& flag : fallback_flags(path)) command.push_back(std::move(flag));
+    command.push_back(absolute);
+  }
+  // What every command needs here: syntax only, clang's own builtin headers, no colour.
+  std::vector<std::string> extra = {"-fsyntax-only", "-resource-dir=" CUDNNLINT_CLANG_RESOURCE_DIR,
+                                    "-fno-color-diagnostics", "-fno-caret-diagnostics",
+                                    "-Wno-unknown-cuda-version", "-Wno-macro-redefined"};
+  extra.insert(extra.end(), options.extra_args.begin(), options.extra_args.end());
+
+  clang::tooling::FixedCompilationDatabase single(from_database ? found.front().Directory : ".", {});
+  // FixedCompilationDatabase prepends its own driver; hand the tool our full command instead.
+  auto adjust = [&](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
+    clang::tooling::CommandLineArguments out;
+    out.push_back(command.front());
+    for (std::size_t i = 1; i < command.size(); ++i) {
+      const std::string& arg = command[i];
+      // Drop outputs and dependency files: nothing is written.
+      if (arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ") {
+        ++i;
+        continue;
+      }
+      if (arg == "-c" || arg == "-MD" || arg == "-MMD") continue;
+      out.push_back(arg);
+    }
+    out.insert(out.end(), extra.begin(), extra.end());  // the clang driver takes options after inputs too
+    (void)args;
+    return out;
+  };
+  clang::tooling::ClangTool tool(single, {absolute});
+  tool.clearArgumentsAdjusters();
+  tool.appendArgumentsAdjuster(adjust);
+  if (is_cuda_source(path)) tool.mapVirtualFile(kPreludePath, prelude_text());
+
+  DiagnosticCollector diagnostics;
+  tool.setDiagnosticConsumer(&diagnostics);
+  tool.setPrintErrorMessage(false);
+
+  clang::ast_matchers::MatchFinder finder;
+  FactsCollector collector(table, result.facts, result.text);
+  collector.register_matchers(finder);
+  const int status = tool.run(clang::tooling::newFrontendActionFactory(&finder).get());
+
+  if (diagnostics.errors > 0 || status != 0) {
+    std::string message = "clang reported " + std::to_string(diagnostics.errors) + " error" +
+                          (diagnostics.errors == 1 ? "" : "s");
+    if (!diagnostics.first_error.empty())
+      message += " (first: " + diagnostics.first_error +
+                 (diagnostics.first_error_at.empty() ? "" : " at " + diagnostics.first_error_at) + ")";
+    message += from_database ? "; flags from compile_commands.json" : "; no compile command, fallback flags used";
+    message += "; findings come from the recovered AST";
+    result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)});
+  }
+  if (!result.facts.normalizations.empty() || !result.facts.descriptors.empty())
+    result.facts.frameworks.push_back("cudnn");
+  result.facts.suppressions = nolint_comments(result.text);
+  return result;
+}
+
+}  // namespace
+
+bool is_cpp_source(std::string_view path) {
+  static constexpr std::string_view kExtensions[] = {".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh"};
+  const auto ext = extension_of(path);
+  return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
+bool is_cuda_source(std::string_view path) {
+  const auto ext = extension_of(path);
+  return ext == ".cu" || ext == ".cuh";
+}
+
+std::vector<std::string> fallback_flags(std::string_view path) {
+  const auto ext = extension_of(path);
+  std::vector<std::string> flags;
+  if (ext == ".c") {
+    flags = {"-x", "c", "-std=c11"};
+  } else if (is_cuda_source(path)) {
+    // Host side only, without clang's CUDA wrapper headers or libdevice (they do not match
+    // CUDA 13); cudnnlint's prelude declares the few builtins kernels use.
+    flags = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17", "-include", kPreludePath};
+  } else {
+    flags = {"-x", "c++", "-std=c++17"};
+  }
+  flags.push_back("-I" CUDNNLINT_CUDA_INCLUDE_DIR);
+  return flags;
+}
+
+bool may_contain_cpp_trigger(std::string_view text) { return text.find("cudnn") != std::string_view::npos; }
+
+std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,
+                                       const CppOptions& options) {
+  std::vector<CppFileResult> results(files.size());
+  CommandSource commands(options);
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      try {
+        results[i] = analyze_one(files[i], table, options, commands);
+      } catch (const std::exception& e) {
+        results[i].facts.path = files[i];
+        results[i].diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
+                                          std::string("internal error in the C++ front-end: ") + e.what()});
+      }
+    }
+  };
+  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));
+  if (!commands.load_error().empty() && !results.empty())
+    results.front().diagnostics.push_back({FileDiagnostic::Severity::Warning, options.compile_commands_dir, std::nullopt,
+                                           commands.load_error() + "; fallback flags used for every file"});
+  if (jobs <= 1) {
+    worker();
+  } else {
+    std::vector<std::jthread> threads;
+    for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  }
+  return results;
+}
+
+}  // namespace cudnnlint::cpp

@@ -1,0 +1,42 @@
+// The C++/CUDA front-end: Clang LibTooling parses each translation unit (with its compile
+// command when a compile_commands.json has one, else documented fallback flags) and AST
+// matchers turn cuDNN calls into the same Facts the Python front-end produces.
+#pragma once
+
+#include "core/facts.h"
+#include "rules/api_table.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnnlint::cpp {
+
+struct CppOptions {
+  std::string compile_commands_dir;     // -p: where compile_commands.json is; empty: search upward
+  std::vector<std::string> extra_args;  // --extra-arg, appended to every command
+  unsigned jobs = 0;                    // 0: one per hardware thread
+};
+
+struct CppFileResult {
+  FileFacts facts;
+  std::string text;                     // the main file as clang read it (for excerpts and hashes)
+  std::vector<FileDiagnostic> diagnostics;
+};
+
+// .c .cc .cpp .cxx .h .hh .hpp .cu .cuh
+bool is_cpp_source(std::string_view path);
+bool is_cuda_source(std::string_view path);
+
+// The flags used when no compilation database knows the file (README: "How C++ analysis finds its flags").
+std::vector<std::string> fallback_flags(std::string_view path);
+
+// Whether a file can hold anything the C++ front-end looks for (it names a cuDNN function).
+bool may_contain_cpp_trigger(std::string_view text);
+
+// Analyses the files in parallel; one result per input file, in input order.
+std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,
+                                       const CppOptions& options);
+
+}  // namespace cudnnlint::cpp

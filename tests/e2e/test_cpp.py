@@ -1,0 +1,82 @@
+"""The C++/CUDA front-end through the built binary: flags from compile_commands.json or the
+fallback, notes for broken translation units, and one report for a mixed tree."""
+import json
+import shutil
+
+from conftest import REPO
+
+CPP = REPO / "tests" / "fixtures" / "cpp"
+
+SOURCE = """#include <cudnn.h>
+void f(cudnnTensorDescriptor_t t) {
+  cudnnSetTensor4dDescriptor(t, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, BATCH, 3, 8, 8);
+}
+"""
+
+
+def test_missing_header_is_a_note_and_the_recovered_ast_still_reports(cli):
+    doc, result = cli.json(CPP / "missing_header.cpp")
+    assert result.returncode == 1
+    assert [f["rule"] for f in doc["findings"]] == ["cudnn-desc-bad-dim"]
+    [note] = doc["diagnostics"]
+    assert "this_header_does_not_exist.h" in note["message"] and "recovered AST" in note["message"]
+
+
+def test_cuda_file_parses_kernels_and_launches_without_errors(cli):
+    doc, _ = cli.json(CPP / "kernel.cu")
+    assert doc["diagnostics"] == []
+    assert [(f["line"], f["rule"]) for f in doc["findings"]] == [(12, "cudnn-desc-bad-dim")]
+
+
+def test_flags_come_from_compile_commands_json_when_there_is_one(cli, tmp_path):
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "layer.cpp").write_text(SOURCE)
+    # Without a database the macro is undefined: a note, and no value to judge.
+    doc, _ = cli.json(project)
+    assert doc["findings"] == []
+    assert "BATCH" in doc["diagnostics"][0]["message"] and "fallback flags" in doc["diagnostics"][0]["message"]
+    # With one (found upward from the file), its -D makes the batch 0.
+    build = project / "build"
+    build.mkdir()
+    (build / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(build),
+        "command": f"/usr/bin/c++ -DBATCH=0 -std=c++17 -I/usr/local/cuda/include -o layer.o -c {project}/src/layer.cpp",
+        "file": str(project / "src" / "layer.cpp")}]))
+    doc, _ = cli.json("-p", build, project)
+    assert [(f["line"], f["rule"]) for f in doc["findings"]] == [(3, "cudnn-desc-bad-dim")]
+    assert doc["diagnostics"] == []
+    shutil.move(str(build / "compile_commands.json"), str(project / "compile_commands.json"))
+    doc, _ = cli.json(project)
+    assert [(f["line"], f["rule"]) for f in doc["findings"]] == [(3, "cudnn-desc-bad-dim")]
+    # --extra-arg reaches clang too.
+    (project / "compile_commands.json").unlink()
+    doc, _ = cli.json("--extra-arg", "-DBATCH=-1", project)
+    assert [f["rule"] for f in doc["findings"]] == ["cudnn-desc-bad-dim"]
+    assert "= -1" in doc["findings"][0]["message"] or "BATCH" in doc["findings"][0]["message"]
+
+
+def test_mixed_tree_gives_one_sarif_run_with_both_languages(cli, sarif_check, tmp_path):
+    out = tmp_path / "mixed.sarif"
+    cli.run("--format", "sarif", "--output", out, "--cudnn-version", "7.4", REPO / "tests" / "fixtures",
+            cwd=REPO, check_code=1)
+    sarif_check(out)
+    log = json.loads(out.read_text())
+    assert len(log["runs"]) == 1
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]}
+    assert any(u.endswith(".py") for u in uris) and any(u.endswith(".cpp") for u in uris)
+    assert any(u.endswith(".cu") for u in uris)
+    rules = {r["ruleId"] for r in log["runs"][0]["results"]}
+    assert {"bn-eps-negative", "cudnn-desc-bad-dim", "cudnn-conv-output-empty"} <= rules
+
+
+def test_provenance_of_cpp_values(cli):
+    doc, _ = cli.json("--cudnn-version", "7.4", CPP / "cudnn_api.cpp")
+    by_line = {f["line"]: f for f in doc["findings"]}
+    header = by_line[18]["related"]
+    assert any(r["path"].endswith("include/model_config.h") and r["line"] == 3 for r in header), header
+    macro = by_line[14]["related"]
+    assert any("BN_EPS" in r["message"] and r["line"] == 7 for r in macro), macro
+    conv = [f for f in doc["findings"] if f["rule"] == "cudnn-conv-output-empty"][0]
+    assert "1 + (1 + 2*0 - ((3-1)*1 + 1)) / 1 = -1 (rounding down)" in conv["message"]
+    assert len(conv["related"]) >= 2
