@@ -8,6 +8,7 @@
 #include "rules/rule.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <fstream>
@@ -138,6 +139,11 @@ int main(int argc, char** argv) {
   explain->add_option("id", explain_id, "KB id such as cuda/cudnn-bn-epsilon-too-small, or a rule id")->required();
   explain->add_option("--lang", explain_lang, "en or zh");
   CLI::App* rules_cmd = app.add_subcommand("rules", "List the rules with their levels and KB entries");
+  std::vector<std::string> flag_files;
+  CLI::App* flags_cmd =
+      app.add_subcommand("flags", "Print, as JSON, the clang command each C++/CUDA file is parsed with (uses -p and --extra-arg)");
+  flags_cmd->add_option("files", flag_files, "C++/CUDA files")->required();
+  flags_cmd->fallthrough();  // -p and --extra-arg may follow the subcommand
   app.require_subcommand(0, 1);
 
   try {
@@ -150,6 +156,17 @@ int main(int argc, char** argv) {
   try {
     if (explain->parsed()) return run_explain(explain_id, explain_lang);
     if (rules_cmd->parsed()) return run_rules_listing();
+    if (flags_cmd->parsed()) {
+      cpp::CppOptions cpp_options;
+      cpp_options.compile_commands_dir = compile_commands_dir;
+      cpp_options.extra_args = extra_args;
+      const auto commands = cpp::clang_commands(flag_files, cpp_options);
+      for (std::size_t i = 0; i < flag_files.size(); ++i) {
+        std::cout << "{\"file\": " << nlohmann::json(flag_files[i]).dump() << ", \"arguments\": "
+                  << nlohmann::json(commands[i]).dump() << "}\n";
+      }
+      return kExitClean;
+    }
 
     if (paths.empty()) {
       std::cerr << "cudnnlint: error: no paths given (try `cudnnlint .`; see --help)\n";

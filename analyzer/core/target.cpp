@@ -1,14 +1,17 @@
 #include "core/target.h"
 
 #include <charconv>
+#include <cstdio>
 #include <stdexcept>
 
 namespace cudnnlint {
 
 std::string Version::str() const {
-  std::string out = std::to_string(major) + "." + std::to_string(minor);
-  if (patch != 0) out += "." + std::to_string(patch);
-  return out;
+  // snprintf rather than string concatenation: gcc 12 warns (-Wrestrict) on the latter spuriously.
+  char buffer[48];
+  if (patch != 0) std::snprintf(buffer, sizeof buffer, "%d.%d.%d", major, minor, patch);
+  else std::snprintf(buffer, sizeof buffer, "%d.%d", major, minor);
+  return buffer;
 }
 
 std::optional<Version> parse_version(std::string_view text) {

@@ -23,6 +23,9 @@
 #ifndef CUDNNLINT_CUDA_INCLUDE_DIR
 #define CUDNNLINT_CUDA_INCLUDE_DIR "/usr/local/cuda/include"
 #endif
+#ifndef CUDNNLINT_CUDNN_INCLUDE_DIR
+#define CUDNNLINT_CUDNN_INCLUDE_DIR CUDNNLINT_CUDA_INCLUDE_DIR
+#endif
 
 namespace cudnnlint::cpp {
 
@@ -159,22 +162,27 @@ class CommandSource {
   std::map<std::string, std::unique_ptr<clang::tooling::CompilationDatabase>> found_;
 };
 
-CppFileResult analyze_one(const std::string& path, const ApiTable& table, const CppOptions& options,
-                          CommandSource& commands) {
-  CppFileResult result;
-  result.facts.path = path;
-  result.facts.language = "cpp";
+struct ResolvedCommand {
+  std::vector<std::string> arguments;  // driver first, the file included; before cudnnlint's own additions
+  std::string directory;
+  bool from_database = false;
+};
+
+// The compile command cudnnlint uses for `path`: the compilation database's (an nvcc command
+// keeps only its -I/-D/-isystem/-std), else the fallback flags.
+ResolvedCommand resolve_command(const std::string& path, CommandSource& commands) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
-
+  ResolvedCommand resolved;
+  resolved.directory = ".";
   std::vector<clang::tooling::CompileCommand> found = commands.commands_for(absolute);
-  const bool from_database = !found.empty();
-  std::vector<std::string> command;
-  const bool nvcc = from_database && !found.front().CommandLine.empty() &&
-                    std::filesystem::path(found.front().CommandLine.front()).filename().string().find("nvcc") !=
-                        std::string::npos;
-  if (from_database && !nvcc) {
+  resolved.from_database = !found.empty();
+  std::vector<std::string>& command = resolved.arguments;
+  const bool nvcc = resolved.from_database && !found.front().CommandLine.empty() &&
+                    fs::path(found.front().CommandLine.front()).filename().string().find("nvcc") != std::string::npos;
+  if (resolved.from_database) resolved.directory = found.front().Directory;
+  if (resolved.from_database && !nvcc) {
     command = found.front().CommandLine;
   } else if (nvcc) {
     // clang cannot run an nvcc command line: keep its include paths, macros and standard.
@@ -192,35 +200,51 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     }
     command.push_back(absolute);
   } else {
-    command.push_back("clang++");
+    command.push_back(fs::path(path).extension() == ".c" ? "clang" : "clang++");
     for (auto& flag : fallback_flags(path)) command.push_back(std::move(flag));
     command.push_back(absolute);
   }
-  // What every command needs here: syntax only, clang's own builtin headers, no colour.
-  std::vector<std::string> extra = {"-fsyntax-only", "-resource-dir=" CUDNNLINT_CLANG_RESOURCE_DIR,
-                                    "-fno-color-diagnostics", "-fno-caret-diagnostics",
-                                    "-Wno-unknown-cuda-version", "-Wno-macro-redefined"};
-  extra.insert(extra.end(), options.extra_args.begin(), options.extra_args.end());
+  return resolved;
+}
 
-  clang::tooling::FixedCompilationDatabase single(from_database ? found.front().Directory : ".", {});
-  // FixedCompilationDatabase prepends its own driver; hand the tool our full command instead.
-  auto adjust = [&](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
-    clang::tooling::CommandLineArguments out;
-    out.push_back(command.front());
-    for (std::size_t i = 1; i < command.size(); ++i) {
-      const std::string& arg = command[i];
-      // Drop outputs and dependency files: nothing is written.
-      if (arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ") {
-        ++i;
-        continue;
-      }
-      if (arg == "-c" || arg == "-MD" || arg == "-MMD") continue;
-      out.push_back(arg);
+// The full argument list handed to clang: outputs dropped, syntax only, cudnnlint's additions last.
+std::vector<std::string> final_arguments(const ResolvedCommand& resolved, const CppOptions& options) {
+  const auto& command = resolved.arguments;
+  std::vector<std::string> out;
+  out.push_back(command.front());
+  for (std::size_t i = 1; i < command.size(); ++i) {
+    const std::string& arg = command[i];
+    // Drop outputs and dependency files: nothing is written.
+    if (arg == "-o" || arg == "-MF" || arg == "-MT" || arg == "-MQ") {
+      ++i;
+      continue;
     }
-    out.insert(out.end(), extra.begin(), extra.end());  // the clang driver takes options after inputs too
-    (void)args;
-    return out;
-  };
+    if (arg == "-c" || arg == "-MD" || arg == "-MMD") continue;
+    out.push_back(arg);
+  }
+  // The clang driver takes options after inputs too.
+  for (const char* flag : {"-fsyntax-only", "-resource-dir=" CUDNNLINT_CLANG_RESOURCE_DIR, "-fno-color-diagnostics",
+                           "-fno-caret-diagnostics", "-Wno-unknown-cuda-version", "-Wno-macro-redefined"})
+    out.emplace_back(flag);
+  out.insert(out.end(), options.extra_args.begin(), options.extra_args.end());
+  return out;
+}
+
+CppFileResult analyze_one(const std::string& path, const ApiTable& table, const CppOptions& options,
+                          CommandSource& commands) {
+  CppFileResult result;
+  result.facts.path = path;
+  result.facts.language = "cpp";
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
+  const ResolvedCommand resolved = resolve_command(path, commands);
+  const bool from_database = resolved.from_database;
+  const std::vector<std::string> arguments = final_arguments(resolved, options);
+
+  clang::tooling::FixedCompilationDatabase single(resolved.directory, {});
+  // FixedCompilationDatabase supplies its own driver line; hand the tool ours instead.
+  auto adjust = [&](const clang::tooling::CommandLineArguments&, llvm::StringRef) { return arguments; };
   clang::tooling::ClangTool tool(single, {absolute});
   tool.clearArgumentsAdjusters();
   tool.appendArgumentsAdjuster(adjust);
@@ -277,10 +301,19 @@ std::vector<std::string> fallback_flags(std::string_view path) {
     flags = {"-x", "c++", "-std=c++17"};
   }
   flags.push_back("-I" CUDNNLINT_CUDA_INCLUDE_DIR);
+  if (std::string_view(CUDNNLINT_CUDNN_INCLUDE_DIR) != CUDNNLINT_CUDA_INCLUDE_DIR)
+    flags.push_back("-I" CUDNNLINT_CUDNN_INCLUDE_DIR);
   return flags;
 }
 
 bool may_contain_cpp_trigger(std::string_view text) { return text.find("cudnn") != std::string_view::npos; }
+
+std::vector<std::vector<std::string>> clang_commands(std::span<const std::string> files, const CppOptions& options) {
+  CommandSource commands(options);
+  std::vector<std::vector<std::string>> out;
+  for (const auto& file : files) out.push_back(final_arguments(resolve_command(file, commands), options));
+  return out;
+}
 
 std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,
                                        const CppOptions& options) {

@@ -35,6 +35,9 @@ std::vector<std::string> fallback_flags(std::string_view path);
 // Whether a file can hold anything the C++ front-end looks for (it names a cuDNN function).
 bool may_contain_cpp_trigger(std::string_view text);
 
+// The clang command line cudnnlint parses each file with (`cudnnlint flags FILE...`).
+std::vector<std::vector<std::string>> clang_commands(std::span<const std::string> files, const CppOptions& options);
+
 // Analyses the files in parallel; one result per input file, in input order.
 std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,
                                        const CppOptions& options);
