@@ -163,13 +163,24 @@ FactsCollector::FactsCollector(const ApiTable& table, FileFacts& out, std::strin
 FactsCollector::~FactsCollector() = default;
 
 void FactsCollector::register_matchers(MatchFinder& finder) {
+  // C++ names in the API table: the cuDNN C API by function name, libtorch by qualified name
+  // (functions such as at::batch_norm, and option setters such as BatchNormOptions::eps).
   std::vector<std::string> names;
-  for (const auto& name : table_.qualified_names())
-    if (const NormalizationApi* api = table_.find(name); api && api->framework == "cudnn") names.push_back(name);
+  std::vector<std::string> setters;
+  for (const auto& name : table_.qualified_names()) {
+    const NormalizationApi* api = table_.find(name);
+    if (api == nullptr) continue;
+    if (name.ends_with("::eps")) setters.push_back(name);
+    else if (api->framework == "cudnn" || name.find("::") != std::string::npos) names.push_back(name);
+  }
   for (const auto& spec : descriptor_specs()) names.emplace_back(spec.api);
   for (const auto& use : kConvolutionUses) names.emplace_back(use.api);
   const std::vector<llvm::StringRef> refs(names.begin(), names.end());  // hasAnyName copies them
-  const auto cudnn_call = callExpr(callee(functionDecl(hasAnyName(refs)).bind("callee"))).bind("call");
+  const std::vector<llvm::StringRef> setter_refs(setters.begin(), setters.end());
+  const auto cudnn_call =
+      callExpr(anyOf(callee(functionDecl(hasAnyName(refs)).bind("callee")),
+                     cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(setter_refs)).bind("callee")))))
+          .bind("call");
   // Calls are found from the function that holds them rather than with hasAncestor: asking for
   // an ancestor makes clang build a parent map of the whole translation unit, headers included,
   // which cost up to 1.8x the parse. Templates are read as written, not once per instantiation.
@@ -192,7 +203,12 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
   const std::string name = callee->getNameAsString();
   if (const NormalizationApi* api = table_.find(name); api && api->framework == "cudnn") {
-    on_normalization(*call, *api, *context_);
+    on_normalization(*call, name, *api, *context_);
+    return;
+  }
+  const std::string qualified = callee->getQualifiedNameAsString();
+  if (const NormalizationApi* api = table_.find(qualified)) {
+    on_normalization(*call, qualified, *api, *context_);
     return;
   }
   for (const auto& spec : descriptor_specs())
@@ -200,13 +216,17 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   on_convolution_use(*call, name, function, *context_);
 }
 
-void FactsCollector::on_normalization(const CallExpr& call, const NormalizationApi& api, Context& ctx) {
+void FactsCollector::on_normalization(const CallExpr& call, const std::string& name, const NormalizationApi& api,
+                                      Context& ctx) {
   NormalizationFact fact;
-  fact.api = api.canonical;
-  fact.spelled_as = api.canonical;
+  fact.api = name;
+  fact.spelled_as = name;
   fact.eps_param = api.eps_name;
   fact.call = ctx.locate(call.getSourceRange());
   fact.origin = "call";
+  // For a member call (an options setter) the arguments exclude the object, as the table's indices
+  // do; `opts.eps()` with no argument is the getter, not a setting.
+  if (isa<CXXMemberCallExpr>(call) && call.getNumArgs() == 0) return;
   const int index = api.eps_index.value_or(-1);
   if (index < 0 || static_cast<unsigned>(index) >= call.getNumArgs()) {
     fact.eps_source = EpsSource::Unresolvable;

@@ -26,7 +26,8 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
 
  private:
   class Context;  // per-TU helpers: locations, folding, provenance
-  void on_normalization(const clang::CallExpr& call, const NormalizationApi& api, Context& ctx);
+  void on_normalization(const clang::CallExpr& call, const std::string& name, const NormalizationApi& api,
+                        Context& ctx);
   void on_descriptor(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
                      Context& ctx);
   void on_convolution_use(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,

@@ -269,8 +269,13 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     message += "; findings come from the recovered AST";
     result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)});
   }
-  if (!result.facts.normalizations.empty() || !result.facts.descriptors.empty())
-    result.facts.frameworks.push_back("cudnn");
+  if (!result.facts.descriptors.empty()) result.facts.frameworks.push_back("cudnn");
+  for (const auto& n : result.facts.normalizations) {
+    const NormalizationApi* api = table.find(n.api);
+    if (api && std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), api->framework) ==
+                   result.facts.frameworks.end())
+      result.facts.frameworks.push_back(api->framework);
+  }
   result.facts.suppressions = nolint_comments(result.text);
   return result;
 }
@@ -306,7 +311,12 @@ std::vector<std::string> fallback_flags(std::string_view path) {
   return flags;
 }
 
-bool may_contain_cpp_trigger(std::string_view text) { return text.find("cudnn") != std::string_view::npos; }
+bool may_contain_cpp_trigger(std::string_view text) {
+  // cuDNN calls name "cudnn"; libtorch batch norms name BatchNorm/InstanceNorm or batch_norm/instance_norm.
+  for (std::string_view token : {"cudnn", "BatchNorm", "batch_norm", "InstanceNorm", "instance_norm"})
+    if (text.find(token) != std::string_view::npos) return true;
+  return false;
+}
 
 std::vector<std::vector<std::string>> clang_commands(std::span<const std::string> files, const CppOptions& options) {
   CommandSource commands(options);
