@@ -128,7 +128,8 @@ std::variant<SourceFile, LoadError> load_source_file(const std::string& path, co
   if (in.bad()) return LoadError{std::string("read error: ") + std::strerror(errno)};
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.find('\0') != std::string::npos) return LoadError{"binary file (contains NUL bytes); skipped"};
-  if (const auto bad = find_invalid_utf8(text); bad != std::string_view::npos) {
+  if (const auto bad = limits.require_utf8 ? find_invalid_utf8(text) : std::string_view::npos;
+      bad != std::string_view::npos) {
     SourceFile partial(path, text.substr(0, bad));
     const auto pos = partial.position_at(bad);
     std::ostringstream msg;

@@ -43,6 +43,7 @@ struct LoadError {
 
 struct LoadLimits {
   std::uintmax_t max_bytes = 4u * 1024u * 1024u;
+  bool require_utf8 = true;  // Python source must be UTF-8; C++ need not be (clang reads bytes)
 };
 
 std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits);

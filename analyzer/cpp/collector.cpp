@@ -177,8 +177,11 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
   for (const auto& use : kConvolutionUses) names.emplace_back(use.api);
   const std::vector<llvm::StringRef> refs(names.begin(), names.end());  // hasAnyName copies them
   const std::vector<llvm::StringRef> setter_refs(setters.begin(), setters.end());
+  // In a template, a call with a type-dependent argument stays an unresolved lookup: its
+  // candidates still name the function.
   const auto cudnn_call =
       callExpr(anyOf(callee(functionDecl(hasAnyName(refs)).bind("callee")),
+                     callee(unresolvedLookupExpr(hasAnyDeclaration(functionDecl(hasAnyName(refs)).bind("callee")))),
                      cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(setter_refs)).bind("callee")))))
           .bind("call");
   // Calls are found from the function that holds them rather than with hasAncestor: asking for
@@ -200,6 +203,8 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   const auto* callee = result.Nodes.getNodeAs<FunctionDecl>("callee");
   const auto* function = result.Nodes.getNodeAs<FunctionDecl>("function");
   if (call == nullptr || callee == nullptr) return;
+  // A call in a local class's method is reached from the method and from the enclosing function.
+  if (!seen_calls_.insert(call).second) return;
   if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
   const std::string name = callee->getNameAsString();
   if (const NormalizationApi* api = table_.find(name); api && api->framework == "cudnn") {

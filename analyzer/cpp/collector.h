@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace cudnnlint::cpp {
@@ -39,6 +40,7 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
   std::unique_ptr<Context> context_;
   // The last descriptor set on each variable, per function, in source order.
   std::map<std::pair<const clang::FunctionDecl*, std::string>, DescriptorFact> last_set_;
+  std::set<const clang::CallExpr*> seen_calls_;
 };
 
 }  // namespace cudnnlint::cpp

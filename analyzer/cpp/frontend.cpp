@@ -5,6 +5,8 @@
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Serialization/PCHContainerOperations.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -164,8 +166,9 @@ class CommandSource {
 
 struct ResolvedCommand {
   std::vector<std::string> arguments;  // driver first, the file included; before cudnnlint's own additions
-  std::string directory;
+  std::string directory;               // absolute: the tool's working directory for this file
   bool from_database = false;
+  std::string note;                    // a problem with the database entry, for the per-file notes
 };
 
 // The compile command cudnnlint uses for `path`: the compilation database's (an nvcc command
@@ -175,8 +178,14 @@ ResolvedCommand resolve_command(const std::string& path, CommandSource& commands
   std::error_code ec;
   const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
   ResolvedCommand resolved;
-  resolved.directory = ".";
+  resolved.directory = fs::current_path(ec).string();
   std::vector<clang::tooling::CompileCommand> found = commands.commands_for(absolute);
+  if (!found.empty() && !fs::is_directory(found.front().Directory, ec)) {
+    // clang's tooling aborts the process on a directory it cannot enter: say so and fall back.
+    resolved.note = "compile_commands.json names the directory " + found.front().Directory +
+                    ", which does not exist; fallback flags used";
+    found.clear();
+  }
   resolved.from_database = !found.empty();
   std::vector<std::string>& command = resolved.arguments;
   const bool nvcc = resolved.from_database && !found.front().CommandLine.empty() &&
@@ -241,11 +250,16 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   const ResolvedCommand resolved = resolve_command(path, commands);
   const bool from_database = resolved.from_database;
   const std::vector<std::string> arguments = final_arguments(resolved, options);
+  if (!resolved.note.empty())
+    result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt, resolved.note});
 
   clang::tooling::FixedCompilationDatabase single(resolved.directory, {});
   // FixedCompilationDatabase supplies its own driver line; hand the tool ours instead.
   auto adjust = [&](const clang::tooling::CommandLineArguments&, llvm::StringRef) { return arguments; };
-  clang::tooling::ClangTool tool(single, {absolute});
+  // A physical file system with its own working directory: ClangTool moves into each command's
+  // directory, and the real file system would do that with chdir(), for every worker thread at once.
+  clang::tooling::ClangTool tool(single, {absolute}, std::make_shared<clang::PCHContainerOperations>(),
+                                 llvm::vfs::createPhysicalFileSystem());
   tool.clearArgumentsAdjusters();
   tool.appendArgumentsAdjuster(adjust);
   if (is_cuda_source(path)) tool.mapVirtualFile(kPreludePath, prelude_text());

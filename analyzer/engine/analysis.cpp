@@ -77,7 +77,9 @@ void analyze_cpp_files(const std::vector<std::string>& paths, const AnalysisOpti
   std::vector<std::size_t> parse_index;
   for (std::size_t k = 0; k < paths.size(); ++k) {
     AnalysisResult& into = per_file[indices[k]];
-    auto loaded = load_source_file(paths[k], options.limits);
+    LoadLimits limits = options.limits;
+    limits.require_utf8 = false;
+    auto loaded = load_source_file(paths[k], limits);
     if (auto* error = std::get_if<LoadError>(&loaded)) {
       into.diagnostics.push_back({FileDiagnostic::Severity::Error, paths[k], std::nullopt, std::move(error->message)});
       continue;

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -46,17 +47,21 @@ std::optional<double> parse_python_number(std::string_view literal) {
   errno = 0;
   char* end = nullptr;
   const double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE) return std::nullopt;
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  // Python reads 1e-400 as 0.0 and 5e-324 as the smallest subnormal: an underflow is a value.
+  if (errno == ERANGE && std::isinf(value)) return std::nullopt;
   return value;
 }
 
-std::optional<ConstantValue> ConstantFolder::fold(TSNode expression, const Scope* scope) const {
-  auto value = fold_at_depth(expression, scope, 0);
+std::optional<ConstantValue> ConstantFolder::fold(TSNode expression, const Scope* scope,
+                                                  std::span<const std::string_view> shadowed) const {
+  auto value = fold_at_depth(expression, scope, 0, shadowed);
   if (value) value->spelling = std::string(node_text(expression, locator_.source));
   return value;
 }
 
-std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Scope* scope, int depth) const {
+std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Scope* scope, int depth,
+                                                           std::span<const std::string_view> shadowed) const {
   if (ts_node_is_null(node) || depth > kMaxDepth) return std::nullopt;
   const Grammar& g = Grammar::get();
   const TSSymbol sym = ts_node_symbol(node);
@@ -68,10 +73,10 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     return ConstantValue{*number, {}, {}};
   }
   if (sym == g.parenthesized_expression) {
-    return fold_at_depth(ts_node_named_child(node, 0), scope, depth + 1);
+    return fold_at_depth(ts_node_named_child(node, 0), scope, depth + 1, shadowed);
   }
   if (sym == g.unary_operator) {
-    auto operand = fold_at_depth(field(node, g.f_argument), scope, depth + 1);
+    auto operand = fold_at_depth(field(node, g.f_argument), scope, depth + 1, shadowed);
     if (!operand) return std::nullopt;
     const auto op = node_text(field(node, g.f_operator), source);
     if (op == "-") operand->value = -operand->value;
@@ -79,9 +84,9 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     return operand;
   }
   if (sym == g.binary_operator) {
-    auto left = fold_at_depth(field(node, g.f_left), scope, depth + 1);
+    auto left = fold_at_depth(field(node, g.f_left), scope, depth + 1, shadowed);
     if (!left) return std::nullopt;
-    auto right = fold_at_depth(field(node, g.f_right), scope, depth + 1);
+    auto right = fold_at_depth(field(node, g.f_right), scope, depth + 1, shadowed);
     if (!right) return std::nullopt;
     const auto op = node_text(field(node, g.f_operator), source);
     const double a = left->value;
@@ -114,15 +119,17 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     if (scopes_.lookup(scope, name).second != nullptr) return std::nullopt;  // shadowed builtin
     const TSNode args = field(node, g.f_arguments);
     if (!is(args, g.argument_list) || ts_node_named_child_count(args) != 1) return std::nullopt;
-    auto inner = fold_at_depth(ts_node_named_child(args, 0), scope, depth + 1);
+    auto inner = fold_at_depth(ts_node_named_child(args, 0), scope, depth + 1, shadowed);
     if (inner && name == "int") inner->value = std::trunc(inner->value);
     return inner;
   }
   if (sym == g.identifier) {
     const auto name = node_text(node, source);
+    if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
     const auto [defining_scope, binding] = scopes_.lookup(scope, name);
     if (binding == nullptr || !binding->simple()) return std::nullopt;
-    auto value = fold_at_depth(binding->value, defining_scope, depth + 1);
+    // The definition is read in its own scope, where the use site's lambdas do not reach.
+    auto value = fold_at_depth(binding->value, defining_scope, depth + 1, {});
     if (!value) return std::nullopt;
     // The assignment statement is the definition a user wants to see.
     TSNode statement = ts_node_parent(binding->target);

@@ -9,6 +9,7 @@
 #include "python/scopes.h"
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace cudnnlint::python {
@@ -30,10 +31,13 @@ class ConstantFolder {
   ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes) : locator_(locator), scopes_(scopes) {}
 
   // Folds `expression` as seen from `scope`; nullopt when it is not a compile-time number.
-  std::optional<ConstantValue> fold(TSNode expression, const Scope* scope) const;
+  // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
+  std::optional<ConstantValue> fold(TSNode expression, const Scope* scope,
+                                    std::span<const std::string_view> shadowed = {}) const;
 
  private:
-  std::optional<ConstantValue> fold_at_depth(TSNode expression, const Scope* scope, int depth) const;
+  std::optional<ConstantValue> fold_at_depth(TSNode expression, const Scope* scope, int depth,
+                                             std::span<const std::string_view> shadowed) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
 };

@@ -103,6 +103,7 @@ class FactsWalker {
   struct Guard {
     std::string_view name;
     const NormalizationApi* api;
+    std::string qualified;
     std::string spelled;
   };
   struct Resolved {
@@ -124,10 +125,16 @@ class FactsWalker {
       add_isinstance_guards(field(node_stack_.back(), g_.f_condition));
       guard_frames_.push_back(GuardFrame{node, guards_.size() - before});
     }
-    if (sym == g_.function_definition || sym == g_.lambda || sym == g_.class_definition) {
+    if (sym == g_.function_definition || sym == g_.class_definition) {
       const Scope* inner = scopes_.scope_of(node);
       scope_stack_.push_back(inner ? inner : scope());
       if (sym == g_.class_definition) class_stack_.push_back(class_api(node));
+    } else if (sym == g_.lambda) {
+      shadow_marks_.push_back(shadowed_.size());
+      shadow_parameters(field(node, g_.f_parameters));
+    } else if (is_comprehension(sym)) {
+      shadow_marks_.push_back(shadowed_.size());
+      shadow_comprehension_targets(node);
     } else if (sym == g_.call) {
       handle_call(node);
     } else if (sym == g_.assignment) {
@@ -140,13 +147,50 @@ class FactsWalker {
   void leave(TSNode node) {
     node_stack_.pop_back();
     const TSSymbol sym = ts_node_symbol(node);
-    if (sym == g_.function_definition || sym == g_.lambda || sym == g_.class_definition) {
+    if (sym == g_.function_definition || sym == g_.class_definition) {
       scope_stack_.pop_back();
       if (sym == g_.class_definition) class_stack_.pop_back();
+    } else if (sym == g_.lambda || is_comprehension(sym)) {
+      shadowed_.resize(shadow_marks_.back());
+      shadow_marks_.pop_back();
     }
     if (!guard_frames_.empty() && ts_node_eq(guard_frames_.back().block, node)) {
       guards_.resize(guards_.size() - guard_frames_.back().pushed);
       guard_frames_.pop_back();
+    }
+  }
+
+  // ---- lambdas and comprehensions --------------------------------------------------------
+  // Their parameters and loop targets are local to them: inside, such a name is never the
+  // module constant of the same name.
+
+  bool is_comprehension(TSSymbol sym) const {
+    return sym == g_.list_comprehension || sym == g_.set_comprehension || sym == g_.dictionary_comprehension ||
+           sym == g_.generator_expression;
+  }
+
+  void shadow_identifiers(TSNode node, int depth = 0) {
+    if (ts_node_is_null(node) || depth > 32) return;
+    if (is(node, g_.identifier)) {
+      shadowed_.push_back(node_text(node, source_));
+      return;
+    }
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(node, i);
+      // A default value is not a binding: `lambda eps=EPS: ...` binds eps only.
+      if (is(node, g_.default_parameter) && ts_node_eq(child, field(node, g_.f_value))) continue;
+      shadow_identifiers(child, depth + 1);
+    }
+  }
+
+  void shadow_parameters(TSNode parameters) { shadow_identifiers(parameters); }
+
+  void shadow_comprehension_targets(TSNode comprehension) {
+    const uint32_t n = ts_node_named_child_count(comprehension);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode child = ts_node_named_child(comprehension, i);
+      if (is(child, g_.for_in_clause)) shadow_identifiers(field(child, g_.f_left));
     }
   }
 
@@ -177,21 +221,22 @@ class FactsWalker {
     return std::nullopt;
   }
 
-  // The batch-norm API a class derives from, directly or through local subclasses.
-  const NormalizationApi* class_api(TSNode class_node, int depth = 0) {
-    if (depth > 8) return nullptr;
+  // The batch-norm API a class derives from, directly or through local subclasses, with the
+  // name the code reached it by (torch.nn.InstanceNorm2d, not its table entry's first name).
+  Resolved class_api(TSNode class_node, int depth = 0) {
+    if (depth > 8) return {};
     const auto key = ts_node_start_byte(class_node);
     if (const auto it = class_api_cache_.find(key); it != class_api_cache_.end()) return it->second;
-    class_api_cache_[key] = nullptr;  // breaks cycles
-    const NormalizationApi* found = nullptr;
+    class_api_cache_[key] = Resolved{};  // breaks cycles
+    Resolved found;
     const TSNode bases = field(class_node, g_.f_superclasses);
     const uint32_t n = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
-    for (uint32_t i = 0; i < n && found == nullptr; ++i) {
+    for (uint32_t i = 0; i < n && found.api == nullptr; ++i) {
       const TSNode base = ts_node_named_child(bases, i);
       if (is(base, g_.keyword_argument)) continue;
       if (const auto q = qualified_name(base, &scopes_.module())) {
         const NormalizationApi* api = table_.find(*q);
-        if (api && api->is_class) found = api;
+        if (api && api->is_class) found = Resolved{api, *q, std::string(node_text(base, source_))};
       } else if (is(base, g_.identifier)) {
         if (const ClassInfo* local = scopes_.module_class(node_text(base, source_)))
           found = class_api(local->node, depth + 1);
@@ -212,16 +257,18 @@ class FactsWalker {
   }
 
   // `isinstance(m, nn.BatchNorm2d)` (also inside `and`, and with a tuple of classes) narrows m.
-  void add_isinstance_guards(TSNode condition) {
-    if (ts_node_is_null(condition)) return;
+  void add_isinstance_guards(TSNode condition, int depth = 0) {
+    // Conditions are nested left to right (`a and b and c`): bound the depth so a generated
+    // 100,000-term condition cannot exhaust the stack.
+    if (ts_node_is_null(condition) || depth > 64) return;
     if (is(condition, g_.parenthesized_expression)) {
-      add_isinstance_guards(ts_node_named_child(condition, 0));
+      add_isinstance_guards(ts_node_named_child(condition, 0), depth + 1);
       return;
     }
     if (is(condition, g_.boolean_operator)) {
       if (node_text(field(condition, g_.f_operator), source_) != "and") return;
-      add_isinstance_guards(field(condition, g_.f_left));
-      add_isinstance_guards(field(condition, g_.f_right));
+      add_isinstance_guards(field(condition, g_.f_left), depth + 1);
+      add_isinstance_guards(field(condition, g_.f_right), depth + 1);
       return;
     }
     if (!is(condition, g_.call)) return;
@@ -243,11 +290,11 @@ class FactsWalker {
       Resolved r = resolve_callable(candidate);
       if (r.api == nullptr && is(candidate, g_.identifier))
         if (const ClassInfo* local = scopes_.module_class(node_text(candidate, source_))) {
-          r.api = class_api(local->node);
+          r = class_api(local->node);
           r.spelled = std::string(local->name);
         }
       if (r.api != nullptr && r.api->is_class) {
-        guards_.push_back(Guard{node_text(subject, source_), r.api, r.spelled});
+        guards_.push_back(Guard{node_text(subject, source_), r.api, r.qualified, r.spelled});
         return;
       }
     }
@@ -269,7 +316,7 @@ class FactsWalker {
     fact.eps_source = eps.source;
     if (eps.source == EpsSource::Explicit) {
       fact.eps_location = locator_.locate(eps.value);
-      fact.eps = folder_.fold(eps.value, scope());
+      fact.eps = folder_.fold(eps.value, scope(), shadowed_);
       if (!fact.eps) fact.eps_source = EpsSource::NotConstant;
     } else if (eps.source == EpsSource::Default && api.eps_default) {
       fact.eps = ConstantValue{*api.eps_default, "default", {}};
@@ -289,7 +336,7 @@ class FactsWalker {
     else if (is(value, g_.false_)) arg.boolean = false;
     else if (is(value, g_.string)) arg.text = std::string(string_content(arg.spelling));
     else if (is(value, g_.identifier) || is(value, g_.attribute)) arg.text = arg.spelling;
-    else if (auto folded = folder_.fold(value, scope())) arg.number = folded->value;
+    else if (auto folded = folder_.fold(value, scope(), shadowed_)) arg.number = folded->value;
     return arg;
   }
 
@@ -304,8 +351,8 @@ class FactsWalker {
     if (qualified) {
       if (const NormalizationApi* api = table_.find(*qualified)) {
         const CallArgs args = collect_args(arguments, source_);
-        NormalizationFact& fact = emit(*api, *qualified, std::string(node_text(callee, source_)), call, args, 0, "call");
-        remember_construction(call, fact.api);
+        emit(*api, *qualified, std::string(node_text(callee, source_)), call, args, 0, "call");
+        remember_construction(call, Resolved{api, *qualified, std::string(node_text(callee, source_))});
         return;
       }
     }
@@ -320,23 +367,19 @@ class FactsWalker {
   // `super().__init__(c, eps=...)` in a batch-norm subclass, or `nn.BatchNorm2d.__init__(self, c, eps=...)`.
   void handle_base_init(TSNode call, TSNode object, TSNode arguments) {
     if (is(object, g_.call) && node_text(field(object, g_.f_function), source_) == "super") {
-      const NormalizationApi* api = class_stack_.empty() ? nullptr : current_class_api();
-      if (api == nullptr) return;
-      emit(*api, "", "super().__init__", call, collect_args(arguments, source_), 0, "super().__init__");
+      if (class_stack_.empty() || class_stack_.back().api == nullptr) return;
+      const Resolved& base = class_stack_.back();
+      emit(*base.api, base.qualified, "super().__init__", call, collect_args(arguments, source_), 0,
+           "super().__init__");
       return;
     }
-    const Resolved resolved = resolve_callable(object);
+    Resolved resolved = resolve_callable(object);
+    if (resolved.api == nullptr && is(object, g_.identifier))
+      if (const ClassInfo* local = scopes_.module_class(node_text(object, source_))) resolved = class_api(local->node);
     const NormalizationApi* api = resolved.api;
-    if (api == nullptr && is(object, g_.identifier))
-      if (const ClassInfo* local = scopes_.module_class(node_text(object, source_))) api = class_api(local->node);
     if (api == nullptr || !api->is_class) return;
     emit(*api, resolved.qualified, std::string(node_text(object, source_)) + ".__init__", call, collect_args(arguments, source_), 1,
          "base-class __init__");
-  }
-
-  const NormalizationApi* current_class_api() const {
-    // super() inside a method refers to the innermost enclosing class.
-    return class_stack_.back();
   }
 
   void handle_partial(TSNode call, const CallArgs& partial_args) {
@@ -388,7 +431,7 @@ class FactsWalker {
             locator_.locate(partial_call),
             std::string(node_text(callee, source_)) + " is functools.partial(" +
                 std::string(node_text(partial_args.positional.front(), source_)) + ", ...) defined here"});
-      remember_construction(call, fact.api);
+      remember_construction(call, Resolved{api, *target_name, std::string(node_text(callee, source_))});
       return;
     }
     pending_uses_.emplace_back(ts_node_start_byte(partial_call),
@@ -404,12 +447,12 @@ class FactsWalker {
   }
 
   // Remembers `self.bn = nn.BatchNorm2d(...)` so that `self.bn.eps = ...` is known to be batch norm.
-  void remember_construction(TSNode call, const std::string& canonical) {
+  void remember_construction(TSNode call, Resolved what) {
     const TSNode parent = node_stack_.empty() ? TSNode{} : node_stack_.back();
     if (!is(parent, g_.assignment) || !ts_node_eq(field(parent, g_.f_right), call)) return;
     const TSNode left = field(parent, g_.f_left);
     if (is(left, g_.identifier) || is(left, g_.attribute))
-      constructed_[std::string(node_text(left, source_))] = table_.find(canonical);
+      constructed_[std::string(node_text(left, source_))] = std::move(what);
   }
 
   // `m.eps = 1e-6` where m is known to be a batch-norm module.
@@ -419,18 +462,21 @@ class FactsWalker {
     const auto attribute = node_text(field(left, g_.f_attribute), source_);
     const auto object = node_text(field(left, g_.f_object), source_);
     const NormalizationApi* api = nullptr;
+    std::string qualified;
     std::string spelled;
     for (auto it = guards_.rbegin(); it != guards_.rend(); ++it)
       if (it->name == object) {
         api = it->api;
+        qualified = it->qualified;
         spelled = it->spelled;
         break;
       }
     if (api == nullptr) {
       const auto it = constructed_.find(std::string(object));
-      if (it != constructed_.end() && it->second != nullptr) {
-        api = it->second;
-        spelled = api->canonical;
+      if (it != constructed_.end() && it->second.api != nullptr) {
+        api = it->second.api;
+        qualified = it->second.qualified;
+        spelled = it->second.spelled;
       }
     }
     if (api == nullptr || api->eps_attribute.empty() || attribute != api->eps_attribute) return;
@@ -438,7 +484,7 @@ class FactsWalker {
     if (ts_node_is_null(value)) return;
     CallArgs args;
     args.keywords.emplace_back(api->eps_name, value);
-    NormalizationFact& fact = emit(*api, "", spelled, assignment, args, 0, "attribute assignment");
+    NormalizationFact& fact = emit(*api, qualified, spelled, assignment, args, 0, "attribute assignment");
     fact.eps_param = std::string(object) + "." + std::string(attribute);
   }
 
@@ -451,12 +497,14 @@ class FactsWalker {
   FileFacts& out_;
   const Grammar& g_;
   std::vector<const Scope*> scope_stack_;
-  std::vector<const NormalizationApi*> class_stack_;
+  std::vector<Resolved> class_stack_;
+  std::vector<std::string_view> shadowed_;   // lambda parameters and comprehension targets in force
+  std::vector<std::size_t> shadow_marks_;
   std::vector<TSNode> node_stack_;
   std::vector<Guard> guards_;
   std::vector<GuardFrame> guard_frames_;
-  std::unordered_map<uint32_t, const NormalizationApi*> class_api_cache_;
-  std::unordered_map<std::string, const NormalizationApi*> constructed_;
+  std::unordered_map<uint32_t, Resolved> class_api_cache_;
+  std::unordered_map<std::string, Resolved> constructed_;
   std::unordered_map<uint32_t, std::size_t> partial_facts_;
   std::vector<std::pair<uint32_t, ProvenanceStep>> pending_uses_;
 };

@@ -25,14 +25,21 @@ std::string_view identifier_at(std::string_view text, std::size_t at) {
   return text.substr(at, end - at);
 }
 
+// Skips spaces, tabs, form feeds and backslash line continuations.
 std::size_t skip_blanks(std::string_view text, std::size_t at) {
-  while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
-  return at;
+  for (;;) {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\f')) ++at;
+    if (at + 1 < text.size() && text[at] == '\\' && (text[at + 1] == '\n' || text[at + 1] == '\r')) {
+      at += (text[at + 1] == '\r' && at + 2 < text.size() && text[at + 2] == '\n') ? 3 : 2;
+      continue;
+    }
+    return at;
+  }
 }
 
 // Fills in is_definition / is_class / name from the statement text (after decorators).
 void classify(TopLevelChunk& chunk, std::string_view text) {
-  std::size_t at = skip_blanks(text, 0);
+  std::size_t at = skip_blanks(text, 0);  // also skips a leading form feed
   std::string_view rest = text.substr(at);
   if (starts_with_keyword(rest, "async")) {
     at = skip_blanks(text, at + 5);
@@ -45,21 +52,112 @@ void classify(TopLevelChunk& chunk, std::string_view text) {
   }
 }
 
-// Names a module statement binds with `a = ...`, `a: T = ...` or `a, b = ...`.
-void assigned_names(std::string_view text, std::vector<std::string_view>& out) {
-  std::size_t at = 0;
-  for (;;) {
-    at = skip_blanks(text, at);
-    const std::string_view name = identifier_at(text, at);
-    if (name.empty()) return;
-    out.push_back(name);
-    at = skip_blanks(text, at + name.size());
-    if (at < text.size() && text[at] == ',') {
-      ++at;
+// Every name a module-level statement binds, wherever in it: assignment targets at the start of a
+// logical line (`a = ...`, `a: T = ...`, `a, b = ...`, inside if/try/with blocks too), `as` names
+// (import, with, except), imported names, and the names of nested defs and classes. Over-collecting
+// only costs speed; missing one would drop facts, so the scan follows strings and brackets.
+template <class IsRelevant>
+void bound_names(std::string_view text, std::vector<std::string_view>& out, IsRelevant is_relevant) {
+  const std::size_t n = text.size();
+  int depth = 0;
+  bool line_start = true;
+  bool in_import = false;
+  std::string_view previous_word;
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = text[i];
+    if (line_start && depth == 0) {
+      line_start = false;
+      i = skip_blanks(text, i);
+      if (i >= n) break;
+      std::string_view rest = text.substr(i);
+      in_import = starts_with_keyword(rest, "import") || starts_with_keyword(rest, "from");
+      for (std::string_view keyword : {"def", "class", "async"}) {
+        if (!starts_with_keyword(rest, keyword)) continue;
+        std::size_t at = skip_blanks(text, i + keyword.size());
+        if (keyword == "async" && starts_with_keyword(text.substr(at), "def")) at = skip_blanks(text, at + 3);
+        const auto name = identifier_at(text, at);
+        if (!name.empty()) out.push_back(name);
+      }
+      // Targets before a single '=' (augmented assignments too): `a = `, `a, b = `, `a: T = `.
+      std::size_t at = i;
+      std::vector<std::string_view> targets;
+      for (;;) {
+        at = skip_blanks(text, at);
+        const auto name = identifier_at(text, at);
+        if (name.empty()) break;
+        targets.push_back(name);
+        at = skip_blanks(text, at + name.size());
+        if (at < n && text[at] == ',') {
+          ++at;
+          continue;
+        }
+        break;
+      }
+      if (!targets.empty() && at < n) {
+        const bool annotated = text[at] == ':';
+        const bool assigns = text[at] == '=' && !(at + 1 < n && text[at + 1] == '=');
+        const bool augmented = at + 1 < n && text[at + 1] == '=' && std::string_view("+-*/%&|^@").find(text[at]) != std::string_view::npos;
+        if (assigns || annotated || augmented) out.insert(out.end(), targets.begin(), targets.end());
+      }
       continue;
     }
-    return;
+    if (c == '#') {
+      while (i < n && text[i] != '\n' && text[i] != '\r') ++i;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      const bool triple = i + 2 < n && text[i + 1] == c && text[i + 2] == c;
+      i += triple ? 3 : 1;
+      while (i < n) {
+        if (text[i] == '\\') {
+          i += 2;
+          continue;
+        }
+        if (text[i] == c && (!triple || (i + 2 < n && text[i + 1] == c && text[i + 2] == c))) {
+          i += triple ? 3 : 1;
+          break;
+        }
+        ++i;
+      }
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    else if (c == '\\' && i + 1 < n && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
+      i += 2;
+      continue;
+    } else if (c == '\n' || c == '\r') {
+      line_start = true;
+      in_import = false;
+    } else if (is_identifier_char(c) && (i == 0 || !is_identifier_char(text[i - 1]))) {
+      const auto word = identifier_at(text, i);
+      if (word == "as") {
+        // `import x as y` / `from m import x as y`: y matters when x does (a plain imported name
+        // that matters is itself a trigger token). `with ... as y`, `except ... as y`: always.
+        const auto name = identifier_at(text, skip_blanks(text, i + 2));
+        if (!name.empty() && (!in_import || is_relevant(previous_word))) out.push_back(name);
+      } else {
+        previous_word = word;
+      }
+      i += word.size();
+      continue;
+    }
+    ++i;
   }
+}
+
+// Whether a definition assigns a batch-norm epsilon attribute (`m.eps = ...`).
+bool assigns_eps_attribute(std::string_view text) {
+  for (std::string_view attribute : {".eps", ".epsilon", "._epsilon"}) {
+    for (std::size_t at = text.find(attribute); at != std::string_view::npos; at = text.find(attribute, at + 1)) {
+      const std::size_t after = at + attribute.size();
+      if (after < text.size() && is_identifier_char(text[after])) continue;
+      const std::size_t op = skip_blanks(text, after);
+      if (op < text.size() && text[op] == '=' && !(op + 1 < text.size() && text[op + 1] == '=')) return true;
+    }
+  }
+  return false;
 }
 
 bool mentions_word(std::string_view text, std::string_view word) {
@@ -102,8 +200,11 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
     if (at_line_start) {
       at_line_start = false;
       if (depth == 0 && !continued) {
-        const char c = source[i];
-        if (c != ' ' && c != '\t' && c != '\f' && c != '#' && c != '\n' && c != '\r')
+        // A form feed at the start of a line resets indentation: what follows is top level.
+        std::size_t first = i;
+        while (first < n && source[first] == '\f') ++first;
+        const char c = first < n ? source[first] : ' ';
+        if (c != ' ' && c != '\t' && c != '#' && c != '\n' && c != '\r')
           starts.push_back(static_cast<std::uint32_t>(i));
       }
       continued = false;
@@ -192,35 +293,47 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     if (at + 1 >= source.size() || source[at + 1] != '\n') return std::nullopt;
   auto chunks = split_top_level(source);
   if (!chunks || chunks->size() < 2) return std::nullopt;
+  // A chunk matters when it names a batch-norm API, sets an epsilon attribute, rebinds module
+  // names from outside (global/nonlocal), or uses a name that something relevant bound (an
+  // alias, a partial, a subclass). Module statements are always parsed (constants live there);
+  // a relevant one contributes every name it binds. Repeat until nothing changes.
   std::vector<char> keep(chunks->size(), 0);
+  std::vector<char> relevant(chunks->size(), 0);
   std::vector<std::string_view> interesting;
+  auto text_of = [&](std::size_t k) {
+    return source.substr((*chunks)[k].begin, (*chunks)[k].end - (*chunks)[k].begin);
+  };
   for (std::size_t k = 0; k < chunks->size(); ++k) {
     const TopLevelChunk& chunk = (*chunks)[k];
-    const std::string_view text = source.substr(chunk.begin, chunk.end - chunk.begin);
-    if (!chunk.is_definition) {
-      keep[k] = 1;  // imports, constants, aliases, partials, module-level control flow
-      if (mentions_any(text, trigger_tokens)) {
-        const std::size_t first = source.find_first_not_of(" \t\f\r\n", chunk.begin);
-        assigned_names(source.substr(first, chunk.end - first), interesting);
-      }
-    } else if (mentions_any(text, trigger_tokens) || mentions_word(text, "global") ||
-               mentions_word(text, "nonlocal")) {
-      keep[k] = 1;
-      if (chunk.is_class) interesting.push_back(chunk.name);
-    }
+    const std::string_view text = text_of(k);
+    if (!chunk.is_definition) keep[k] = 1;
+    if (mentions_any(text, trigger_tokens) ||
+        (chunk.is_definition && (mentions_word(text, "global") || mentions_word(text, "nonlocal") ||
+                                 assigns_eps_attribute(text))))
+      relevant[k] = 1;
   }
-  // Definitions that use a name bound to a batch-norm API (an alias, a partial, a subclass)
-  // matter too, and may bind further such names: repeat until nothing changes.
   for (bool changed = true; changed;) {
     changed = false;
     for (std::size_t k = 0; k < chunks->size(); ++k) {
-      if (keep[k]) continue;
+      if (!relevant[k]) {
+        const std::string_view text = text_of(k);
+        if (!std::any_of(interesting.begin(), interesting.end(), [&](std::string_view w) { return mentions_word(text, w); }))
+          continue;
+        relevant[k] = 1;
+      } else if (relevant[k] == 2) {
+        continue;  // already harvested
+      }
+      relevant[k] = 2;
+      keep[k] = 1;
+      changed = true;
       const TopLevelChunk& chunk = (*chunks)[k];
-      const std::string_view text = source.substr(chunk.begin, chunk.end - chunk.begin);
-      if (std::any_of(interesting.begin(), interesting.end(), [&](std::string_view w) { return mentions_word(text, w); })) {
-        keep[k] = 1;
-        changed = true;
+      if (chunk.is_definition) {
         if (chunk.is_class) interesting.push_back(chunk.name);
+      } else {
+        bound_names(text_of(k), interesting, [&](std::string_view word) {
+          return mentions_any(word, trigger_tokens) ||
+                 std::find(interesting.begin(), interesting.end(), word) != interesting.end();
+        });
       }
     }
   }

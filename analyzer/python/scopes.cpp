@@ -52,8 +52,9 @@ std::pair<const Scope*, const Binding*> ScopeTree::lookup(const Scope* from, std
   return {nullptr, nullptr};
 }
 
-void ScopeTree::bind_target(Scope& scope, TSNode target, std::string_view source) {
+void ScopeTree::bind_target(Scope& scope, TSNode target, std::string_view source, int depth) {
   const Grammar& g = Grammar::get();
+  if (depth > 64) return;  // `[[[...a...]]] = x` nested beyond reason: stop, the stack is finite
   if (is(target, g.identifier)) {
     count_binding(scope, node_text(target, source));
     return;
@@ -61,7 +62,7 @@ void ScopeTree::bind_target(Scope& scope, TSNode target, std::string_view source
   // Tuple/list unpacking, starred targets: every identifier inside is (re)bound, never simply.
   if (is(target, g.attribute) || is(target, g.subscript)) return;
   const uint32_t n = ts_node_named_child_count(target);
-  for (uint32_t i = 0; i < n; ++i) bind_target(scope, ts_node_named_child(target, i), source);
+  for (uint32_t i = 0; i < n; ++i) bind_target(scope, ts_node_named_child(target, i), source, depth + 1);
 }
 
 void ScopeTree::bind_parameters(Scope& scope, TSNode parameters, std::string_view source) {

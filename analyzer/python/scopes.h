@@ -56,7 +56,7 @@ class ScopeTree {
 
  private:
   Scope& open(Scope::Kind kind, TSNode node, Scope* parent);
-  void bind_target(Scope& scope, TSNode target, std::string_view source);
+  void bind_target(Scope& scope, TSNode target, std::string_view source, int depth = 0);
   void bind_parameters(Scope& scope, TSNode parameters, std::string_view source);
   std::deque<Scope> scopes_;
   std::unordered_map<std::uint64_t, Scope*> by_node_;

@@ -89,6 +89,10 @@ const Grammar& Grammar::get() {
     g.match_statement = symbol(l, "match_statement");
     g.case_clause = symbol(l, "case_clause");
     g.except_group_clause = symbol(l, "except_group_clause");
+    g.list_comprehension = symbol(l, "list_comprehension");
+    g.set_comprehension = symbol(l, "set_comprehension");
+    g.dictionary_comprehension = symbol(l, "dictionary_comprehension");
+    g.generator_expression = symbol(l, "generator_expression");
     g.f_name = field_id(l, "name");
     g.f_alias = field_id(l, "alias");
     g.f_module_name = field_id(l, "module_name");

@@ -33,7 +33,8 @@ struct Grammar {
       parameters, typed_parameter, default_parameter, typed_default_parameter, decorated_definition,
       expression_statement, pattern_list, tuple_pattern, list_pattern, block, named_expression,
       subscript, for_in_clause, else_clause, while_statement, try_statement, except_clause, finally_clause,
-      with_clause, with_item, match_statement, case_clause, except_group_clause;
+      with_clause, with_item, match_statement, case_clause, except_group_clause, list_comprehension,
+      set_comprehension, dictionary_comprehension, generator_expression;
   TSFieldId f_name, f_alias, f_module_name, f_function, f_arguments, f_object, f_attribute, f_left, f_right,
       f_operator, f_argument, f_value, f_body, f_condition, f_superclasses, f_parameters, f_consequence,
       f_alternative, f_type;

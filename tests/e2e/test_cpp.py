@@ -56,6 +56,47 @@ def test_flags_come_from_compile_commands_json_when_there_is_one(cli, tmp_path):
     assert "= -1" in doc["findings"][0]["message"] or "BATCH" in doc["findings"][0]["message"]
 
 
+def test_parallel_workers_with_a_database_do_not_race(cli, tmp_path):
+    # Each ClangTool works in its database entry's directory; with several workers that must not
+    # move the process's working directory under the others.
+    project = tmp_path / "p"
+    (project / "src").mkdir(parents=True)
+    (project / "build").mkdir()
+    entries = []
+    for i in range(8):
+        (project / "src" / f"f{i}.cpp").write_text(SOURCE.replace("BATCH", "0"))
+        entries.append({"directory": str(project / "build"), "file": f"../src/f{i}.cpp",
+                        "command": f"c++ -std=c++17 -I/usr/local/cuda/include -c ../src/f{i}.cpp -o f{i}.o"})
+    (project / "build" / "compile_commands.json").write_text(json.dumps(entries))
+    for _ in range(3):
+        doc, _ = cli.json("-j", "2", "-p", project / "build", project / "src")
+        assert len(doc["findings"]) == 8, doc["diagnostics"]
+    # A database naming a directory that does not exist: a note and the fallback, not an abort.
+    entries[0]["directory"] = "/nonexistent/dir"
+    (project / "build" / "compile_commands.json").write_text(json.dumps(entries[:1]))
+    doc, result = cli.json("-p", project / "build", project / "src" / "f0.cpp")
+    assert result.returncode == 1
+    assert "does not exist" in doc["diagnostics"][0]["message"]
+
+
+def test_local_classes_templates_and_non_utf8_cpp(cli, tmp_path):
+    (tmp_path / "local.cpp").write_text(
+        "#include <cudnn.h>\nvoid f(cudnnHandle_t h, cudnnTensorDescriptor_t x, void* p) {\n"
+        "  struct Local { static void g(cudnnHandle_t h, cudnnTensorDescriptor_t x, void* p) {\n"
+        "    cudnnBatchNormalizationForwardInference(h, CUDNN_BATCHNORM_SPATIAL, p, p, x, p, x, p, x, p, p, p, p, -2e-5);\n"
+        "  } };\n}\n"
+        "template <class T> void t(cudnnHandle_t h, cudnnTensorDescriptor_t x, T* p) {\n"
+        "  cudnnBatchNormalizationForwardInference(h, CUDNN_BATCHNORM_SPATIAL, p, p, x, p, x, p, x, p, p, p, p, -3e-5);\n"
+        "}\n")
+    (tmp_path / "latin1.cpp").write_bytes(
+        b"// caf\xe9\n#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t t) {\n"
+        b"  cudnnSetTensor4dDescriptor(t, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 0, 3, 8, 8);\n}\n")
+    doc, _ = cli.json(tmp_path)
+    got = sorted((f["path"].rsplit("/", 1)[1], f["line"], f["rule"]) for f in doc["findings"])
+    assert got == [("latin1.cpp", 4, "cudnn-desc-bad-dim"), ("local.cpp", 4, "bn-eps-negative"),
+                   ("local.cpp", 8, "bn-eps-negative")]
+
+
 def test_mixed_tree_gives_one_sarif_run_with_both_languages(cli, sarif_check, tmp_path):
     out = tmp_path / "mixed.sarif"
     cli.run("--format", "sarif", "--output", out, "--cudnn-version", "7.4", REPO / "tests" / "fixtures",

@@ -1,5 +1,6 @@
 """Every fixture yields exactly the findings its `# expect:` markers name, and the shortcuts
 (prefilter, region parsing) find exactly what a full parse of every file finds."""
+import json
 import pathlib
 import re
 
@@ -63,6 +64,40 @@ def test_shortcuts_find_exactly_what_a_full_parse_finds(cli, tree):
 
     by_path = lambda doc: {f["path"]: f["normalizations"] for f in json.loads(doc)["files"] if f["normalizations"]}
     assert by_path(facts_fast) == by_path(facts_full)
+
+
+REGION_CASES = {
+    # What a top-level statement binds must reach the definitions that use it, however it binds it.
+    "alias_import.py": "from torch.nn import BatchNorm2d as BN\n\ndef other():\n    return 1\n\n"
+                       "def f():\n    return BN(3, eps=0.0)\n",
+    "try_import.py": "try:\n    from apex.parallel import SyncBatchNorm as BN\nexcept ImportError:\n"
+                     "    from torch.nn import SyncBatchNorm as BN\n\ndef other():\n    return 1\n\n"
+                     "def f():\n    return BN(64, eps=0.0)\n",
+    "alias_chain.py": "import torch.nn as nn\nNorm = nn.BatchNorm2d\nNorm2 = Norm\n\ndef other():\n    return 1\n\n"
+                      "def f():\n    return Norm2(3, eps=0.0)\n",
+    "if_partial.py": "import functools, sys\nimport torch.nn as nn\nif sys.version_info > (3,):\n"
+                     "    BN = functools.partial(nn.BatchNorm2d, momentum=0.1)\n\ndef other():\n    return 1\n\n"
+                     "def f():\n    return BN(3, eps=0.0)\n",
+    "attribute.py": "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n"
+                    "        self.bn = nn.BatchNorm2d(3)\n\ndef other():\n    return 1\n\n"
+                    "def loosen(self):\n    self.bn.eps = 0.0\n",
+    "formfeed.py": "import torch.nn as nn\nEPS = 0.0\n\x0cdef EPS():\n    return 1\n\n"
+                   "def f():\n    return nn.BatchNorm2d(3, eps=EPS)\n",
+    "continued_def.py": "import torch.nn as nn\nEPS = 0.0\ndef \\\n  EPS():\n    return 1\n\n"
+                        "def f():\n    return nn.BatchNorm2d(3, eps=EPS)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REGION_CASES))
+def test_region_parsing_matches_full_parse_on_tricky_bindings(cli, tmp_path, name):
+    source = tmp_path / name
+    source.write_text(REGION_CASES[name], encoding="utf-8")
+    fast, _ = cli.json(source)
+    full, _ = cli.json("--full-parse", source)
+    assert fast["findings"] == full["findings"]
+    facts = lambda extra: [f["normalizations"] for f in json.loads(
+        cli.run("--format", "facts", *extra, source).stdout)["files"]]
+    assert facts([]) == facts(["--full-parse"])
 
 
 def test_region_parsing_keeps_far_away_constants_and_subclasses(cli, tmp_path):

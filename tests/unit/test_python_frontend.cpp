@@ -230,6 +230,34 @@ TEST(ConstantFolding, ReassignedNamesAndParametersAreNotConstants) {
             EpsSource::NotConstant);
 }
 
+TEST(ConstantFolding, LambdaParametersAndComprehensionTargetsShadowConstants) {
+  const FileFacts facts = facts_of(
+      "import torch.nn as nn\neps = 0.0\nmake = lambda eps: nn.BatchNorm2d(3, eps=eps)\n"
+      "layers = [nn.BatchNorm2d(c, eps=eps) for c, eps in cfg]\n"
+      "ok = lambda c, e=1: nn.BatchNorm2d(c, eps=eps)\n");
+  ASSERT_EQ(facts.normalizations.size(), 3u);
+  EXPECT_EQ(facts.normalizations[0].eps_source, EpsSource::NotConstant);
+  EXPECT_EQ(facts.normalizations[1].eps_source, EpsSource::NotConstant);
+  // Only the lambda's own parameters shadow: `eps` is still the module constant here.
+  EXPECT_EQ(facts.normalizations[2].eps_source, EpsSource::Explicit);
+}
+
+TEST(ConstantFolding, UnderflowIsZeroAsInPython) {
+  EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e-400)\n"), 0.0);
+  EXPECT_GT(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=5e-324)\n"), 0.0);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e400)\n").eps_source, EpsSource::NotConstant);
+}
+
+TEST(NeverCrashes, DeeplyNestedConditionsAndTargets) {
+  std::string chain = "import torch.nn as nn\nfor m in mods:\n    if x";
+  for (int i = 0; i < 20000; ++i) chain += " and x";
+  chain += " and isinstance(m, nn.BatchNorm2d):\n        m.eps = 0\n";
+  (void)facts_of(chain);  // must return; whether the far-away guard is seen is secondary
+  std::string targets = "x = 1\n" + std::string(20000, '[') + "a" + std::string(20000, ']') + " = 1\n";
+  (void)facts_of(targets);
+  SUCCEED();
+}
+
 // ---- functools.partial ----------------------------------------------------------------------
 
 TEST(Partial, BindsEpsAtThePartialAndRecordsLaterCalls) {
@@ -299,7 +327,7 @@ TEST(Subclass, SubclassOfALocalSubclass) {
       "import torch.nn as nn\nclass Base(nn.BatchNorm2d):\n    pass\nclass Leaf(Base):\n"
       "    def __init__(self, c):\n        super().__init__(c, eps=0)\n");
   ASSERT_EQ(facts.normalizations.size(), 1u);
-  EXPECT_EQ(facts.normalizations[0].api, "torch.nn.BatchNorm1d");  // through a local subclass: the entry's name
+  EXPECT_EQ(facts.normalizations[0].api, "torch.nn.BatchNorm2d");  // the base the chain reaches
 }
 
 TEST(Subclass, OtherClassesSuperInitIsIgnored) {
@@ -335,6 +363,16 @@ TEST(AttributeAssignment, KnownConstructedModule) {
   ASSERT_EQ(facts.normalizations.size(), 2u);
   EXPECT_EQ(facts.normalizations[1].origin, "attribute assignment");
   EXPECT_DOUBLE_EQ(facts.normalizations[1].eps->value, 0.0);
+}
+
+TEST(AttributeAssignment, NamesTheClassTheCodeUsed) {
+  const FileFacts facts = facts_of(
+      "import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        self.n = nn.InstanceNorm2d(3)\n"
+      "        self.n.eps = 0.0\nclass N(nn.InstanceNorm2d):\n    def __init__(self):\n"
+      "        super().__init__(3, eps=0.0)\n");
+  ASSERT_EQ(facts.normalizations.size(), 3u);
+  EXPECT_EQ(facts.normalizations[1].api, "torch.nn.InstanceNorm2d");
+  EXPECT_EQ(facts.normalizations[2].api, "torch.nn.InstanceNorm2d");
 }
 
 TEST(AttributeAssignment, KerasUsesEpsilonAttribute) {
