@@ -20,6 +20,8 @@ constexpr std::array kRules{
              "padding or a non-positive stride or dilation: CUDNN_STATUS_BAD_PARAM"},
     RuleInfo{"cudnn-conv-output-empty", "cuda/cudnn-conv-output-size-nonpositive", Level::Error,
              "Convolution whose output size, computed as cuDNN does, is below 1: CUDNN_STATUS_BAD_PARAM"},
+    RuleInfo{"torch-integer-input", "pytorch/integer-input-to-conv-or-batchnorm", Level::Error,
+             "libtorch tensor of an integer element type fed to a convolution or batch norm"},
 };
 
 }  // namespace
@@ -35,6 +37,7 @@ const RuleInfo* find_rule(std::string_view id) {
 void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding>& out) {
   check_bn_epsilon(facts, target, out);
   check_cudnn_descriptors(facts, target, out);
+  check_torch_tensor_dtype(facts, target, out);
 }
 
 }  // namespace cudnnlint

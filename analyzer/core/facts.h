@@ -87,6 +87,16 @@ struct ConvolutionFact {
   DescriptorFact convolution;
 };
 
+// A tensor whose element type the code makes plain (a factory with torch::kByte, `.to(kLong)`,
+// `.byte()`) reaching a convolution or batch norm in the same function.
+struct TensorInputFact {
+  std::string consumer;        // "torch::nn::Conv2d", "at::conv2d", "at::batch_norm"
+  Location use;                // the argument at the consumer
+  std::string variable;        // "" when the tensor is made inline
+  std::string dtype;           // the libtorch name: "kByte", "kLong", ...
+  Location dtype_location;     // where the dtype is set
+};
+
 // A per-file problem that is not a finding: unreadable, invalid UTF-8, syntax error, ...
 struct FileDiagnostic {
   enum class Severity { Warning, Error };
@@ -110,6 +120,7 @@ struct FileFacts {
   std::vector<NormalizationFact> normalizations;
   std::vector<DescriptorFact> descriptors;
   std::vector<ConvolutionFact> convolutions;
+  std::vector<TensorInputFact> tensor_inputs;
   std::vector<SuppressionComment> suppressions;
 };
 

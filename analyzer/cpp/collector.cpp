@@ -4,10 +4,15 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <functional>
 #include <cstdio>
 
 namespace cudnnlint::cpp {
@@ -53,6 +58,45 @@ constexpr std::array kConvolutionUses{
     ConvolutionUse{"cudnnGetConvolutionForwardAlgorithm_v7", 1, 2, 3},
     ConvolutionUse{"cudnnFindConvolutionForwardAlgorithm", 1, 2, 3},
 };
+
+// libtorch element types, by the names libtorch gives them (c10::kByte re-exported as torch::kByte).
+bool is_integer_dtype(llvm::StringRef name) {
+  static const llvm::StringRef names[] = {"kByte", "kUInt8", "kChar", "kInt8", "kShort", "kInt16", "kInt",
+                                          "kInt32", "kLong", "kInt64", "kBool"};
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+bool is_any_dtype(llvm::StringRef name) {
+  static const llvm::StringRef floats[] = {"kFloat", "kFloat32", "kDouble", "kFloat64", "kHalf", "kFloat16", "kBFloat16"};
+  return is_integer_dtype(name) || std::find(std::begin(floats), std::end(floats), name) != std::end(floats);
+}
+// "class torch::nn::ModuleHolder<struct torch::nn::Conv2dImpl>" -> "torch::nn::Conv2d".
+std::string layer_name(const std::string& description) {
+  for (std::size_t at = description.find("torch::nn::"); at != std::string::npos;
+       at = description.find("torch::nn::", at + 1)) {
+    std::size_t end = at + 11;
+    while (end < description.size() && (std::isalnum(static_cast<unsigned char>(description[end])) || description[end] == '_'))
+      ++end;
+    std::string name = description.substr(at, end - at);
+    if (name.find("Conv") == std::string::npos && name.find("Norm") == std::string::npos) continue;
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, "Impl") == 0) name.resize(name.size() - 4);
+    return name;
+  }
+  return description;
+}
+
+// Tensor methods that convert to a fixed element type.
+llvm::StringRef dtype_of_method(llvm::StringRef method) {
+  if (method == "byte") return "kByte";
+  if (method == "char_") return "kChar";
+  if (method == "short_") return "kShort";
+  if (method == "int_") return "kInt";
+  if (method == "long_") return "kLong";
+  if (method == "bool_") return "kBool";
+  if (method == "half") return "kHalf";
+  if (method == "float_") return "kFloat";
+  if (method == "double_") return "kDouble";
+  return "";
+}
 
 }  // namespace
 
@@ -191,6 +235,10 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
                              functionDecl(isExpansionInMainFile(), isDefinition(), forEachDescendant(cudnn_call))
                                  .bind("function")),
                     this);
+  // Tensors and their element types are followed through each function body in source order.
+  finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
+                             functionDecl(isExpansionInMainFile(), isDefinition(), hasBody(stmt())).bind("body_of")),
+                    this);
   // Calls outside any function (initialisers of globals) are rare but still calls.
   finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                              varDecl(isExpansionInMainFile(), hasGlobalStorage(), unless(isStaticLocal()),
@@ -199,6 +247,11 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
 }
 
 void FactsCollector::run(const MatchFinder::MatchResult& result) {
+  if (const auto* body_of = result.Nodes.getNodeAs<FunctionDecl>("body_of")) {
+    if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
+    on_function_body(*body_of, *context_);
+    return;
+  }
   const auto* call = result.Nodes.getNodeAs<CallExpr>("call");
   const auto* callee = result.Nodes.getNodeAs<FunctionDecl>("callee");
   const auto* function = result.Nodes.getNodeAs<FunctionDecl>("function");
@@ -278,6 +331,158 @@ void FactsCollector::on_descriptor(const CallExpr& call, llvm::StringRef name, c
   }
   last_set_[{function, fact.descriptor}] = fact;
   out_.descriptors.push_back(std::move(fact));
+}
+
+namespace {
+
+// Walks one function body in source order: remembers which variables hold tensors of a plain
+// element type, and reports such a tensor reaching a convolution or batch norm.
+class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
+ public:
+  struct Dtype {
+    std::string name;
+    clang::SourceRange where;
+  };
+  using Report = std::function<void(const Expr& argument, const std::string& consumer, const std::string& variable,
+                                    const Dtype& dtype)>;
+  explicit TensorFlow(Report report) : report_(std::move(report)) {}
+
+  bool VisitVarDecl(VarDecl* var) {
+    if (const Expr* init = var->getInit())
+      if (auto d = dtype_of(*init)) known_[var] = *d;
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator* op) {
+    if (op->isAssignmentOp()) assign(op->getLHS(), op->getRHS());
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr* call) {
+    if (call->getOperator() == OO_Equal && call->getNumArgs() == 2) assign(call->getArg(0), call->getArg(1));
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr || call->getNumArgs() == 0) return true;
+    std::string consumer;
+    const Expr* input = nullptr;
+    const std::string qualified = callee->getQualifiedNameAsString();
+    static const char* functions[] = {"at::conv1d", "at::conv2d", "at::conv3d", "at::convolution",
+                                      "at::batch_norm", "at::instance_norm", "torch::nn::functional::conv1d",
+                                      "torch::nn::functional::conv2d", "torch::nn::functional::conv3d",
+                                      "torch::nn::functional::batch_norm", "torch::nn::functional::instance_norm"};
+    if (std::find(std::begin(functions), std::end(functions), qualified) != std::end(functions)) {
+      consumer = qualified;
+      input = call->getArg(0);
+    } else if (const auto* method = dyn_cast<CXXMethodDecl>(callee)) {
+      // conv->forward(x) on a ...Impl, or conv(x) through torch::nn::ModuleHolder<...Impl>.
+      const Expr* object = nullptr;
+      if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+        if (method->getName() != "forward") return true;
+        object = member->getImplicitObjectArgument();
+        input = call->getArg(0);
+      } else if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getOperator() == OO_Call) {
+        if (call->getNumArgs() < 2) return true;
+        object = call->getArg(0);
+        input = call->getArg(1);
+      }
+      if (object == nullptr) return true;
+      const std::string type = object->getType().getAsString();
+      const std::string holder = method->getParent()->getQualifiedNameAsString();
+      const std::string description = type + " " + holder;
+      const bool layer = description.find("Conv") != std::string::npos ||
+                         description.find("BatchNorm") != std::string::npos ||
+                         description.find("InstanceNorm") != std::string::npos;
+      if (!layer || description.find("torch::nn") == std::string::npos) return true;
+      consumer = layer_name(description);
+    } else {
+      return true;
+    }
+    if (input == nullptr) return true;
+    const Expr* bare = input->IgnoreParenImpCasts();
+    std::string variable;
+    std::optional<Dtype> dtype;
+    if (const auto* ref = dyn_cast<DeclRefExpr>(bare)) {
+      variable = ref->getDecl()->getNameAsString();
+      if (const auto it = known_.find(ref->getDecl()); it != known_.end()) dtype = it->second;
+    } else {
+      dtype = dtype_of(*bare);
+    }
+    if (dtype && is_integer_dtype(dtype->name)) report_(*input, consumer, variable, *dtype);
+    return true;
+  }
+
+ private:
+  void assign(const Expr* lhs, const Expr* rhs) {
+    const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+    if (ref == nullptr) return;
+    if (auto d = dtype_of(*rhs)) known_[ref->getDecl()] = *d;
+    else known_.erase(ref->getDecl());  // reassigned with something we cannot see: forget it
+  }
+
+  // The element type of a tensor expression, when the code makes it plain: the outermost
+  // conversion (`.to(kFloat)`, `.byte()`) decides; else a factory's dtype argument; else a
+  // variable already known.
+  std::optional<Dtype> dtype_of(const Expr& e) {
+    const Expr* bare = e.IgnoreParenImpCasts();
+    if (const auto* cleanups = dyn_cast<ExprWithCleanups>(bare)) bare = cleanups->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* temp = dyn_cast<MaterializeTemporaryExpr>(bare)) bare = temp->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* construct = dyn_cast<CXXConstructExpr>(bare); construct && construct->getNumArgs() == 1)
+      return dtype_of(*construct->getArg(0));
+    if (const auto* ref = dyn_cast<DeclRefExpr>(bare)) {
+      if (const auto it = known_.find(ref->getDecl()); it != known_.end()) return it->second;
+      return std::nullopt;
+    }
+    const auto* call = dyn_cast<CallExpr>(bare);
+    if (call == nullptr) return std::nullopt;
+    if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
+      const auto* method = member->getMethodDecl();
+      if (method == nullptr) return std::nullopt;
+      const llvm::StringRef fixed = dtype_of_method(method->getName());
+      if (!fixed.empty()) return Dtype{fixed.str(), call->getSourceRange()};
+      if (method->getName() == "to" || method->getName() == "toType") return dtype_named_in(*call);
+      return std::nullopt;  // any other method: element type unknown here
+    }
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (callee == nullptr) return std::nullopt;
+    const std::string qualified = callee->getQualifiedNameAsString();
+    static const char* factories[] = {"at::zeros", "at::ones", "at::empty", "at::full", "at::rand", "at::randn",
+                                      "at::randint", "at::arange", "at::from_blob", "torch::zeros", "torch::ones",
+                                      "torch::empty", "torch::full", "torch::rand", "torch::randn", "torch::randint",
+                                      "torch::arange", "torch::from_blob", "torch::tensor"};
+    if (std::find(std::begin(factories), std::end(factories), qualified) == std::end(factories)) return std::nullopt;
+    return dtype_named_in(*call);
+  }
+
+  // The dtype an expression's arguments name (torch::kByte, TensorOptions().dtype(torch::kLong)).
+  static std::optional<Dtype> dtype_named_in(const Stmt& s) {
+    for (const Stmt* child : s.children()) {
+      if (child == nullptr) continue;
+      if (const auto* ref = dyn_cast<DeclRefExpr>(child)) {
+        const auto name = ref->getDecl()->getName();
+        if (is_any_dtype(name)) return Dtype{name.str(), ref->getSourceRange()};
+      }
+      if (auto inner = dtype_named_in(*child)) return inner;
+    }
+    return std::nullopt;
+  }
+
+  Report report_;
+  std::map<const ValueDecl*, Dtype> known_;
+};
+
+}  // namespace
+
+void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx) {
+  TensorFlow flow([&](const Expr& argument, const std::string& consumer, const std::string& variable,
+                      const TensorFlow::Dtype& dtype) {
+    if (!seen_inputs_.insert(&argument).second) return;  // a local class's method is also its own function
+    out_.tensor_inputs.push_back(TensorInputFact{consumer, ctx.locate(argument.getSourceRange()), variable,
+                                                 dtype.name, ctx.locate(dtype.where)});
+  });
+  flow.TraverseStmt(function.getBody());
 }
 
 void FactsCollector::on_convolution_use(const CallExpr& call, llvm::StringRef name, const FunctionDecl* function,

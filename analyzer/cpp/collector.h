@@ -31,6 +31,7 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
                         Context& ctx);
   void on_descriptor(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
                      Context& ctx);
+  void on_function_body(const clang::FunctionDecl& function, Context& ctx);
   void on_convolution_use(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
                           Context& ctx);
 
@@ -41,6 +42,7 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
   // The last descriptor set on each variable, per function, in source order.
   std::map<std::pair<const clang::FunctionDecl*, std::string>, DescriptorFact> last_set_;
   std::set<const clang::CallExpr*> seen_calls_;
+  std::set<const clang::Stmt*> seen_inputs_;
 };
 
 }  // namespace cudnnlint::cpp

@@ -284,6 +284,9 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)});
   }
   if (!result.facts.descriptors.empty()) result.facts.frameworks.push_back("cudnn");
+  if (!result.facts.tensor_inputs.empty() &&
+      std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), "torch") == result.facts.frameworks.end())
+    result.facts.frameworks.push_back("torch");
   for (const auto& n : result.facts.normalizations) {
     const NormalizationApi* api = table.find(n.api);
     if (api && std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), api->framework) ==
@@ -326,8 +329,8 @@ std::vector<std::string> fallback_flags(std::string_view path) {
 }
 
 bool may_contain_cpp_trigger(std::string_view text) {
-  // cuDNN calls name "cudnn"; libtorch batch norms name BatchNorm/InstanceNorm or batch_norm/instance_norm.
-  for (std::string_view token : {"cudnn", "BatchNorm", "batch_norm", "InstanceNorm", "instance_norm"})
+  // cuDNN calls name "cudnn"; libtorch code names "torch" (its namespace) somewhere.
+  for (std::string_view token : {"cudnn", "torch", "BatchNorm", "batch_norm", "InstanceNorm", "instance_norm"})
     if (text.find(token) != std::string_view::npos) return true;
   return false;
 }

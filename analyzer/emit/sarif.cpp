@@ -84,7 +84,11 @@ nlohmann::json rule_descriptor(const RuleInfo& rule) {
       {"help", {{"text", help_text}}},
       {"defaultConfiguration", {{"level", level_name(rule.default_level)}}},
       {"properties",
-       {{"tags", {"cudnn", rule.id.rfind("bn-", 0) == 0 ? "batch-norm" : "descriptor", "correctness",
+       {{"tags", {"cudnn",
+                  rule.id.rfind("bn-", 0) == 0      ? "batch-norm"
+                  : rule.id.rfind("torch-", 0) == 0 ? "dtype"
+                                                    : "descriptor",
+                  "correctness",
                   "kb:" + std::string(rule.kb_id)}},
         // The clamp depends on the input rank, which static analysis cannot see.
         {"precision", rule.id == "bn-eps-silently-clamped" ? "medium" : "high"},

@@ -185,7 +185,7 @@ TEST(BnEpsilonRules, TargetIsNamedInTheFinding) {
 }
 
 TEST(RuleRegistry, EveryRuleHasAKbEntry) {
-  ASSERT_EQ(all_rules().size(), 6u);
+  ASSERT_EQ(all_rules().size(), 7u);
   for (const RuleInfo& rule : all_rules()) {
     EXPECT_NE(kb::find(rule.kb_id), nullptr) << rule.id;
     EXPECT_EQ(find_rule(rule.id), &rule);
@@ -309,6 +309,28 @@ INSTANTIATE_TEST_SUITE_P(Measured, ConvolutionOutput,
                                            ConvCase{1, 3, 0, 2, 1, true}, ConvCase{4, 3, 0, 1, 2, true},
                                            ConvCase{5, 3, 0, 1, 2, false}, ConvCase{1, 3, 1, 1, 1, false},
                                            ConvCase{8, 3, 0, 2, 1, false}, ConvCase{9, 4, 0, 3, 1, false}));
+
+}  // namespace
+}  // namespace cudnnlint
+
+namespace cudnnlint {
+namespace {
+
+TEST(TorchIntegerInputRule, OneErrorPerFactNamingTheDtypeAndWhereItIsSet) {
+  FileFacts facts;
+  facts.tensor_inputs.push_back(TensorInputFact{"torch::nn::Conv2d", Location{"m.cpp", {{9, 5, 5, 80}, {9, 10, 10, 85}}},
+                                                "image", "kByte", Location{"m.cpp", {{3, 40, 40, 30}, {3, 52, 52, 42}}}});
+  std::vector<Finding> out;
+  run_rules(facts, Target{}, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].rule_id, "torch-integer-input");
+  EXPECT_EQ(out[0].level, Level::Error);
+  EXPECT_EQ(out[0].location.range.begin.line, 9u);
+  EXPECT_NE(out[0].message.find("torch::kByte"), std::string::npos);
+  EXPECT_NE(out[0].message.find("torch::nn::Conv2d"), std::string::npos);
+  ASSERT_EQ(out[0].related.size(), 1u);
+  EXPECT_EQ(out[0].related[0].where.range.begin.line, 3u);
+}
 
 }  // namespace
 }  // namespace cudnnlint

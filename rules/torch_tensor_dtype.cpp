@@ -1,0 +1,33 @@
+// libtorch: a tensor of an integer element type fed to a convolution or batch norm. PyTorch
+// refuses it (the wording depends on the path: weight type, bias type or "expected scalar
+// type"); its cuDNN convolution has no integer path at all (pytorch#107751).
+// KB entry pytorch/integer-input-to-conv-or-batchnorm.
+#include "rules/rule.h"
+
+namespace cudnnlint {
+
+void check_torch_tensor_dtype(const FileFacts& facts, const Target& target, std::vector<Finding>& out) {
+  (void)target;  // every PyTorch version
+  const RuleInfo* rule = find_rule("torch-integer-input");
+  for (const TensorInputFact& fact : facts.tensor_inputs) {
+    Finding finding;
+    finding.rule_id = std::string(rule->id);
+    finding.kb_id = std::string(rule->kb_id);
+    finding.level = Level::Error;
+    finding.location = fact.use;
+    const std::string what = fact.variable.empty() ? "this tensor" : "`" + fact.variable + "`";
+    finding.message = what + " has the integer element type torch::" + fact.dtype + " and reaches " + fact.consumer +
+                      ", whose weights are floating point: PyTorch rejects it with a RuntimeError (\"Input type "
+                      "(CUDAByteType) and weight type (CUDAFloatType) should be the same\", \"... and bias type ...\" "
+                      "or \"expected scalar type ...\", depending on the path) and has no integer cuDNN "
+                      "convolution; convert with .to(torch::kFloat) first";
+    finding.target_note = "every PyTorch version";
+    finding.related.push_back({fact.dtype_location, "the element type torch::" + fact.dtype + " is set here"});
+    finding.replay.op = "convolution";
+    finding.replay.dtype = fact.dtype;
+    finding.replay.unknown = "input tensor shape";
+    out.push_back(std::move(finding));
+  }
+}
+
+}  // namespace cudnnlint
