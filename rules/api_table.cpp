@@ -17,6 +17,7 @@ CudnnPath parse_path(const std::string& text) {
   if (text == "keras") return CudnnPath::Keras;
   if (text == "clamp_cudnn_min") return CudnnPath::ClampCudnnMin;
   if (text == "none") return CudnnPath::None;
+  if (text == "graph") return CudnnPath::Graph;
   throw std::runtime_error("rules/api_table.json: unknown cudnn_path '" + text + "'");
 }
 
@@ -57,6 +58,7 @@ const char* cudnn_path_name(CudnnPath path) {
     case CudnnPath::Keras: return "keras";
     case CudnnPath::ClampCudnnMin: return "clamp_cudnn_min";
     case CudnnPath::None: return "none";
+    case CudnnPath::Graph: return "graph";
   }
   return "none";
 }

@@ -18,6 +18,7 @@ enum class CudnnPath {
   Keras,           // Keras BatchNormalization: ClampTf on Keras 2's fused path, None on Keras 3
   ClampCudnnMin,   // Paddle: raised to CUDNN_BN_MIN_EPSILON with a log line
   None,            // never calls cuDNN batch norm
+  Graph,           // the cuDNN graph API (cudnn-frontend): epsilon is a scalar tensor, no documented minimum
 };
 
 enum class EpsStorage { Float64, Float32, Array };

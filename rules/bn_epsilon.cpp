@@ -122,6 +122,10 @@ std::optional<Verdict> judge(const NormalizationFact& fact, const NormalizationA
       case CudnnPath::None:
         why = "rsqrt(var + eps) is NaN in every channel whose variance is below |eps|";
         break;
+      case CudnnPath::Graph:
+        why = "the cuDNN graph API documents no minimum epsilon (whether it rejects a negative one is "
+              "unconfirmed); if it runs, rsqrt(var + eps) is NaN in every channel whose variance is below |eps|";
+        break;
     }
     v.message = "negative batch-norm epsilon " + what + " in " + layer + ": " + why;
     v.target_note = "every cuDNN version";
@@ -206,6 +210,7 @@ std::optional<Verdict> judge(const NormalizationFact& fact, const NormalizationA
     case CudnnPath::ClampTf:
     case CudnnPath::Keras:
     case CudnnPath::None:
+    case CudnnPath::Graph:  // cudnn-frontend needs cuDNN 8 or later: the old 1e-5 floor never applies
       return std::nullopt;
   }
   return std::nullopt;

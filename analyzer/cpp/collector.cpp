@@ -170,6 +170,9 @@ class FactsCollector::Context {
 
   std::optional<ConstantValue> fold_number(const Expr& e) {
     if (e.isValueDependent() || e.isTypeDependent() || e.containsErrors()) return std::nullopt;
+    // cudnn-frontend: epsilon is a scalar tensor made by graph.tensor(1e-05f), directly or
+    // through a variable initialised with it.
+    if (auto scalar = graph_scalar(e)) return scalar;
     Expr::EvalResult result;
     if (!e.EvaluateAsRValue(result, ast_)) return std::nullopt;
     double value;
@@ -177,6 +180,50 @@ class FactsCollector::Context {
     else if (result.Val.isInt()) value = static_cast<double>(result.Val.getInt().getSExtValue());
     else return std::nullopt;
     return ConstantValue{value, text_of(e), provenance_of(e)};
+  }
+
+  // `graph.tensor(x)` (cudnn_frontend::graph::Graph::tensor) folded to x, or a variable holding one.
+  std::optional<ConstantValue> graph_scalar(const Expr& e, int depth = 0) {
+    if (depth > 4) return std::nullopt;
+    const Expr* bare = unwrap(&e);
+    if (const auto* ref = dyn_cast<DeclRefExpr>(bare)) {
+      const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+      if (var == nullptr || var->getInit() == nullptr) return std::nullopt;
+      auto value = graph_scalar(*var->getInit(), depth + 1);
+      if (value) {
+        value->spelling = text_of(e);
+        value->provenance.push_back({elsewhere(var->getLocation()),
+                                     var->getNameAsString() + " = " + text_of(*var->getInit()) + " is defined here"});
+      }
+      return value;
+    }
+    const auto* call = dyn_cast<CXXMemberCallExpr>(bare);
+    if (call == nullptr || call->getNumArgs() == 0) return std::nullopt;
+    const auto* method = call->getMethodDecl();
+    if (method == nullptr || method->getName() != "tensor" ||
+        method->getParent()->getQualifiedNameAsString() != "cudnn_frontend::graph::Graph")
+      return std::nullopt;
+    // cudnn-frontend 1.x converts the scalar to a pass-by-value Tensor_attributes implicitly.
+    const Expr& scalar = *unwrap(call->getArg(0));
+    if (scalar.isValueDependent() || !scalar.getType()->isArithmeticType()) return std::nullopt;
+    Expr::EvalResult result;
+    if (!scalar.EvaluateAsRValue(result, ast_)) return std::nullopt;
+    double value;
+    if (result.Val.isFloat()) value = result.Val.getFloat().convertToDouble();
+    else if (result.Val.isInt()) value = static_cast<double>(result.Val.getInt().getSExtValue());
+    else return std::nullopt;
+    return ConstantValue{value, text_of(e), provenance_of(scalar)};
+  }
+
+  static const Expr* unwrap(const Expr* e) {
+    for (;;) {
+      e = e->IgnoreParenImpCasts();
+      if (const auto* c = dyn_cast<ExprWithCleanups>(e)) e = c->getSubExpr();
+      else if (const auto* m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+      else if (const auto* b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+      else if (const auto* k = dyn_cast<CXXConstructExpr>(e); k && k->getNumArgs() == 1) e = k->getArg(0);
+      else return e;
+    }
   }
 
   std::optional<IntegerValue> fold_integer(const Expr& e) {
@@ -214,7 +261,7 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
   for (const auto& name : table_.qualified_names()) {
     const NormalizationApi* api = table_.find(name);
     if (api == nullptr) continue;
-    if (name.ends_with("::eps")) setters.push_back(name);
+    if (name.ends_with("::eps") || name.ends_with("::set_epsilon")) setters.push_back(name);
     else if (api->framework == "cudnn" || name.find("::") != std::string::npos) names.push_back(name);
   }
   for (const auto& spec : descriptor_specs()) names.emplace_back(spec.api);
