@@ -173,13 +173,9 @@ class FactsCollector::Context {
     // cudnn-frontend: epsilon is a scalar tensor made by graph.tensor(1e-05f), directly or
     // through a variable initialised with it.
     if (auto scalar = graph_scalar(e)) return scalar;
-    Expr::EvalResult result;
-    if (!e.EvaluateAsRValue(result, ast_)) return std::nullopt;
-    double value;
-    if (result.Val.isFloat()) value = result.Val.getFloat().convertToDouble();
-    else if (result.Val.isInt()) value = static_cast<double>(result.Val.getInt().getSExtValue());
-    else return std::nullopt;
-    return ConstantValue{value, text_of(e), provenance_of(e)};
+    const auto value = evaluate_number(e);
+    if (!value) return std::nullopt;
+    return ConstantValue{*value, text_of(e), provenance_of(e)};
   }
 
   // `graph.tensor(x)` (cudnn_frontend::graph::Graph::tensor) folded to x, or a variable holding one.
@@ -206,13 +202,18 @@ class FactsCollector::Context {
     // cudnn-frontend 1.x converts the scalar to a pass-by-value Tensor_attributes implicitly.
     const Expr& scalar = *unwrap(call->getArg(0));
     if (scalar.isValueDependent() || !scalar.getType()->isArithmeticType()) return std::nullopt;
+    const auto value = evaluate_number(scalar);
+    if (!value) return std::nullopt;
+    return ConstantValue{*value, text_of(e), provenance_of(scalar)};
+  }
+
+  // Clang's constant evaluation of a floating or integer expression, as a double.
+  std::optional<double> evaluate_number(const Expr& e) {
     Expr::EvalResult result;
-    if (!scalar.EvaluateAsRValue(result, ast_)) return std::nullopt;
-    double value;
-    if (result.Val.isFloat()) value = result.Val.getFloat().convertToDouble();
-    else if (result.Val.isInt()) value = static_cast<double>(result.Val.getInt().getSExtValue());
-    else return std::nullopt;
-    return ConstantValue{value, text_of(e), provenance_of(scalar)};
+    if (!e.EvaluateAsRValue(result, ast_)) return std::nullopt;
+    if (result.Val.isFloat()) return result.Val.getFloat().convertToDouble();
+    if (result.Val.isInt()) return static_cast<double>(result.Val.getInt().getSExtValue());
+    return std::nullopt;
   }
 
   static const Expr* unwrap(const Expr* e) {
