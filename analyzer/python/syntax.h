@@ -24,20 +24,18 @@ using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
 
 // Symbol and field ids of the node kinds the front-end looks at, resolved once per process.
 struct Grammar {
-  TSSymbol module, import_statement, import_from_statement, future_import_statement, aliased_import,
-      dotted_name, wildcard_import, relative_import, identifier, attribute, call, argument_list,
-      keyword_argument, list_splat, dictionary_splat, integer, float_, unary_operator, binary_operator,
-      parenthesized_expression, assignment, augmented_assignment, function_definition, class_definition,
-      lambda, if_statement, elif_clause, boolean_operator, not_operator, comment, string, tuple, true_,
-      false_, none, for_statement, with_statement, as_pattern, global_statement, nonlocal_statement,
-      parameters, typed_parameter, default_parameter, typed_default_parameter, decorated_definition,
-      expression_statement, pattern_list, tuple_pattern, list_pattern, block, named_expression,
-      subscript, for_in_clause, else_clause, while_statement, try_statement, except_clause, finally_clause,
-      with_clause, with_item, match_statement, case_clause, except_group_clause, list_comprehension,
-      set_comprehension, dictionary_comprehension, generator_expression;
+  TSSymbol module, import_statement, import_from_statement, aliased_import, dotted_name, wildcard_import,
+      identifier, attribute, call, argument_list, keyword_argument, list_splat, dictionary_splat, integer,
+      float_, unary_operator, binary_operator, parenthesized_expression, assignment, augmented_assignment,
+      function_definition, class_definition, lambda, if_statement, elif_clause, boolean_operator, comment,
+      string, tuple, true_, false_, for_statement, with_statement, as_pattern, global_statement,
+      nonlocal_statement, default_parameter, typed_default_parameter, decorated_definition,
+      expression_statement, block, subscript, for_in_clause, else_clause, while_statement, try_statement,
+      except_clause, finally_clause, with_clause, with_item, match_statement, case_clause,
+      except_group_clause, list_comprehension, set_comprehension, dictionary_comprehension,
+      generator_expression;
   TSFieldId f_name, f_alias, f_module_name, f_function, f_arguments, f_object, f_attribute, f_left, f_right,
-      f_operator, f_argument, f_value, f_body, f_condition, f_superclasses, f_parameters, f_consequence,
-      f_alternative, f_type;
+      f_operator, f_argument, f_value, f_condition, f_superclasses, f_parameters, f_consequence;
 
   static const Grammar& get();
 };
