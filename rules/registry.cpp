@@ -22,6 +22,9 @@ constexpr std::array kRules{
              "Convolution whose output size, computed as cuDNN does, is below 1: CUDNN_STATUS_BAD_PARAM"},
     RuleInfo{"torch-integer-input", "pytorch/integer-input-to-conv-or-batchnorm", Level::Error,
              "libtorch tensor of an integer element type fed to a convolution or batch norm"},
+    RuleInfo{"torch-conv-dtype-mismatch", "pytorch/conv-input-weight-dtype-mismatch", Level::Error,
+             "libtorch half (or other floating) tensor fed to a convolution whose weights plainly have another "
+             "floating type"},
 };
 
 }  // namespace
@@ -38,6 +41,7 @@ void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding
   check_bn_epsilon(facts, target, out);
   check_cudnn_descriptors(facts, target, out);
   check_torch_tensor_dtype(facts, target, out);
+  check_torch_conv_dtype_mismatch(facts, target, out);
 }
 
 }  // namespace cudnnlint

@@ -29,5 +29,6 @@ void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding
 void check_bn_epsilon(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
 void check_cudnn_descriptors(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
 void check_torch_tensor_dtype(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
+void check_torch_conv_dtype_mismatch(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
 
 }  // namespace cudnnlint

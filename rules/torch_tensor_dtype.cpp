@@ -3,6 +3,7 @@
 // type"); its cuDNN convolution has no integer path at all (pytorch#107751).
 // KB entry pytorch/integer-input-to-conv-or-batchnorm.
 #include "rules/rule.h"
+#include "rules/torch_dtypes.h"
 
 namespace cudnnlint {
 
@@ -10,6 +11,7 @@ void check_torch_tensor_dtype(const FileFacts& facts, const Target& target, std:
   (void)target;  // every PyTorch version
   const RuleInfo* rule = find_rule("torch-integer-input");
   for (const TensorInputFact& fact : facts.tensor_inputs) {
+    if (is_floating_dtype(fact.dtype)) continue;  // handled by torch-conv-dtype-mismatch
     Finding finding;
     finding.rule_id = std::string(rule->id);
     finding.kb_id = std::string(rule->kb_id);

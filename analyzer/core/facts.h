@@ -95,6 +95,10 @@ struct TensorInputFact {
   std::string variable;        // "" when the tensor is made inline
   std::string dtype;           // the libtorch name: "kByte", "kLong", ...
   Location dtype_location;     // where the dtype is set
+  // The consumer's weight element type where the code makes it plain too: a module constructed
+  // in the same function (float32 unless converted with ->to(...)) or a functional conv's weight.
+  std::string weight_dtype;    // "" when not visible
+  std::optional<Location> weight_dtype_location;
 };
 
 // A per-file problem that is not a finding: unreadable, invalid UTF-8, syntax error, ...

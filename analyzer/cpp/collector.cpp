@@ -384,20 +384,28 @@ void FactsCollector::on_descriptor(const CallExpr& call, llvm::StringRef name, c
 namespace {
 
 // Walks one function body in source order: remembers which variables hold tensors of a plain
-// element type, and reports such a tensor reaching a convolution or batch norm.
+// element type and which hold convolution modules built here (float32 parameters until
+// converted), and reports such a tensor reaching a convolution or batch norm.
 class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
  public:
   struct Dtype {
     std::string name;
     clang::SourceRange where;
   };
-  using Report = std::function<void(const Expr& argument, const std::string& consumer, const std::string& variable,
-                                    const Dtype& dtype)>;
-  explicit TensorFlow(Report report) : report_(std::move(report)) {}
+  struct Input {
+    const Expr* argument = nullptr;
+    std::string consumer;
+    std::string variable;
+    Dtype dtype;
+    std::optional<Dtype> weight;  // the consumer's weight element type, when plain
+  };
 
   bool VisitVarDecl(VarDecl* var) {
-    if (const Expr* init = var->getInit())
+    if (const Expr* init = var->getInit()) {
+      if (const ValueDecl* aliased = module_of(init)) modules_.erase(aliased);  // a holder shares its module
       if (auto d = dtype_of(*init)) known_[var] = *d;
+      else if (is_conv_module_construction(*var)) modules_[var] = Dtype{"kFloat", var->getSourceRange()};
+    }
     return true;
   }
 
@@ -411,42 +419,73 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
     return true;
   }
 
+  // Any mention of autocast: libtorch then casts conv inputs and weights to one type itself.
+  bool VisitDeclRefExpr(DeclRefExpr* ref) {
+    if (ref->getDecl()->getQualifiedNameAsString().find("autocast") != std::string::npos) autocast_ = true;
+    return true;
+  }
+
+  // A module member other than forward/to (conv->weight, conv->options) may change or expose
+  // its parameters: stop trusting what we know about them.
+  bool VisitMemberExpr(MemberExpr* member) {
+    const auto name = member->getMemberDecl()->getName();
+    if (name != "forward" && name != "to" && name != "operator()")
+      if (const ValueDecl* module = module_of(member->getBase())) modules_.erase(module);
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr* call) {
     const FunctionDecl* callee = call->getDirectCallee();
     if (callee == nullptr || call->getNumArgs() == 0) return true;
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call);
+        op && (op->getOperator() == OO_Arrow || op->getOperator() == OO_Star || op->getOperator() == OO_Equal))
+      return true;  // conv-> and *conv only reach the module; assignments are handled above
     std::string consumer;
     const Expr* input = nullptr;
+    std::optional<Dtype> weight;
     const std::string qualified = callee->getQualifiedNameAsString();
-    static const char* functions[] = {"at::conv1d", "at::conv2d", "at::conv3d", "at::convolution",
-                                      "at::batch_norm", "at::instance_norm", "torch::nn::functional::conv1d",
-                                      "torch::nn::functional::conv2d", "torch::nn::functional::conv3d",
-                                      "torch::nn::functional::batch_norm", "torch::nn::functional::instance_norm"};
-    if (std::find(std::begin(functions), std::end(functions), qualified) != std::end(functions)) {
+    static const char* convolutions[] = {"at::conv1d", "at::conv2d", "at::conv3d", "at::convolution",
+                                         "torch::nn::functional::conv1d", "torch::nn::functional::conv2d",
+                                         "torch::nn::functional::conv3d"};
+    static const char* norms[] = {"at::batch_norm", "at::instance_norm", "torch::nn::functional::batch_norm",
+                                  "torch::nn::functional::instance_norm"};
+    const bool functional_conv =
+        std::find(std::begin(convolutions), std::end(convolutions), qualified) != std::end(convolutions);
+    if (functional_conv || std::find(std::begin(norms), std::end(norms), qualified) != std::end(norms)) {
       consumer = qualified;
       input = call->getArg(0);
+      if (functional_conv && call->getNumArgs() > 1) weight = dtype_of(*call->getArg(1));
     } else if (const auto* method = dyn_cast<CXXMethodDecl>(callee)) {
       // conv->forward(x) on a ...Impl, or conv(x) through torch::nn::ModuleHolder<...Impl>.
       const Expr* object = nullptr;
       if (const auto* member = dyn_cast<CXXMemberCallExpr>(call)) {
-        if (method->getName() != "forward") return true;
         object = member->getImplicitObjectArgument();
+        if (method->getName() == "to") {
+          // conv->to(torch::kHalf) converts the module's parameters; conv->to(device) does not.
+          if (const ValueDecl* module = module_of(object); module && modules_.count(module))
+            if (auto d = dtype_named_in(*call)) modules_[module] = *d;
+          return true;
+        }
+        if (method->getName() != "forward") return forget_modules_in(*call);
         input = call->getArg(0);
       } else if (const auto* op = dyn_cast<CXXOperatorCallExpr>(call); op && op->getOperator() == OO_Call) {
         if (call->getNumArgs() < 2) return true;
         object = call->getArg(0);
         input = call->getArg(1);
       }
-      if (object == nullptr) return true;
+      if (object == nullptr) return forget_modules_in(*call);
       const std::string type = object->getType().getAsString();
       const std::string holder = method->getParent()->getQualifiedNameAsString();
       const std::string description = type + " " + holder;
       const bool layer = description.find("Conv") != std::string::npos ||
                          description.find("BatchNorm") != std::string::npos ||
                          description.find("InstanceNorm") != std::string::npos;
-      if (!layer || description.find("torch::nn") == std::string::npos) return true;
+      if (!layer || description.find("torch::nn") == std::string::npos) return forget_modules_in(*call);
       consumer = layer_name(description);
+      if (const ValueDecl* module = module_of(object))
+        if (const auto it = modules_.find(module); it != modules_.end()) weight = it->second;
     } else {
-      return true;
+      return forget_modules_in(*call);
     }
     if (input == nullptr) return true;
     const Expr* bare = input->IgnoreParenImpCasts();
@@ -458,16 +497,84 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
     } else {
       dtype = dtype_of(*bare);
     }
-    if (dtype && is_integer_dtype(dtype->name)) report_(*input, consumer, variable, *dtype);
+    if (!dtype) return true;
+    if (is_integer_dtype(dtype->name)) {
+      inputs_.push_back(Input{input, consumer, variable, *dtype, weight});
+    } else if (weight && consumer.find("onv") != std::string::npos &&
+               canonical_dtype(dtype->name) != canonical_dtype(weight->name) && !is_integer_dtype(weight->name)) {
+      // Floating input and weight of different types: the convolution refuses them. Batch norm
+      // is left alone: half input with float parameters is its documented mixed mode.
+      mismatches_.push_back(Input{input, consumer, variable, *dtype, weight});
+    }
     return true;
+  }
+
+  // What the walk found; type mismatches are dropped where the function mentions autocast.
+  std::vector<Input> results() const {
+    std::vector<Input> all = inputs_;
+    if (!autocast_) all.insert(all.end(), mismatches_.begin(), mismatches_.end());
+    return all;
   }
 
  private:
   void assign(const Expr* lhs, const Expr* rhs) {
     const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+    if (const ValueDecl* aliased = module_of(rhs)) modules_.erase(aliased);  // a holder shares its module
     if (ref == nullptr) return;
+    modules_.erase(ref->getDecl());
     if (auto d = dtype_of(*rhs)) known_[ref->getDecl()] = *d;
     else known_.erase(ref->getDecl());  // reassigned with something we cannot see: forget it
+  }
+
+  // A module handed to any other call (register_module, a helper) may be converted there.
+  bool forget_modules_in(const CallExpr& call) {
+    for (const Expr* arg : call.arguments())
+      if (const ValueDecl* module = module_of(arg)) modules_.erase(module);
+    return true;
+  }
+
+  // The local variable behind `conv`, `conv.operator->()` or `*conv`, if it is a tracked module.
+  const ValueDecl* module_of(const Expr* e) const {
+    if (e == nullptr) return nullptr;
+    const Expr* bare = e->IgnoreParenImpCasts();
+    if (const auto* op = dyn_cast<CXXOperatorCallExpr>(bare);
+        op && (op->getOperator() == OO_Arrow || op->getOperator() == OO_Star) && op->getNumArgs() >= 1)
+      bare = op->getArg(0)->IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(bare))
+      if (modules_.count(ref->getDecl())) return ref->getDecl();
+    return nullptr;
+  }
+
+  // `torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 8, 3))` or `auto conv = torch::nn::Conv2d(...)`:
+  // a local holder or Impl constructed here, so its parameters are libtorch's default float32.
+  // Parameters, references, members and `Conv2d conv(nullptr)` (an empty holder) are not.
+  static bool is_conv_module_construction(const VarDecl& var) {
+    if (isa<ParmVarDecl>(var) || var.getType()->isReferenceType() || var.getType()->isPointerType()) return false;
+    const std::string type = var.getType().getCanonicalType().getAsString();
+    if (type.find("torch::nn::") == std::string::npos || type.find("Conv") == std::string::npos) return false;
+    const Expr* init = var.getInit()->IgnoreParenImpCasts();
+    if (const auto* cleanups = dyn_cast<ExprWithCleanups>(init)) init = cleanups->getSubExpr()->IgnoreParenImpCasts();
+    for (int depth = 0; depth < 4; ++depth) {
+      if (const auto* temp = dyn_cast<MaterializeTemporaryExpr>(init)) init = temp->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto* bind = dyn_cast<CXXBindTemporaryExpr>(init)) init = bind->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto* cast = dyn_cast<CXXFunctionalCastExpr>(init)) init = cast->getSubExpr()->IgnoreParenImpCasts();
+      const auto* construct = dyn_cast<CXXConstructExpr>(init);
+      if (construct == nullptr) return false;
+      if (construct->getNumArgs() == 0) return false;  // an empty holder
+      const Expr* first = construct->getArg(0)->IgnoreParenImpCasts();
+      if (isa<CXXNullPtrLiteralExpr>(first)) return false;
+      // A copy or move of another holder: look through it once more.
+      if (construct->getConstructor()->isCopyOrMoveConstructor()) { init = first; continue; }
+      return true;
+    }
+    return false;
+  }
+
+  static std::string canonical_dtype(const std::string& name) {
+    if (name == "kFloat32") return "kFloat";
+    if (name == "kFloat64") return "kDouble";
+    if (name == "kFloat16") return "kHalf";
+    return name;
   }
 
   // The element type of a tensor expression, when the code makes it plain: the outermost
@@ -517,20 +624,32 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
     return std::nullopt;
   }
 
-  Report report_;
-  std::map<const ValueDecl*, Dtype> known_;
+  std::map<const ValueDecl*, Dtype> known_;    // tensors of a plain element type
+  std::map<const ValueDecl*, Dtype> modules_;  // conv modules built here, with their parameters' type
+  std::vector<Input> inputs_;                  // integer tensors reaching a consumer
+  std::vector<Input> mismatches_;              // floating tensors reaching a conv of another type
+  bool autocast_ = false;
 };
 
 }  // namespace
 
 void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx) {
-  TensorFlow flow([&](const Expr& argument, const std::string& consumer, const std::string& variable,
-                      const TensorFlow::Dtype& dtype) {
-    if (!seen_inputs_.insert(&argument).second) return;  // a local class's method is also its own function
-    out_.tensor_inputs.push_back(TensorInputFact{consumer, ctx.locate(argument.getSourceRange()), variable,
-                                                 dtype.name, ctx.locate(dtype.where)});
-  });
+  TensorFlow flow;
   flow.TraverseStmt(function.getBody());
+  for (const TensorFlow::Input& input : flow.results()) {
+    if (!seen_inputs_.insert(input.argument).second) continue;  // a local class's method is also its own function
+    TensorInputFact fact;
+    fact.consumer = input.consumer;
+    fact.use = ctx.locate(input.argument->getSourceRange());
+    fact.variable = input.variable;
+    fact.dtype = input.dtype.name;
+    fact.dtype_location = ctx.locate(input.dtype.where);
+    if (input.weight) {
+      fact.weight_dtype = input.weight->name;
+      fact.weight_dtype_location = ctx.locate(input.weight->where);
+    }
+    out_.tensor_inputs.push_back(std::move(fact));
+  }
 }
 
 void FactsCollector::on_convolution_use(const CallExpr& call, llvm::StringRef name, const FunctionDecl* function,

@@ -110,11 +110,20 @@ void write_facts(std::ostream& out, const Report& report) {
     for (const auto& c : facts.convolutions)
       convolutions.push_back({{"api", c.api}, {"call", location_json(c.call)}, {"input", descriptor_json(c.input)},
                               {"filter", descriptor_json(c.filter)}, {"convolution", descriptor_json(c.convolution)}});
+    nlohmann::json tensor_inputs = nlohmann::json::array();
+    for (const auto& t : facts.tensor_inputs) {
+      nlohmann::json item = {{"consumer", t.consumer}, {"use", location_json(t.use)}, {"variable", t.variable},
+                             {"dtype", t.dtype}, {"dtype_location", location_json(t.dtype_location)}};
+      if (!t.weight_dtype.empty()) item["weight_dtype"] = t.weight_dtype;
+      if (t.weight_dtype_location) item["weight_dtype_location"] = location_json(*t.weight_dtype_location);
+      tensor_inputs.push_back(std::move(item));
+    }
     files.push_back({{"path", facts.path},
                      {"frameworks", facts.frameworks},
                      {"normalizations", norms},
                      {"descriptors", descriptors},
-                     {"convolutions", convolutions}});
+                     {"convolutions", convolutions},
+                     {"tensor_inputs", tensor_inputs}});
   }
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a["path"] < b["path"]; });
   out << nlohmann::json{{"files", files},

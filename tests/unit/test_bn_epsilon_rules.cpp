@@ -185,7 +185,7 @@ TEST(BnEpsilonRules, TargetIsNamedInTheFinding) {
 }
 
 TEST(RuleRegistry, EveryRuleHasAKbEntry) {
-  ASSERT_EQ(all_rules().size(), 7u);
+  ASSERT_EQ(all_rules().size(), 8u);
   for (const RuleInfo& rule : all_rules()) {
     EXPECT_NE(kb::find(rule.kb_id), nullptr) << rule.id;
     EXPECT_EQ(find_rule(rule.id), &rule);
@@ -318,8 +318,13 @@ namespace {
 
 TEST(TorchIntegerInputRule, OneErrorPerFactNamingTheDtypeAndWhereItIsSet) {
   FileFacts facts;
-  facts.tensor_inputs.push_back(TensorInputFact{"torch::nn::Conv2d", Location{"m.cpp", {{9, 5, 5, 80}, {9, 10, 10, 85}}},
-                                                "image", "kByte", Location{"m.cpp", {{3, 40, 40, 30}, {3, 52, 52, 42}}}});
+  TensorInputFact fact;
+  fact.consumer = "torch::nn::Conv2d";
+  fact.use = Location{"m.cpp", {{9, 5, 5, 80}, {9, 10, 10, 85}}};
+  fact.variable = "image";
+  fact.dtype = "kByte";
+  fact.dtype_location = Location{"m.cpp", {{3, 40, 40, 30}, {3, 52, 52, 42}}};
+  facts.tensor_inputs.push_back(fact);
   std::vector<Finding> out;
   run_rules(facts, Target{}, out);
   ASSERT_EQ(out.size(), 1u);
@@ -330,6 +335,47 @@ TEST(TorchIntegerInputRule, OneErrorPerFactNamingTheDtypeAndWhereItIsSet) {
   EXPECT_NE(out[0].message.find("torch::nn::Conv2d"), std::string::npos);
   ASSERT_EQ(out[0].related.size(), 1u);
   EXPECT_EQ(out[0].related[0].where.range.begin.line, 3u);
+}
+
+}  // namespace
+}  // namespace cudnnlint
+
+namespace cudnnlint {
+namespace {
+
+TensorInputFact half_input(std::string weight_dtype) {
+  TensorInputFact fact;
+  fact.consumer = "torch::nn::Conv2d";
+  fact.use = Location{"m.cpp", {{9, 5, 5, 80}, {9, 10, 10, 85}}};
+  fact.variable = "x";
+  fact.dtype = "kHalf";
+  fact.dtype_location = Location{"m.cpp", {{3, 40, 40, 30}, {3, 52, 52, 42}}};
+  fact.weight_dtype = std::move(weight_dtype);
+  if (!fact.weight_dtype.empty()) fact.weight_dtype_location = Location{"m.cpp", {{2, 3, 3, 10}, {2, 9, 9, 16}}};
+  return fact;
+}
+
+TEST(TorchConvDtypeMismatchRule, HalfInputIntoFloatModuleIsOneErrorWithBothOrigins) {
+  FileFacts facts;
+  facts.tensor_inputs.push_back(half_input("kFloat"));
+  std::vector<Finding> out;
+  run_rules(facts, Target{}, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].rule_id, "torch-conv-dtype-mismatch");
+  EXPECT_EQ(out[0].kb_id, "pytorch/conv-input-weight-dtype-mismatch");
+  EXPECT_NE(out[0].message.find("Input type (c10::Half) and bias type (float)"), std::string::npos);
+  ASSERT_EQ(out[0].related.size(), 2u);
+  EXPECT_EQ(out[0].related[1].where.range.begin.line, 2u);
+}
+
+TEST(TorchConvDtypeMismatchRule, SilentWhenTheWeightTypeIsUnknownOrTheSame) {
+  for (const char* weight : {"", "kHalf", "kFloat16"}) {
+    FileFacts facts;
+    facts.tensor_inputs.push_back(half_input(weight));
+    std::vector<Finding> out;
+    run_rules(facts, Target{}, out);
+    EXPECT_TRUE(out.empty()) << "weight dtype '" << weight << "'";
+  }
 }
 
 }  // namespace
