@@ -3,7 +3,10 @@
 // 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage or tool error.
 #include "cli/config.h"
 #include "emit/emitters.h"
+#include "emit/replay_json.h"
 #include "engine/analysis.h"
+#include "gpu_check/gpu_check.h"
+#include "gpu_check/sarif_report.h"
 #include "kb/kb.h"
 #include "rules/rule.h"
 
@@ -62,6 +65,34 @@ int run_explain(const std::string& id, const std::string& lang_text) {
   return kExitClean;
 }
 
+int run_doctor(const gpu::GpuCheckOptions& options) {
+  const gpu::GpuEnvironment environment = gpu::probe_environment(options.cudnn_library, options.execution);
+  std::cout << "cudnnlint " << CUDNNLINT_VERSION << "\n" << gpu::describe_environment(environment);
+  return kExitClean;
+}
+
+// `cudnnlint gpu-check report.sarif`: replays the findings of an earlier SARIF report.
+int run_gpu_check_on_sarif(const std::string& sarif_file, const gpu::GpuCheckOptions& options,
+                           const std::string& format, std::ostream& out) {
+  gpu::SarifFindings report = gpu::read_sarif_findings(sarif_file);
+  const GpuCheckSummary summary = gpu::run_gpu_check(report.findings, options);
+  if (format == "sarif" || format == "json") {
+    gpu::annotate_sarif(report, summary);
+    out << report.log.dump(2) << '\n';
+    return kExitClean;
+  }
+  for (const Finding& f : report.findings) {
+    out << f.location.path << ':' << f.location.range.begin.line << ':' << f.location.range.begin.column << ": "
+        << f.rule_id << ": " << (f.gpu_check ? verdict_line(*f.gpu_check) : "not checked") << '\n';
+    if (f.gpu_check && f.gpu_check->outcome != GpuVerdict::Outcome::Skipped)
+      out << "  " << f.gpu_check->detail << '\n';
+  }
+  out << report.findings.size() << (report.findings.size() == 1 ? " result" : " results") << " in " << sarif_file
+      << ".\n"
+      << summary_line(summary) << '\n';
+  return kExitClean;
+}
+
 int run_rules_listing() {
   for (const RuleInfo& rule : all_rules())
     std::cout << rule.id << "\t" << level_name(rule.default_level) << "\t" << rule.kb_id << "\t" << rule.summary
@@ -95,6 +126,9 @@ int main(int argc, char** argv) {
   std::string source_root_text;
   std::string compile_commands_dir;
   std::vector<std::string> extra_args;
+  bool gpu_check_flag = false;
+  std::string gpu_check_tier = "all";
+  std::string cudnn_library;
 
   app.add_option("paths", paths, "Files or directories to analyse (directories are walked for .py files)");
   app.add_option("-f,--format", format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "github", "facts"}));
@@ -133,6 +167,14 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
+  app.add_flag("--gpu-check", gpu_check_flag,
+               "After analysis, replay each finding's configuration against the installed cuDNN (see README: gpu_check)");
+  app.add_option("--gpu-check-tier", gpu_check_tier,
+                 "gpu_check tiers: all (descriptor, plus execution when a GPU is present) or descriptor (never touch the GPU)")
+      ->check(CLI::IsMember({"all", "descriptor"}));
+  app.add_option("--cudnn-library", cudnn_library,
+                 "gpu_check: load this libcudnn file instead of searching CUDNN_PATH, the CUDA toolkit and pip wheels");
+
   std::string explain_id;
   std::string explain_lang = "en";
   CLI::App* explain = app.add_subcommand("explain", "Print a knowledge-base entry (or a rule's entry) as Markdown");
@@ -144,6 +186,15 @@ int main(int argc, char** argv) {
       app.add_subcommand("flags", "Print, as JSON, the clang command each C++/CUDA file is parsed with (uses -p and --extra-arg)");
   flags_cmd->add_option("files", flag_files, "C++/CUDA files")->required();
   flags_cmd->fallthrough();  // -p and --extra-arg may follow the subcommand
+  std::string sarif_input;
+  CLI::App* gpu_check_cmd = app.add_subcommand(
+      "gpu-check", "Replay the findings of an earlier SARIF report against the installed cuDNN (text, or -f sarif for "
+                   "the report annotated with properties.gpuCheck)");
+  gpu_check_cmd->add_option("report", sarif_input, "SARIF file written by cudnnlint -f sarif")->required();
+  gpu_check_cmd->fallthrough();
+  CLI::App* doctor_cmd =
+      app.add_subcommand("doctor", "Print the cuDNN and CUDA versions found, the GPU, and which gpu_check tiers can run");
+  doctor_cmd->fallthrough();
   app.require_subcommand(0, 1);
 
   try {
@@ -156,6 +207,24 @@ int main(int argc, char** argv) {
   try {
     if (explain->parsed()) return run_explain(explain_id, explain_lang);
     if (rules_cmd->parsed()) return run_rules_listing();
+    gpu::GpuCheckOptions gpu_options;
+    gpu_options.cudnn_library = cudnn_library;
+    gpu_options.execution = gpu_check_tier == "all";
+    if (doctor_cmd->parsed()) return run_doctor(gpu_options);
+    if (gpu_check_cmd->parsed()) {
+      if (format != "text" && format != "sarif" && format != "json")
+        throw std::invalid_argument("gpu-check writes text or sarif, not " + format);
+      std::ofstream file_out;
+      if (!output_file.empty()) {
+        file_out.open(output_file, std::ios::binary | std::ios::trunc);
+        if (!file_out) throw std::runtime_error("cannot write " + output_file);
+      }
+      std::ostream& out = output_file.empty() ? std::cout : file_out;
+      const int code = run_gpu_check_on_sarif(sarif_input, gpu_options, format, out);
+      out.flush();
+      if (!out) throw std::runtime_error("writing the report failed");
+      return code;
+    }
     if (flags_cmd->parsed()) {
       cpp::CppOptions cpp_options;
       cpp_options.compile_commands_dir = compile_commands_dir;
@@ -216,7 +285,8 @@ int main(int argc, char** argv) {
       if (!fail_level) throw std::invalid_argument("bad fail-level '" + fail_text + "'");
     }
 
-    const AnalysisResult result = analyze(options);
+    AnalysisResult result = analyze(options);
+    if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const std::filesystem::path source_root =
         source_root_text.empty() ? find_source_root() : std::filesystem::path(source_root_text);

@@ -6,6 +6,7 @@
 //  - TF fused batch norm (and Keras 2's fused BatchNormalization) raise eps < 1.001e-5 to 1.001e-5.
 //  - float32(1e-5) = 9.99999975e-06 < 1e-5: frameworks that store eps as float fall under the old floor.
 #include "rules/api_table.h"
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 #include <cctype>
@@ -243,11 +244,15 @@ void check_bn_epsilon(const FileFacts& facts, const Target& target, std::vector<
     finding.target_note = std::move(verdict->target_note);
     for (const auto& step : fact.eps->provenance) finding.related.push_back({step.where, step.what});
     for (const auto& use : fact.uses) finding.related.push_back({use.where, use.what});
-    finding.replay.op = "batchnorm";
-    finding.replay.epsilon = fact.eps->value;
-    finding.replay.dtype = dtype_of(fact);
-    finding.replay.unknown = finding.replay.dtype.empty() ? "input tensor shape and dtype (set at run time)"
-                                                          : "input tensor shape (set at run time)";
+    finding.replay = batchnorm_replay(fact.eps->value, dtype_of(fact));
+    if (finding.rule_id == "bn-eps-zero") {
+      finding.replay.expect = "non-finite output";
+    } else if (finding.rule_id == "bn-eps-silently-clamped") {
+      finding.replay.unknown = "TensorFlow raises epsilon to 1.001e-5 before cuDNN sees it: there is no cuDNN "
+                               "failure to replay";
+    } else {
+      finding.replay.expect = "CUDNN_STATUS_BAD_PARAM";  // negative: every cuDNN; below 1e-5: cuDNN < 7.5
+    }
     out.push_back(std::move(finding));
   }
 }

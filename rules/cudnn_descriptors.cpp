@@ -3,6 +3,7 @@
 // cuda/cudnn-conv-output-size-nonpositive): a zero or negative n/c/h/w in a tensor or filter
 // descriptor, a negative padding or a zero stride is CUDNN_STATUS_BAD_PARAM when the descriptor
 // is set; cudnnGetConvolution2dForwardOutputDim returns BAD_PARAM when the output would be < 1.
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 #include <optional>
@@ -49,7 +50,8 @@ void check_cudnn_descriptors(const FileFacts& facts, const Target& target, std::
   const RuleInfo* bad_dim = find_rule("cudnn-desc-bad-dim");
   for (const DescriptorFact& fact : facts.descriptors) {
     for (std::size_t i = 0; i < fact.names.size(); ++i) {
-      if (!fact.values[i] || !invalid_value(fact, fact.names[i], fact.values[i]->value)) continue;
+      if (!fact.values[i] || fact.names[i].find("_stride") != std::string::npos) continue;  // strides: layout only
+      if (!invalid_value(fact, fact.names[i], fact.values[i]->value)) continue;
       const IntegerValue& value = *fact.values[i];
       Finding finding;
       finding.rule_id = std::string(bad_dim->id);
@@ -62,8 +64,7 @@ void check_cudnn_descriptors(const FileFacts& facts, const Target& target, std::
                         ", so cuDNN returns CUDNN_STATUS_BAD_PARAM (measured with cuDNN 9.19.0)";
       finding.target_note = "every cuDNN version";
       add_related(finding, value, fact.names[i]);
-      finding.replay.op = fact.kind == DescriptorFact::Kind::Convolution ? "convolution-descriptor" : "tensor-descriptor";
-      finding.replay.dtype = fact.data_type;
+      finding.replay = descriptor_replay(fact);
       out.push_back(std::move(finding));
     }
   }
@@ -105,8 +106,7 @@ void check_cudnn_descriptors(const FileFacts& facts, const Target& target, std::
         finding.related.push_back({v->where, "filter " + a + " = " + v->spelling + " set by " + conv.filter.api});
       if (const IntegerValue* v = integer_named(conv.convolution, "pad_" + a))
         finding.related.push_back({v->where, "pad_" + a + " = " + v->spelling + " set by " + conv.convolution.api});
-      finding.replay.op = "convolution";
-      finding.replay.dtype = conv.input.data_type;
+      finding.replay = convolution_replay(conv);
       out.push_back(std::move(finding));
       break;  // one finding per convolution: the first axis that fails
     }

@@ -46,8 +46,6 @@ void check_torch_conv_dtype_mismatch(const FileFacts& facts, const Target& targe
                                  module ? "constructed here with torch::" + fact.weight_dtype +
                                               " parameters (libtorch's default) and not converted before the call"
                                         : "the weight's element type torch::" + fact.weight_dtype + " is set here"});
-    finding.replay.op = "convolution";
-    finding.replay.dtype = fact.dtype;
     finding.replay.unknown = "not a cuDNN configuration: PyTorch refuses it before calling cuDNN";
     out.push_back(std::move(finding));
   }

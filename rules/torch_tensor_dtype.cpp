@@ -25,9 +25,7 @@ void check_torch_tensor_dtype(const FileFacts& facts, const Target& target, std:
                       "convolution; convert with .to(torch::kFloat) first";
     finding.target_note = "every PyTorch version";
     finding.related.push_back({fact.dtype_location, "the element type torch::" + fact.dtype + " is set here"});
-    finding.replay.op = "convolution";
-    finding.replay.dtype = fact.dtype;
-    finding.replay.unknown = "input tensor shape";
+    finding.replay.unknown = "not a cuDNN configuration: PyTorch refuses an integer input before calling cuDNN";
     out.push_back(std::move(finding));
   }
 }

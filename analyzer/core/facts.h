@@ -74,7 +74,8 @@ struct DescriptorFact {
   std::string descriptor;          // the descriptor variable as written ("xDesc", "this->desc_")
   std::vector<std::string> names;  // what each value is: "n", "c", "h", "w", "pad_h", "stride_h", ...
   std::vector<std::optional<IntegerValue>> values;  // parallel to names; nullopt where not constant
-  std::string data_type;           // "CUDNN_DATA_FLOAT", "" when not constant
+  std::string data_type;           // "CUDNN_DATA_FLOAT" (a convolution's compute type), "" when not constant
+  std::string format;              // "CUDNN_TENSOR_NCHW" (a convolution's mode), "" when not set or not constant
 };
 
 // A convolution whose input, filter and convolution descriptors were all set in the same

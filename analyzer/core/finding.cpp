@@ -18,4 +18,13 @@ std::optional<Level> parse_level(std::string_view text) {
   return std::nullopt;
 }
 
+const char* outcome_name(GpuVerdict::Outcome outcome) {
+  switch (outcome) {
+    case GpuVerdict::Outcome::Confirmed: return "confirmed";
+    case GpuVerdict::Outcome::NotReproduced: return "not reproduced";
+    case GpuVerdict::Outcome::Skipped: return "skipped";
+  }
+  return "skipped";
+}
+
 }  // namespace cudnnlint

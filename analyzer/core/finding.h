@@ -3,6 +3,8 @@
 
 #include "core/facts.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,13 +21,51 @@ struct RelatedLocation {
   std::string message;
 };
 
-// The configuration gpu_check would rebuild. Filled where the facts give enough.
+// The configuration gpu_check rebuilds: what the facts say about the operation a finding
+// names. Filled where the facts give enough; `unknown` says what is missing otherwise.
 struct ReplayConfig {
-  std::string op;             // "batchnorm"
+  // "batchnorm", "tensor-descriptor", "filter-descriptor", "convolution-descriptor",
+  // "convolution"; "" when the finding is not about a cuDNN configuration at all.
+  std::string op;
+  std::string expect;         // what the rule predicts: "CUDNN_STATUS_BAD_PARAM", "non-finite output"
+  std::string api;            // the descriptor call replayed ("cudnnSetTensor4dDescriptor"), "" for whole ops
+  std::string dtype;          // "float32", "float16", "bfloat16", "float64", "int8", "int32", "uint8"; "" unknown
+  std::string layout;         // "NCHW", "NHWC", "NCHW_VECT_C"; "" unknown
+  std::vector<std::int64_t> input;    // n, c, h, w (tensor descriptors: every dimension set)
+  std::vector<std::int64_t> strides;  // tensor strides where the code sets them
+  std::vector<std::int64_t> filter;   // k, c, h, w
+  std::vector<std::int64_t> padding, stride, dilation;  // h, w
+  std::string compute_type;   // the convolution's compute type ("float32", "int32")
   std::optional<double> epsilon;
-  std::string dtype;          // "" when unknown
+  std::string bn_mode;        // "spatial", "per_activation"
+  std::vector<std::string> assumed;  // values gpu_check must choose because the code does not say
   std::string unknown;        // what keeps it from being replayable, "" when replayable
 };
+
+// What gpu_check observed when it replayed a finding's configuration.
+struct GpuVerdict {
+  enum class Outcome { Confirmed, NotReproduced, Skipped };
+  Outcome outcome = Outcome::Skipped;
+  std::string status;         // "CUDNN_STATUS_BAD_PARAM"; "" when nothing ran
+  std::string tier;           // "descriptor", "execution", "" when skipped before either
+  std::string cudnn_version;  // "9.19.0"
+  std::string device;         // the GPU's name, "" for the descriptor tier
+  std::string detail;         // what ran and what came out, with the values gpu_check assumed
+  std::string reason;         // for Skipped: why, in one short clause
+};
+
+const char* outcome_name(GpuVerdict::Outcome outcome);
+
+// What a gpu_check run had to work with, for the summary line and SARIF.
+struct GpuCheckSummary {
+  std::string cudnn_version;    // "" when no cuDNN was loaded
+  std::string cudnn_library;    // the file loaded, and where it was found
+  std::string device;           // "" without a GPU
+  std::string descriptor_tier;  // "ran", or "not run: <why>"
+  std::string execution_tier;   // "ran", or "not run: <why>"
+  std::size_t confirmed = 0, not_reproduced = 0, skipped = 0;
+  double seconds = 0.0;
+};  // "confirmed", "not reproduced", "skipped"
 
 struct Finding {
   std::string rule_id;        // e.g. "bn-eps-negative"
@@ -38,6 +78,7 @@ struct Finding {
   std::string line_hash;      // partialFingerprints.primaryLocationLineHash, filled when needed
   std::string source_line;    // the primary line's text, for excerpts
   ReplayConfig replay;
+  std::optional<GpuVerdict> gpu_check;  // set when gpu_check ran
 };
 
 } // namespace cudnnlint

@@ -26,6 +26,7 @@ struct DescriptorSpec {
   const char* api;
   DescriptorFact::Kind kind;
   int data_type_index;                     // -1: none
+  int format_index;                        // -1: none (the tensor format, or the convolution mode)
   std::vector<std::pair<int, const char*>> values;  // argument index, name
   bool nd_array = false;                   // cudnnSetTensorNdDescriptor: dims come from an array
 };
@@ -33,11 +34,12 @@ struct DescriptorSpec {
 const std::vector<DescriptorSpec>& descriptor_specs() {
   using K = DescriptorFact::Kind;
   static const std::vector<DescriptorSpec> specs = {
-      {"cudnnSetTensor4dDescriptor", K::Tensor, 2, {{3, "n"}, {4, "c"}, {5, "h"}, {6, "w"}}},
-      {"cudnnSetTensor4dDescriptorEx", K::Tensor, 1, {{2, "n"}, {3, "c"}, {4, "h"}, {5, "w"}}},
-      {"cudnnSetTensorNdDescriptor", K::Tensor, 1, {}, true},
-      {"cudnnSetFilter4dDescriptor", K::Filter, 1, {{3, "k"}, {4, "c"}, {5, "h"}, {6, "w"}}},
-      {"cudnnSetConvolution2dDescriptor", K::Convolution, 8,
+      {"cudnnSetTensor4dDescriptor", K::Tensor, 2, 1, {{3, "n"}, {4, "c"}, {5, "h"}, {6, "w"}}},
+      {"cudnnSetTensor4dDescriptorEx", K::Tensor, 1, -1,
+       {{2, "n"}, {3, "c"}, {4, "h"}, {5, "w"}, {6, "n_stride"}, {7, "c_stride"}, {8, "h_stride"}, {9, "w_stride"}}},
+      {"cudnnSetTensorNdDescriptor", K::Tensor, 1, -1, {}, true},
+      {"cudnnSetFilter4dDescriptor", K::Filter, 1, 2, {{3, "k"}, {4, "c"}, {5, "h"}, {6, "w"}}},
+      {"cudnnSetConvolution2dDescriptor", K::Convolution, 8, 7,
        {{1, "pad_h"}, {2, "pad_w"}, {3, "stride_h"}, {4, "stride_w"}, {5, "dilation_h"}, {6, "dilation_w"}}},
   };
   return specs;
@@ -359,23 +361,29 @@ void FactsCollector::on_descriptor(const CallExpr& call, llvm::StringRef name, c
   fact.descriptor = ctx.text_of(*call.getArg(0));
   if (spec->data_type_index >= 0 && static_cast<unsigned>(spec->data_type_index) < call.getNumArgs())
     fact.data_type = ctx.enumerator_name(*call.getArg(static_cast<unsigned>(spec->data_type_index)));
+  if (spec->format_index >= 0 && static_cast<unsigned>(spec->format_index) < call.getNumArgs())
+    fact.format = ctx.enumerator_name(*call.getArg(static_cast<unsigned>(spec->format_index)));
   for (const auto& [index, value_name] : spec->values) {
     if (static_cast<unsigned>(index) >= call.getNumArgs()) continue;
     fact.names.emplace_back(value_name);
     fact.values.push_back(ctx.fold_integer(*call.getArg(static_cast<unsigned>(index))));
   }
   if (spec->nd_array && call.getNumArgs() >= 4) {
-    // cudnnSetTensorNdDescriptor(desc, type, nbDims, dimA, strideA): fold dimA's initializer.
-    const Expr* dims = call.getArg(3)->IgnoreParenImpCasts();
-    if (const auto* ref = dyn_cast<DeclRefExpr>(dims))
-      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()))
-        if (const auto* init = dyn_cast_or_null<InitListExpr>(var->getInit())) {
-          static const char* nchw[] = {"n", "c", "h", "w"};
-          for (unsigned i = 0; i < init->getNumInits(); ++i) {
-            fact.names.emplace_back(init->getNumInits() == 4 ? nchw[i] : "dim" + std::to_string(i));
-            fact.values.push_back(ctx.fold_integer(*init->getInit(i)));
-          }
-        }
+    // cudnnSetTensorNdDescriptor(desc, type, nbDims, dimA, strideA): fold the arrays' initializers.
+    auto fold_array = [&](const Expr& array, const char* suffix) {
+      const Expr* bare = array.IgnoreParenImpCasts();
+      const auto* ref = dyn_cast<DeclRefExpr>(bare);
+      const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+      const auto* init = var ? dyn_cast_or_null<InitListExpr>(var->getInit()) : nullptr;
+      if (init == nullptr) return;
+      static const char* nchw[] = {"n", "c", "h", "w"};
+      for (unsigned i = 0; i < init->getNumInits(); ++i) {
+        fact.names.push_back((init->getNumInits() == 4 ? std::string(nchw[i]) : "dim" + std::to_string(i)) + suffix);
+        fact.values.push_back(ctx.fold_integer(*init->getInit(i)));
+      }
+    };
+    fold_array(*call.getArg(3), "");
+    if (call.getNumArgs() >= 5) fold_array(*call.getArg(4), "_stride");
   }
   last_set_[{function, fact.descriptor}] = fact;
   out_.descriptors.push_back(std::move(fact));

@@ -1,5 +1,6 @@
 // Machine-readable output: one JSON object with the target, findings and diagnostics.
 #include "emit/emitters.h"
+#include "emit/replay_json.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -33,9 +34,8 @@ void write_json(std::ostream& out, const Report& report) {
       related.push_back(std::move(entry));
     }
     item["related"] = std::move(related);
-    nlohmann::json replay = {{"op", f.replay.op}, {"dtype", f.replay.dtype}, {"not_replayable", f.replay.unknown}};
-    replay["epsilon"] = f.replay.epsilon ? nlohmann::json(*f.replay.epsilon) : nlohmann::json(nullptr);
-    item["replay"] = std::move(replay);
+    item["replay"] = replay_to_json(f.replay);
+    if (f.gpu_check) item["gpu_check"] = verdict_to_json(*f.gpu_check);
     if (!f.line_hash.empty()) item["line_hash"] = f.line_hash;
     findings.push_back(std::move(item));
   }
@@ -53,7 +53,7 @@ void write_json(std::ostream& out, const Report& report) {
   nlohmann::json frameworks = nlohmann::json::object();
   for (const auto& [name, version] : report.target.frameworks)
     frameworks[name] = version ? nlohmann::json(version->str()) : nlohmann::json(nullptr);
-  const nlohmann::json doc = {
+  nlohmann::json doc = {
       {"tool", {{"name", "cudnnlint"}, {"version", CUDNNLINT_VERSION}}},
       {"target",
        {{"cudnn", report.target.cudnn ? nlohmann::json(report.target.cudnn->str()) : nlohmann::json(nullptr)},
@@ -65,6 +65,7 @@ void write_json(std::ostream& out, const Report& report) {
         {"files_parsed", report.result.files_parsed},
         {"findings", report.result.findings.size()},
         {"suppressed", report.result.suppressed}}}};
+  if (report.result.gpu_check) doc["gpu_check"] = summary_to_json(*report.result.gpu_check);
   out << doc.dump(2) << '\n';
 }
 

@@ -2,6 +2,7 @@
 // repo-relative URIs under %SRCROOT%, UTF-16 columns, relatedLocations for provenance and
 // partialFingerprints.primaryLocationLineHash computed as codeql-action does.
 #include "emit/emitters.h"
+#include "emit/replay_json.h"
 
 #include "kb/kb.h"
 #include "rules/rule.h"
@@ -134,7 +135,8 @@ void write_sarif(std::ostream& out, const Report& report) {
          {{{"physicalLocation",
             {{"artifactLocation", artifact_location(f.location.path, report.source_root)},
              {"region", region(f.location.range)}}}}}},
-        {"properties", {{"kb", f.kb_id}, {"target", f.target_note}}}};
+        {"properties", {{"kb", f.kb_id}, {"target", f.target_note}, {"replay", replay_to_json(f.replay)}}}};
+    if (f.gpu_check) result["properties"]["gpuCheck"] = verdict_to_json(*f.gpu_check);
     if (!f.line_hash.empty()) result["partialFingerprints"] = {{"primaryLocationLineHash", f.line_hash}};
     if (!f.related.empty()) {
       nlohmann::json related = nlohmann::json::array();
@@ -165,6 +167,8 @@ void write_sarif(std::ostream& out, const Report& report) {
                                                              .generic_string());
   if (root_uri.back() != '/') root_uri += '/';
 
+  nlohmann::json run_properties = {{"target", report.target.describe_cudnn()}};
+  if (report.result.gpu_check) run_properties["gpuCheck"] = summary_to_json(*report.result.gpu_check);
   const nlohmann::json log = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
@@ -180,7 +184,7 @@ void write_sarif(std::ostream& out, const Report& report) {
          {"invocations",
           {{{"executionSuccessful", !report.result.usage_error}, {"toolExecutionNotifications", notifications}}}},
          {"results", results},
-         {"properties", {{"target", report.target.describe_cudnn()}}}}}}};
+         {"properties", run_properties}}}}};
   out << log.dump(2) << '\n';
 }
 

@@ -2,6 +2,7 @@
 // a caret line, the provenance as notes, and a summary. Colour only when asked (a TTY).
 #include "core/source_file.h"
 #include "emit/emitters.h"
+#include "emit/replay_json.h"
 
 #include <algorithm>
 
@@ -61,6 +62,7 @@ void write_text(std::ostream& out, const Report& report, bool color) {
           << ")\n";
     }
     if (!f.target_note.empty()) out << "  " << p.dim() << "target:" << p.reset() << ' ' << f.target_note << '\n';
+    if (f.gpu_check) out << "  " << p.dim() << "gpu_check:" << p.reset() << ' ' << verdict_line(*f.gpu_check) << '\n';
     out << "  " << p.dim() << "explain:" << p.reset() << " cudnnlint explain " << f.kb_id << '\n';
   }
   const std::size_t total = report.result.findings.size();
@@ -71,6 +73,7 @@ void write_text(std::ostream& out, const Report& report, bool color) {
   out << " in " << report.result.files_discovered << (report.result.files_discovered == 1 ? " file" : " files");
   if (report.result.suppressed != 0) out << "; " << report.result.suppressed << " suppressed inline";
   out << ".\n";
+  if (report.result.gpu_check) out << summary_line(*report.result.gpu_check) << '\n';
 }
 
 void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool color) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <optional>
 #include <vector>
 
 namespace cudnnlint {
@@ -40,6 +41,7 @@ struct AnalysisResult {
   std::size_t suppressed = 0;
   bool usage_error = false;               // a named path does not exist
   std::vector<FileFacts> facts;           // only with AnalysisOptions::keep_facts
+  std::optional<GpuCheckSummary> gpu_check;  // set when gpu_check ran over the findings
 };
 
 AnalysisResult analyze(const AnalysisOptions& options);

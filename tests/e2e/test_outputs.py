@@ -95,8 +95,11 @@ def test_json_carries_provenance_and_replay(cli):
     finding = doc["findings"][0]
     assert finding["related"][0]["line"] == 8
     assert "EPS = 1 / 1e6" in finding["related"][0]["message"]
-    assert finding["replay"]["epsilon"] == 1e-6
-    assert finding["replay"]["not_replayable"]
+    replay = finding["replay"]
+    assert replay["op"] == "batchnorm" and replay["epsilon"] == 1e-6
+    assert replay["expect"] == "CUDNN_STATUS_BAD_PARAM"
+    assert "notReplayable" not in replay  # epsilon's effect does not depend on the shape it must assume
+    assert any("2x4x2x2" in a for a in replay["assumed"]) and any("float32" in a for a in replay["assumed"])
 
 
 def test_explain_renders_entries_in_both_languages(cli):

@@ -1,0 +1,107 @@
+#include "emit/replay_json.h"
+
+#include <cstdio>
+
+namespace cudnnlint {
+
+nlohmann::json replay_to_json(const ReplayConfig& r) {
+  nlohmann::json j = nlohmann::json::object();
+  auto put = [&](const char* key, const std::string& value) {
+    if (!value.empty()) j[key] = value;
+  };
+  auto put_list = [&](const char* key, const std::vector<std::int64_t>& values) {
+    if (!values.empty()) j[key] = values;
+  };
+  put("op", r.op);
+  put("expect", r.expect);
+  put("api", r.api);
+  put("dtype", r.dtype);
+  put("layout", r.layout);
+  put_list("input", r.input);
+  put_list("strides", r.strides);
+  put_list("filter", r.filter);
+  put_list("padding", r.padding);
+  put_list("stride", r.stride);
+  put_list("dilation", r.dilation);
+  put("computeType", r.compute_type);
+  if (r.epsilon) j["epsilon"] = *r.epsilon;
+  put("bnMode", r.bn_mode);
+  if (!r.assumed.empty()) j["assumed"] = r.assumed;
+  put("notReplayable", r.unknown);
+  return j;
+}
+
+ReplayConfig replay_from_json(const nlohmann::json& j) {
+  ReplayConfig r;
+  auto get = [&](const char* key, std::string& out) {
+    if (j.contains(key)) out = j.at(key).get<std::string>();
+  };
+  auto get_list = [&](const char* key, std::vector<std::int64_t>& out) {
+    if (j.contains(key)) out = j.at(key).get<std::vector<std::int64_t>>();
+  };
+  get("op", r.op);
+  get("expect", r.expect);
+  get("api", r.api);
+  get("dtype", r.dtype);
+  get("layout", r.layout);
+  get_list("input", r.input);
+  get_list("strides", r.strides);
+  get_list("filter", r.filter);
+  get_list("padding", r.padding);
+  get_list("stride", r.stride);
+  get_list("dilation", r.dilation);
+  get("computeType", r.compute_type);
+  if (j.contains("epsilon")) r.epsilon = j.at("epsilon").get<double>();
+  get("bnMode", r.bn_mode);
+  if (j.contains("assumed")) r.assumed = j.at("assumed").get<std::vector<std::string>>();
+  get("notReplayable", r.unknown);
+  return r;
+}
+
+nlohmann::json verdict_to_json(const GpuVerdict& v) {
+  nlohmann::json j = {{"outcome", outcome_name(v.outcome)}, {"detail", v.detail}};
+  if (!v.reason.empty()) j["reason"] = v.reason;
+  if (!v.status.empty()) j["status"] = v.status;
+  if (!v.tier.empty()) j["tier"] = v.tier;
+  if (!v.cudnn_version.empty()) j["cudnnVersion"] = v.cudnn_version;
+  j["device"] = v.device.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.device);
+  return j;
+}
+
+nlohmann::json summary_to_json(const GpuCheckSummary& s) {
+  return {{"cudnnVersion", s.cudnn_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.cudnn_version)},
+          {"cudnnLibrary", s.cudnn_library},
+          {"device", s.device.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.device)},
+          {"descriptorTier", s.descriptor_tier},
+          {"executionTier", s.execution_tier},
+          {"confirmed", s.confirmed},
+          {"notReproduced", s.not_reproduced},
+          {"skipped", s.skipped},
+          {"seconds", s.seconds}};
+}
+
+std::string verdict_line(const GpuVerdict& v) {
+  std::string line = outcome_name(v.outcome);
+  line += ": ";
+  if (v.outcome == GpuVerdict::Outcome::Skipped) return line + (v.reason.empty() ? v.detail : v.reason);
+  const bool nonfinite_expected = v.detail.find("NaN/Inf") != std::string::npos && v.status == "CUDNN_STATUS_SUCCESS";
+  line += nonfinite_expected && v.outcome == GpuVerdict::Outcome::Confirmed ? "NaN/Inf output with " + v.status : v.status;
+  line += " (cuDNN " + v.cudnn_version + ", " + v.tier + " tier";
+  if (!v.device.empty()) line += ", " + v.device;
+  line += ")";
+  return line;
+}
+
+std::string summary_line(const GpuCheckSummary& s) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.2f", s.seconds);
+  std::string line = "gpu_check: " + std::to_string(s.confirmed) + " confirmed, " + std::to_string(s.not_reproduced) +
+                     " not reproduced, " + std::to_string(s.skipped) + " skipped in " + seconds + " s; descriptor tier " +
+                     s.descriptor_tier;
+  if (!s.cudnn_version.empty()) line += " (cuDNN " + s.cudnn_version + ", " + s.cudnn_library + ")";
+  line += "; execution tier " + s.execution_tier;
+  if (!s.device.empty() && s.execution_tier == "ran") line += " (" + s.device + ")";
+  return line;
+}
+
+}  // namespace cudnnlint

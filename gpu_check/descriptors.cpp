@@ -1,0 +1,130 @@
+#include "gpu_check/descriptors.h"
+
+#include <limits>
+#include <vector>
+
+namespace cudnnlint::gpu {
+
+std::optional<abi::cudnnDataType_t> cudnn_data_type(const std::string& element_type) {
+  if (element_type == "float32") return abi::CUDNN_DATA_FLOAT;
+  if (element_type == "float64") return abi::CUDNN_DATA_DOUBLE;
+  if (element_type == "float16") return abi::CUDNN_DATA_HALF;
+  if (element_type == "bfloat16") return abi::CUDNN_DATA_BFLOAT16;
+  if (element_type == "int8") return abi::CUDNN_DATA_INT8;
+  if (element_type == "int32") return abi::CUDNN_DATA_INT32;
+  if (element_type == "uint8") return abi::CUDNN_DATA_UINT8;
+  if (element_type == "int64") return abi::CUDNN_DATA_INT64;
+  return std::nullopt;
+}
+
+std::optional<abi::cudnnTensorFormat_t> cudnn_format(const std::string& layout) {
+  if (layout == "NCHW" || layout.empty()) return abi::CUDNN_TENSOR_NCHW;
+  if (layout == "NHWC") return abi::CUDNN_TENSOR_NHWC;
+  if (layout == "NCHW_VECT_C") return abi::CUDNN_TENSOR_NCHW_VECT_C;
+  return std::nullopt;
+}
+
+std::size_t element_size(const std::string& element_type) {
+  if (element_type == "float64" || element_type == "int64") return 8;
+  if (element_type == "float16" || element_type == "bfloat16") return 2;
+  if (element_type == "int8" || element_type == "uint8") return 1;
+  return 4;
+}
+
+namespace {
+
+// cuDNN takes int; values outside int are passed as the nearest int, and the call shows it.
+int as_int(std::int64_t v) {
+  if (v > std::numeric_limits<int>::max()) return std::numeric_limits<int>::max();
+  if (v < std::numeric_limits<int>::min()) return std::numeric_limits<int>::min();
+  return static_cast<int>(v);
+}
+
+std::string list(const std::vector<int>& values) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "}";
+}
+
+// Fully packed strides of `dims` in NCHW order.
+std::vector<int> packed_strides(const std::vector<int>& dims) {
+  std::vector<int> strides(dims.size(), 1);
+  for (std::size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * (dims[i] > 0 ? dims[i] : 1);
+  return strides;
+}
+
+}  // namespace
+
+CallResult set_tensor(const CudnnApi& api, TensorDescriptor& desc, const ReplayConfig& replay,
+                      const std::vector<std::int64_t>& dims64, const std::string& element_type) {
+  CallResult result;
+  const auto type = cudnn_data_type(element_type);
+  const auto format = cudnn_format(replay.layout);
+  std::vector<int> dims;
+  for (auto d : dims64) dims.push_back(as_int(d));
+  if (!type || !format) {
+    result.status = abi::CUDNN_STATUS_BAD_PARAM;
+    result.call = "(not replayable: data type '" + element_type + "' or layout '" + replay.layout + "')";
+    return result;
+  }
+  if (replay.api == "cudnnSetTensorNdDescriptor" || dims.size() != 4) {
+    std::vector<int> strides;
+    for (auto s : replay.strides) strides.push_back(as_int(s));
+    if (strides.size() != dims.size()) strides = packed_strides(dims);
+    result.status = api.set_tensor_nd(desc.get(), *type, static_cast<int>(dims.size()), dims.data(), strides.data());
+    result.call = "cudnnSetTensorNdDescriptor(" + element_type + ", dims=" + list(dims) + ", strides=" + list(strides) + ")";
+  } else if (replay.api == "cudnnSetTensor4dDescriptorEx") {
+    std::vector<int> strides;
+    for (auto s : replay.strides) strides.push_back(as_int(s));
+    if (strides.size() != 4) strides = packed_strides(dims);
+    result.status = api.set_tensor_4d_ex(desc.get(), *type, dims[0], dims[1], dims[2], dims[3], strides[0], strides[1],
+                                         strides[2], strides[3]);
+    result.call = "cudnnSetTensor4dDescriptorEx(" + element_type + ", n=" + std::to_string(dims[0]) + ", c=" +
+                  std::to_string(dims[1]) + ", h=" + std::to_string(dims[2]) + ", w=" + std::to_string(dims[3]) +
+                  ", strides=" + list(strides) + ")";
+  } else {
+    result.status = api.set_tensor_4d(desc.get(), *format, *type, dims[0], dims[1], dims[2], dims[3]);
+    result.call = "cudnnSetTensor4dDescriptor(" + (replay.layout.empty() ? std::string("NCHW") : replay.layout) + ", " +
+                  element_type + ", n=" + std::to_string(dims[0]) + ", c=" + std::to_string(dims[1]) + ", h=" +
+                  std::to_string(dims[2]) + ", w=" + std::to_string(dims[3]) + ")";
+  }
+  return result;
+}
+
+CallResult set_filter(const CudnnApi& api, FilterDescriptor& desc, const ReplayConfig& replay) {
+  CallResult result;
+  const auto type = cudnn_data_type(replay.dtype);
+  const auto format = cudnn_format(replay.layout);
+  if (!type || !format || replay.filter.size() != 4) {
+    result.status = abi::CUDNN_STATUS_BAD_PARAM;
+    result.call = "(not replayable: filter)";
+    return result;
+  }
+  const auto& f = replay.filter;
+  result.status =
+      api.set_filter_4d(desc.get(), *type, *format, as_int(f[0]), as_int(f[1]), as_int(f[2]), as_int(f[3]));
+  result.call = "cudnnSetFilter4dDescriptor(" + replay.dtype + ", " + (replay.layout.empty() ? "NCHW" : replay.layout) +
+                ", k=" + std::to_string(f[0]) + ", c=" + std::to_string(f[1]) + ", h=" + std::to_string(f[2]) +
+                ", w=" + std::to_string(f[3]) + ")";
+  return result;
+}
+
+CallResult set_convolution(const CudnnApi& api, ConvolutionDescriptor& desc, const ReplayConfig& replay) {
+  CallResult result;
+  const auto compute = cudnn_data_type(replay.compute_type.empty() ? "float32" : replay.compute_type);
+  if (!compute || replay.padding.size() != 2 || replay.stride.size() != 2 || replay.dilation.size() != 2) {
+    result.status = abi::CUDNN_STATUS_BAD_PARAM;
+    result.call = "(not replayable: convolution)";
+    return result;
+  }
+  const auto &p = replay.padding, &s = replay.stride, &d = replay.dilation;
+  result.status = api.set_convolution_2d(desc.get(), as_int(p[0]), as_int(p[1]), as_int(s[0]), as_int(s[1]),
+                                         as_int(d[0]), as_int(d[1]), abi::CUDNN_CROSS_CORRELATION, *compute);
+  result.call = "cudnnSetConvolution2dDescriptor(pad=" + std::to_string(p[0]) + "x" + std::to_string(p[1]) +
+                ", stride=" + std::to_string(s[0]) + "x" + std::to_string(s[1]) + ", dilation=" +
+                std::to_string(d[0]) + "x" + std::to_string(d[1]) + ", " +
+                (replay.compute_type.empty() ? "float32" : replay.compute_type) + ")";
+  return result;
+}
+
+}  // namespace cudnnlint::gpu

@@ -1,0 +1,64 @@
+// Loading cuDNN and the CUDA runtime at run time: where to look, and an owned dlopen handle.
+// cudnnlint never links either library, so static analysis works on any machine.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudnnlint::gpu {
+
+// An open shared library; closes it on destruction.
+class SharedLibrary {
+ public:
+  // Opens `path` (a file or a bare soname for the system loader). nullopt and `error` on failure.
+  static std::optional<SharedLibrary> open(const std::string& path, std::string& error);
+
+  // The address of `name` as `Function`, or nullptr when the library lacks it.
+  template <class Function>
+  Function function(const char* name) const {
+    return reinterpret_cast<Function>(address(name));
+  }
+  const std::string& path() const { return path_; }
+  // The file the loader actually mapped (resolves sonames and symlinks), for reports.
+  std::string resolved_path() const;
+
+ private:
+  struct Closer {
+    void operator()(void* handle) const;
+  };
+  SharedLibrary(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
+  void* address(const char* name) const;
+
+  std::unique_ptr<void, Closer> handle_;
+  std::string path_;
+};
+
+// A place a library may be, and why we look there.
+struct Candidate {
+  std::string path;    // a file, or a soname for the system loader
+  std::string origin;  // "--cudnn-library", "CUDNN_PATH", "CUDA toolkit", "pip nvidia-cudnn-cu*", "system loader"
+};
+
+// Where libcudnn.so.9 may be, in search order: `explicit_path` alone when given; else
+// $CUDNN_PATH (a file or a directory), the CUDA toolkit's library directories ($CUDA_HOME,
+// $CUDA_PATH, the toolkit found at build time, /usr/local/cuda), the pip wheel layout
+// site-packages/nvidia/cudnn/lib of the active virtualenv, the user's and the system's Pythons,
+// and last the system loader (LD_LIBRARY_PATH, ldconfig).
+std::vector<Candidate> cudnn_candidates(const std::string& explicit_path);
+// Where libcudart.so.13 (or .12) may be: beside cuDNN first, then the same places.
+std::vector<Candidate> cudart_candidates(const std::string& cudnn_directory);
+
+// Opens the first candidate that loads. Records every failure in `tried` ("path: error").
+struct Opened {
+  SharedLibrary library;
+  Candidate from;
+};
+std::optional<Opened> open_first(const std::vector<Candidate>& candidates, std::vector<std::string>& tried);
+
+// cuDNN 9's libcudnn.so.9 loads its sub-libraries (ops, cnn, engines) by name on first use;
+// loading them from the directory libcudnn came from makes that work for pip wheels too.
+void preload_cudnn_sublibraries(const std::string& cudnn_file, std::vector<SharedLibrary>& keep);
+
+}  // namespace cudnnlint::gpu

@@ -1,0 +1,94 @@
+#include "gpu_check/sarif_report.h"
+
+#include "emit/replay_json.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cudnnlint::gpu {
+
+namespace {
+
+// "%SRCROOT%"-relative or absolute file URI -> a path for display.
+std::string display_path(const nlohmann::json& artifact) {
+  std::string uri = artifact.value("uri", "");
+  if (uri.rfind("file://", 0) == 0) uri = uri.substr(7);
+  std::string decoded;
+  for (std::size_t i = 0; i < uri.size(); ++i) {
+    if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
+      decoded += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      decoded += uri[i];
+    }
+  }
+  return decoded;
+}
+
+Finding finding_from(const nlohmann::json& result) {
+  Finding f;
+  f.rule_id = result.value("ruleId", "");
+  f.level = parse_level(result.value("level", "warning")).value_or(Level::Warning);
+  if (result.contains("message")) f.message = result["message"].value("text", "");
+  if (result.contains("locations") && !result["locations"].empty()) {
+    const auto& physical = result["locations"][0].value("physicalLocation", nlohmann::json::object());
+    f.location.path = display_path(physical.value("artifactLocation", nlohmann::json::object()));
+    const auto& region = physical.value("region", nlohmann::json::object());
+    f.location.range.begin.line = region.value("startLine", 0u);
+    f.location.range.begin.column = region.value("startColumn", 0u);
+  }
+  const auto& properties = result.value("properties", nlohmann::json::object());
+  f.kb_id = properties.value("kb", "");
+  if (properties.contains("replay") && properties["replay"].is_object()) {
+    try {
+      f.replay = replay_from_json(properties["replay"]);
+    } catch (const nlohmann::json::exception& e) {
+      f.replay.unknown = std::string("properties.replay is malformed: ") + e.what();
+    }
+  } else {
+    f.replay.unknown = "the result carries no properties.replay (written by cudnnlint 0.1 or later)";
+  }
+  return f;
+}
+
+}  // namespace
+
+SarifFindings read_sarif_findings(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error(file.string() + ": cannot open the SARIF file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  SarifFindings report;
+  try {
+    report.log = nlohmann::json::parse(buffer.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::runtime_error(file.string() + ": not valid JSON (" + e.what() + ")");
+  }
+  if (!report.log.is_object() || !report.log.contains("runs") || !report.log["runs"].is_array())
+    throw std::runtime_error(file.string() + ": not a SARIF log (no \"runs\" array)");
+  for (const auto& run : report.log["runs"]) {
+    if (!run.contains("results")) continue;
+    if (!run["results"].is_array()) throw std::runtime_error(file.string() + ": a run's \"results\" is not an array");
+    for (const auto& result : run["results"]) {
+      if (!result.is_object()) throw std::runtime_error(file.string() + ": a result is not an object");
+      report.findings.push_back(finding_from(result));
+    }
+  }
+  return report;
+}
+
+void annotate_sarif(SarifFindings& report, const GpuCheckSummary& summary) {
+  std::size_t index = 0;
+  for (auto& run : report.log["runs"]) {
+    run["properties"]["gpuCheck"] = summary_to_json(summary);
+    if (!run.contains("results")) continue;
+    for (auto& result : run["results"]) {
+      const Finding& f = report.findings.at(index++);
+      if (f.gpu_check) result["properties"]["gpuCheck"] = verdict_to_json(*f.gpu_check);
+    }
+  }
+}
+
+}  // namespace cudnnlint::gpu
