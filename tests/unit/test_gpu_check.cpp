@@ -1,0 +1,271 @@
+// gpu_check against the real libcudnn: the descriptor tier needs no GPU and runs in CI; the
+// execution tier skips (and says why) where no GPU is present.
+#include "gpu_check/gpu_check.h"
+#include "gpu_check/host_values.h"
+#include "gpu_check/tiers.h"
+#include "rules/replay_configs.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace cudnnlint::gpu {
+namespace {
+
+const GpuEnvironment& environment() {
+  static const GpuEnvironment env = probe_environment("", true);
+  return env;
+}
+
+#define REQUIRE_CUDNN()                                                                           \
+  if (!environment().descriptor_tier())                                                           \
+  GTEST_SKIP() << "no libcudnn on this machine (" << environment().cudnn_missing                  \
+               << "): the descriptor tier cannot run"
+
+#define REQUIRE_GPU()                                                                             \
+  if (!environment().execution_tier())                                                            \
+  GTEST_SKIP() << "execution tier unavailable: "                                                  \
+               << (environment().cudnn ? environment().execution_unavailable : environment().cudnn_missing)
+
+ReplayConfig tensor(std::vector<std::int64_t> dims, std::string api = "cudnnSetTensor4dDescriptor") {
+  ReplayConfig r;
+  r.op = "tensor-descriptor";
+  r.api = std::move(api);
+  r.dtype = "float32";
+  r.layout = "NCHW";
+  r.input = std::move(dims);
+  r.expect = "CUDNN_STATUS_BAD_PARAM";
+  return r;
+}
+
+ReplayConfig convolution(std::int64_t in, std::int64_t k, std::int64_t pad, std::int64_t stride, std::int64_t dilation) {
+  ReplayConfig r;
+  r.op = "convolution";
+  r.dtype = "float32";
+  r.layout = "NCHW";
+  r.input = {1, 3, in, in};
+  r.filter = {8, 3, k, k};
+  r.padding = {pad, pad};
+  r.stride = {stride, stride};
+  r.dilation = {dilation, dilation};
+  r.compute_type = "float32";
+  r.expect = "CUDNN_STATUS_BAD_PARAM";
+  return r;
+}
+
+TEST(HostValues, HalfAndBfloat16Encodings) {
+  EXPECT_EQ(float_to_half_bits(1.0f), 0x3c00);
+  EXPECT_EQ(float_to_half_bits(-2.0f), 0xc000);
+  EXPECT_EQ(float_to_half_bits(65504.0f), 0x7bff);
+  EXPECT_EQ(float_to_half_bits(70000.0f), 0x7c00);  // overflow: inf
+  EXPECT_EQ(float_to_half_bits(1e-5f), 0x00a8);     // subnormal: 168 * 2^-24 = 1.00136e-5
+  EXPECT_EQ(float_to_half_bits(1e-8f), 0x0000);     // below 2^-25: underflows to 0
+  EXPECT_EQ(float_to_half_bits(0.1f), 0x2e66);
+  EXPECT_EQ(float_to_bfloat16_bits(1.0f), 0x3f80);
+  EXPECT_EQ(float_to_bfloat16_bits(3.140625f), 0x4049);
+}
+
+TEST(HostValues, NonFiniteDetectionPerType) {
+  const std::vector<double> finite{0.5, -1.0, 2.0};
+  const std::vector<double> with_inf{0.5, INFINITY};
+  const std::vector<double> with_nan{NAN, 1.0};
+  for (const char* type : {"float32", "float16", "bfloat16", "float64"}) {
+    EXPECT_FALSE(any_nonfinite(encode(finite, type), type)) << type;
+    EXPECT_TRUE(any_nonfinite(encode(with_inf, type), type)) << type;
+    EXPECT_TRUE(any_nonfinite(encode(with_nan, type), type)) << type;
+  }
+  EXPECT_FALSE(any_nonfinite(encode(finite, "int8"), "int8"));
+  EXPECT_EQ(encode(finite, "float16").size(), 6u);
+}
+
+TEST(Loading, AnExplicitLibraryThatIsMissingIsReportedNotFatal) {
+  const GpuEnvironment env = probe_environment("/nonexistent/libcudnn.so.9", false);
+  EXPECT_FALSE(env.descriptor_tier());
+  EXPECT_FALSE(env.execution_tier());
+  ASSERT_EQ(env.cudnn_tried.size(), 1u);
+  EXPECT_NE(env.cudnn_tried[0].find("/nonexistent/libcudnn.so.9 (--cudnn-library)"), std::string::npos);
+  EXPECT_NE(describe_environment(env).find("descriptor    unavailable"), std::string::npos);
+}
+
+TEST(Loading, CandidatesFollowCudnnPathThenTheToolkitThenTheSystemLoader) {
+  const auto explicit_only = cudnn_candidates("/x/libcudnn.so.9");
+  ASSERT_EQ(explicit_only.size(), 1u);
+  EXPECT_EQ(explicit_only[0].origin, "--cudnn-library");
+  const auto searched = cudnn_candidates("");
+  ASSERT_FALSE(searched.empty());
+  EXPECT_EQ(searched.back().path, "libcudnn.so.9");
+  EXPECT_EQ(searched.back().origin, "system loader");
+}
+
+TEST(Versions, CudnnAndCudaEncodings) {
+  EXPECT_EQ(cudnn_version_text(91900), "9.19.0");
+  EXPECT_EQ(cudnn_version_text(90100), "9.1.0");
+  EXPECT_EQ(cudnn_version_text(8905), "8.9.5");
+  EXPECT_EQ(cudnn_version_text(7605), "7.6.5");
+  EXPECT_EQ(cuda_version_text(13000), "13.0");
+  EXPECT_EQ(cuda_version_text(12040), "12.4");
+}
+
+TEST(DescriptorTier, TensorDescriptorsWithANonPositiveDimensionAreBadParam) {
+  REQUIRE_CUDNN();
+  const CudnnApi& cudnn = *environment().cudnn;
+  for (const auto& dims : std::vector<std::vector<std::int64_t>>{{0, 3, 32, 32}, {1, -3, 32, 32}, {1, 3, 0, 32}}) {
+    for (const char* api : {"cudnnSetTensor4dDescriptor", "cudnnSetTensor4dDescriptorEx", "cudnnSetTensorNdDescriptor"}) {
+      const TierResult r = run_descriptor_tier(cudnn, tensor(dims, api));
+      EXPECT_TRUE(r.failed) << api << " " << r.detail;
+      EXPECT_EQ(r.status, "CUDNN_STATUS_BAD_PARAM") << api << " " << r.detail;
+    }
+  }
+  const TierResult ok = run_descriptor_tier(cudnn, tensor({1, 3, 32, 32}));
+  EXPECT_FALSE(ok.failed) << ok.detail;
+  EXPECT_EQ(ok.status, "CUDNN_STATUS_SUCCESS");
+}
+
+TEST(DescriptorTier, FilterAndConvolutionDescriptors) {
+  REQUIRE_CUDNN();
+  const CudnnApi& cudnn = *environment().cudnn;
+  ReplayConfig filter;
+  filter.op = "filter-descriptor";
+  filter.dtype = "float32";
+  filter.layout = "NCHW";
+  filter.filter = {0, 3, 3, 3};
+  EXPECT_EQ(run_descriptor_tier(cudnn, filter).status, "CUDNN_STATUS_BAD_PARAM");
+  filter.filter = {8, 3, 3, 3};
+  EXPECT_EQ(run_descriptor_tier(cudnn, filter).status, "CUDNN_STATUS_SUCCESS");
+
+  ReplayConfig conv = convolution(8, 3, 1, 1, 1);
+  conv.op = "convolution-descriptor";
+  EXPECT_EQ(run_descriptor_tier(cudnn, conv).status, "CUDNN_STATUS_SUCCESS");
+  conv.stride = {0, 1};
+  EXPECT_EQ(run_descriptor_tier(cudnn, conv).status, "CUDNN_STATUS_BAD_PARAM");
+  conv.stride = {1, 1};
+  conv.padding = {-1, 0};
+  EXPECT_EQ(run_descriptor_tier(cudnn, conv).status, "CUDNN_STATUS_BAD_PARAM");
+}
+
+// The rule cudnn-conv-output-empty computes the output size itself; cuDNN must agree on every
+// small configuration: BAD_PARAM exactly when the rule's size is below 1, else the same size.
+TEST(DescriptorTier, ConvolutionOutputSizeAgreesWithTheRuleEverywhere) {
+  REQUIRE_CUDNN();
+  const CudnnApi& cudnn = *environment().cudnn;
+  int compared = 0;
+  for (std::int64_t in = 1; in <= 6; ++in)
+    for (std::int64_t k = 1; k <= 5; ++k)
+      for (std::int64_t pad = 0; pad <= 2; ++pad)
+        for (std::int64_t stride = 1; stride <= 3; ++stride)
+          for (std::int64_t dilation = 1; dilation <= 2; ++dilation) {
+            const std::int64_t numerator = in + 2 * pad - ((k - 1) * dilation + 1);
+            const std::int64_t floor_div = numerator / stride - ((numerator % stride != 0 && numerator < 0) ? 1 : 0);
+            const std::int64_t expected = 1 + floor_div;
+            const TierResult r = run_descriptor_tier(cudnn, convolution(in, k, pad, stride, dilation));
+            if (expected < 1) {
+              EXPECT_EQ(r.status, "CUDNN_STATUS_BAD_PARAM") << r.detail;
+            } else {
+              EXPECT_EQ(r.status, "CUDNN_STATUS_SUCCESS") << r.detail;
+              std::string size = "x";  // built step by step: gcc 12 misreports `"x" + to_string(...)` (-Wrestrict)
+              size += std::to_string(expected);
+              size += 'x';
+              size += std::to_string(expected);
+              size += ')';
+              EXPECT_NE(r.detail.find(size), std::string::npos) << r.detail << " expected " << size;
+            }
+            ++compared;
+          }
+  EXPECT_EQ(compared, 540);
+}
+
+TEST(DescriptorTier, BatchNormDescriptorsCannotJudgeEpsilon) {
+  REQUIRE_CUDNN();
+  const TierResult r = run_descriptor_tier(*environment().cudnn, batchnorm_replay(-1e-5, ""));
+  EXPECT_FALSE(r.failed) << r.detail;
+  EXPECT_FALSE(r.decisive);
+  EXPECT_NE(r.detail.find("epsilon is only checked when batch norm runs"), std::string::npos);
+}
+
+Finding finding_with(ReplayConfig replay) {
+  Finding f;
+  f.rule_id = "cudnn-conv-output-empty";
+  f.replay = std::move(replay);
+  return f;
+}
+
+TEST(GpuCheck, VerdictsPerFindingAndSummary) {
+  REQUIRE_CUDNN();
+  std::vector<Finding> findings{finding_with(convolution(1, 3, 0, 1, 1)),   // BAD_PARAM: confirmed
+                                finding_with(convolution(5, 3, 1, 1, 1)),   // fine: not reproduced
+                                finding_with(batchnorm_replay(0.0, "")),    // needs the execution tier
+                                finding_with(ReplayConfig{})};              // not a cuDNN configuration
+  findings[2].replay.expect = "non-finite output";
+  findings[3].replay.unknown = "PyTorch refuses it first";
+  GpuCheckOptions options;
+  options.execution = false;
+  const GpuCheckSummary summary = run_gpu_check(findings, options);
+  EXPECT_EQ(summary.descriptor_tier, "ran");
+  EXPECT_EQ(summary.execution_tier, "not run: not requested");
+  ASSERT_TRUE(findings[0].gpu_check && findings[1].gpu_check && findings[2].gpu_check && findings[3].gpu_check);
+  EXPECT_EQ(findings[0].gpu_check->outcome, GpuVerdict::Outcome::Confirmed);
+  EXPECT_EQ(findings[0].gpu_check->status, "CUDNN_STATUS_BAD_PARAM");
+  EXPECT_EQ(findings[0].gpu_check->tier, "descriptor");
+  EXPECT_EQ(findings[0].gpu_check->cudnn_version, environment().cudnn->version);
+  EXPECT_EQ(findings[1].gpu_check->outcome, GpuVerdict::Outcome::NotReproduced);
+  EXPECT_EQ(findings[1].gpu_check->status, "CUDNN_STATUS_SUCCESS");
+  EXPECT_EQ(findings[2].gpu_check->outcome, GpuVerdict::Outcome::Skipped);
+  EXPECT_NE(findings[2].gpu_check->reason.find("execution tier did not run (not requested)"), std::string::npos);
+  EXPECT_EQ(findings[3].gpu_check->outcome, GpuVerdict::Outcome::Skipped);
+  EXPECT_EQ(findings[3].gpu_check->reason, "not replayable: PyTorch refuses it first");
+  EXPECT_EQ(summary.confirmed, 1u);
+  EXPECT_EQ(summary.not_reproduced, 1u);
+  EXPECT_EQ(summary.skipped, 2u);
+}
+
+TEST(GpuCheck, WithoutCudnnEveryFindingIsSkippedWithTheReason) {
+  std::vector<Finding> findings{finding_with(convolution(1, 3, 0, 1, 1))};
+  GpuCheckOptions options;
+  options.cudnn_library = "/nonexistent/libcudnn.so.9";
+  const GpuCheckSummary summary = run_gpu_check(findings, options);
+  EXPECT_EQ(summary.descriptor_tier.rfind("not run: ", 0), 0u);
+  ASSERT_TRUE(findings[0].gpu_check);
+  EXPECT_EQ(findings[0].gpu_check->outcome, GpuVerdict::Outcome::Skipped);
+  EXPECT_NE(findings[0].gpu_check->reason.find("cuDNN not loaded"), std::string::npos);
+}
+
+// ---- Execution tier: a GPU is needed.
+
+TEST(ExecutionTier, BatchNormEpsilonCasesRunAndReportStatusAndNonFinite) {
+  REQUIRE_GPU();
+  const GpuEnvironment& env = environment();
+  ExecutionTier tier(*env.cudnn, *env.cuda);
+  ASSERT_TRUE(tier.broken().empty()) << tier.broken();
+  struct Case {
+    double eps;
+    const char* dtype;
+  };
+  for (const Case c : {Case{1e-5, "float32"}, Case{1e-6, "float32"}, Case{1e-6, "float16"}, Case{0.0, "float32"},
+                       Case{0.0, "float16"}, Case{-1e-5, "float32"}}) {
+    const auto r = tier.run(batchnorm_replay(c.eps, c.dtype));
+    ASSERT_TRUE(r) << tier.broken();
+    std::cout << "[measured] cuDNN " << env.cudnn->version << " on " << env.device << ": " << r->detail << '\n';
+    if (c.eps == 1e-5 && std::string(c.dtype) == "float32") {
+      EXPECT_FALSE(r->failed) << r->detail;
+      EXPECT_FALSE(r->nonfinite) << r->detail;
+    }
+  }
+}
+
+TEST(ExecutionTier, ConvolutionForwardRunsAndAFailingCaseDoesNotPoisonTheNext) {
+  REQUIRE_GPU();
+  const GpuEnvironment& env = environment();
+  ExecutionTier tier(*env.cudnn, *env.cuda);
+  const auto bad = tier.run(convolution(1, 3, 0, 1, 1));
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->status, "CUDNN_STATUS_BAD_PARAM") << bad->detail;
+  const auto good = tier.run(convolution(8, 3, 1, 1, 1));
+  ASSERT_TRUE(good) << tier.broken();
+  EXPECT_FALSE(good->failed) << good->detail;
+  EXPECT_FALSE(good->nonfinite) << good->detail;
+  std::cout << "[measured] " << good->detail << '\n';
+}
+
+}  // namespace
+}  // namespace cudnnlint::gpu
