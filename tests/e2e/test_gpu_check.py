@@ -1,0 +1,118 @@
+"""gpu_check end to end: --gpu-check, `gpu-check report.sarif`, `doctor`, on the bundled examples,
+against the real libcudnn (descriptor tier; the execution tier only where a GPU is present)."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture(scope="module")
+def environment(cli):
+    doctor = cli.run("doctor", check_code=0).stdout
+    if "descriptor    available" not in doctor:
+        pytest.skip("no libcudnn on this machine, so gpu_check's tiers cannot run:\n" + doctor)
+    return {"doctor": doctor, "gpu": "execution     available" in doctor,
+            "cudnn": re.search(r"cuDNN:\s+(\d+\.\d+\.\d+)", doctor).group(1)}
+
+
+def test_doctor_names_versions_and_tiers(cli):
+    out = cli.run("doctor", check_code=0).stdout
+    assert out.startswith("cudnnlint ")
+    for label in ("cuDNN:", "CUDA runtime:", "CUDA driver:", "GPU:", "descriptor", "execution"):
+        assert label in out
+    # Each tier is either available or says why not.
+    assert re.search(r"descriptor\s+(available|unavailable: .+)", out)
+    assert re.search(r"execution\s+(available|unavailable: .+)", out)
+
+
+def test_text_shows_a_verdict_under_every_finding_and_a_summary(cli, environment):
+    out = cli.run("--gpu-check", EXAMPLES, check_code=1).stdout
+    findings = re.findall(r"^\S+:\d+:\d+: (?:error|warning|note): ", out, re.M)
+    verdicts = re.findall(r"^  gpu_check: (confirmed|not reproduced|skipped): ", out, re.M)
+    assert len(findings) == len(verdicts) == 8
+    cudnn = environment["cudnn"]
+    assert f"gpu_check: confirmed: CUDNN_STATUS_BAD_PARAM (cuDNN {cudnn}, descriptor tier)" in out
+    assert "skipped: not replayable: TensorFlow raises epsilon" in out
+    summary = out.strip().splitlines()[-1]
+    assert summary.startswith("gpu_check: ") and "descriptor tier ran (cuDNN " + cudnn in summary
+    if not environment["gpu"]:
+        assert "execution tier not run: " in summary
+        assert "cuDNN checks epsilon only when batch norm runs, on a GPU, and the execution tier did not run" in out
+
+
+def test_sarif_carries_replay_and_verdicts_and_passes_the_checker(cli, environment, sarif_check, tmp_path):
+    out = tmp_path / "gpu.sarif"
+    cli.run("--gpu-check", "-f", "sarif", "-o", out, EXAMPLES, check_code=1)
+    sarif_check(out)
+    run = json.loads(out.read_text())["runs"][0]
+    summary = run["properties"]["gpuCheck"]
+    assert summary["cudnnVersion"] == environment["cudnn"] and summary["descriptorTier"] == "ran"
+    outcomes = {}
+    for result in run["results"]:
+        check = result["properties"]["gpuCheck"]
+        assert check["outcome"] in ("confirmed", "not reproduced", "skipped")
+        assert "replay" in result["properties"]
+        outcomes.setdefault(result["ruleId"], []).append(check)
+    conv = outcomes["cudnn-conv-output-empty"][0]
+    assert conv == {**conv, "outcome": "confirmed", "status": "CUDNN_STATUS_BAD_PARAM", "tier": "descriptor",
+                    "cudnnVersion": environment["cudnn"], "device": None}
+    assert "cudnnGetConvolution2dForwardOutputDim -> CUDNN_STATUS_BAD_PARAM" in conv["detail"]
+
+
+def test_gpu_check_on_an_earlier_sarif_gives_the_same_verdicts(cli, environment, tmp_path):
+    plain = tmp_path / "plain.sarif"
+    cli.run("-f", "sarif", "-o", plain, EXAMPLES, check_code=1)
+    assert "gpuCheck" not in plain.read_text()
+    text = cli.run("gpu-check", plain, check_code=0).stdout
+    assert "8 results in" in text
+    assert f"cudnn-conv-output-empty: confirmed: CUDNN_STATUS_BAD_PARAM (cuDNN {environment['cudnn']}, descriptor tier)" in text
+    annotated = tmp_path / "annotated.sarif"
+    cli.run("gpu-check", plain, "-f", "sarif", "-o", annotated, check_code=0)
+    direct = tmp_path / "direct.sarif"
+    cli.run("--gpu-check", "-f", "sarif", "-o", direct, EXAMPLES, check_code=1)
+
+    def verdicts(path):
+        run = json.loads(path.read_text())["runs"][0]
+        return [(r["ruleId"], r["properties"]["gpuCheck"]["outcome"], r["properties"]["gpuCheck"].get("status"))
+                for r in run["results"]]
+    assert verdicts(annotated) == verdicts(direct)
+
+
+def test_descriptor_only_tier_never_touches_the_gpu(cli, environment):
+    out = cli.run("--gpu-check", "--gpu-check-tier", "descriptor", EXAMPLES, check_code=1).stdout
+    assert "execution tier not run: not requested" in out
+
+
+def test_without_cudnn_static_analysis_still_works_and_says_why(cli):
+    out = cli.run("--gpu-check", "--cudnn-library", "/nonexistent/libcudnn.so.9", EXAMPLES, check_code=1).stdout
+    assert "8 findings" in out
+    assert out.count("gpu_check: skipped: cuDNN not loaded") == 7  # the eighth is not replayable at all
+    assert "descriptor tier not run: no libcudnn found" in out
+    doctor = cli.run("doctor", "--cudnn-library", "/nonexistent/libcudnn.so.9", check_code=0).stdout
+    assert "cuDNN:          not found" in doctor and "tried /nonexistent/libcudnn.so.9 (--cudnn-library)" in doctor
+
+
+def test_bad_sarif_input_is_a_clear_error(cli, tmp_path):
+    not_json = tmp_path / "broken.sarif"
+    not_json.write_text("{ not json")
+    result = cli.run("gpu-check", not_json, check_code=2)
+    assert str(not_json) in result.stderr and "not valid JSON" in result.stderr
+    not_sarif = tmp_path / "other.json"
+    not_sarif.write_text('{"version": "2.1.0"}')
+    result = cli.run("gpu-check", not_sarif, check_code=2)
+    assert "not a SARIF log" in result.stderr
+    missing = cli.run("gpu-check", tmp_path / "missing.sarif", check_code=2)
+    assert "cannot open" in missing.stderr
+
+
+def test_results_from_another_tool_are_skipped_not_fatal(cli, tmp_path):
+    foreign = tmp_path / "foreign.sarif"
+    foreign.write_text(json.dumps({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [
+        {"ruleId": "X1", "message": {"text": "m"}, "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": "a.py"}, "region": {"startLine": 3, "startColumn": 1}}}]}]}]}))
+    out = cli.run("gpu-check", foreign, check_code=0).stdout
+    assert "a.py:3:1: X1: skipped: not replayable: the result carries no properties.replay" in out
