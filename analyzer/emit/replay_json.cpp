@@ -94,7 +94,7 @@ std::string verdict_line(const GpuVerdict& v) {
 
 std::string summary_line(const GpuCheckSummary& s) {
   char seconds[32];
-  std::snprintf(seconds, sizeof seconds, "%.2f", s.seconds);
+  std::snprintf(seconds, sizeof seconds, "%.3f", s.seconds);
   std::string line = "gpu_check: " + std::to_string(s.confirmed) + " confirmed, " + std::to_string(s.not_reproduced) +
                      " not reproduced, " + std::to_string(s.skipped) + " skipped in " + seconds + " s; descriptor tier " +
                      s.descriptor_tier;
