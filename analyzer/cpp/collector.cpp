@@ -496,7 +496,7 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
       return forget_modules_in(*call);
     }
     if (input == nullptr) return true;
-    const Expr* bare = input->IgnoreParenImpCasts();
+    const Expr* bare = input->IgnoreImplicit()->IgnoreParens();
     std::string variable;
     std::optional<Dtype> dtype;
     if (const auto* ref = dyn_cast<DeclRefExpr>(bare)) {
@@ -544,7 +544,7 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
   // The local variable behind `conv`, `conv.operator->()` or `*conv`, if it is a tracked module.
   const ValueDecl* module_of(const Expr* e) const {
     if (e == nullptr) return nullptr;
-    const Expr* bare = e->IgnoreParenImpCasts();
+    const Expr* bare = e->IgnoreImplicit()->IgnoreParens();
     if (const auto* op = dyn_cast<CXXOperatorCallExpr>(bare);
         op && (op->getOperator() == OO_Arrow || op->getOperator() == OO_Star) && op->getNumArgs() >= 1)
       bare = op->getArg(0)->IgnoreParenImpCasts();
@@ -589,9 +589,9 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
   // conversion (`.to(kFloat)`, `.byte()`) decides; else a factory's dtype argument; else a
   // variable already known.
   std::optional<Dtype> dtype_of(const Expr& e) {
-    const Expr* bare = e.IgnoreParenImpCasts();
-    if (const auto* cleanups = dyn_cast<ExprWithCleanups>(bare)) bare = cleanups->getSubExpr()->IgnoreParenImpCasts();
-    if (const auto* temp = dyn_cast<MaterializeTemporaryExpr>(bare)) bare = temp->getSubExpr()->IgnoreParenImpCasts();
+    // Temporaries of a class with a destructor (at::Tensor) come wrapped in cleanups, bind and
+    // materialize nodes: look through all of them.
+    const Expr* bare = e.IgnoreImplicit()->IgnoreParens();
     if (const auto* construct = dyn_cast<CXXConstructExpr>(bare); construct && construct->getNumArgs() == 1)
       return dtype_of(*construct->getArg(0));
     if (const auto* ref = dyn_cast<DeclRefExpr>(bare)) {
