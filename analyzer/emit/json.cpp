@@ -103,7 +103,7 @@ void write_facts(std::ostream& out, const Report& report) {
       for (std::size_t i = 0; i < d.names.size(); ++i)
         values[d.names[i]] = d.values[i] ? nlohmann::json(d.values[i]->value) : nlohmann::json(nullptr);
       return nlohmann::json{{"api", d.api}, {"call", location_json(d.call)}, {"descriptor", d.descriptor},
-                            {"data_type", d.data_type}, {"values", values}};
+                            {"data_type", d.data_type}, {"format", d.format}, {"values", values}};
     };
     nlohmann::json descriptors = nlohmann::json::array();
     for (const auto& d : facts.descriptors) descriptors.push_back(descriptor_json(d));

@@ -121,3 +121,27 @@ def test_provenance_of_cpp_values(cli):
     conv = [f for f in doc["findings"] if f["rule"] == "cudnn-conv-output-empty"][0]
     assert "1 + (1 + 2*0 - ((3-1)*1 + 1)) / 1 = -1 (rounding down)" in conv["message"]
     assert len(conv["related"]) >= 2
+
+
+def test_integer_convolution_data_types_are_facts_not_findings(cli):
+    fixture = REPO / "tests" / "fixtures" / "cpp" / "cudnn_api.cpp"
+    doc = json.loads(cli.run("--format", "facts", fixture).stdout)
+    convolutions = [c for c in doc["files"][0]["convolutions"] if c["input"]["data_type"] == "CUDNN_DATA_INT8"]
+    assert len(convolutions) == 1
+    conv = convolutions[0]
+    assert conv["input"]["format"] == "CUDNN_TENSOR_NHWC"
+    assert conv["filter"]["data_type"] == "CUDNN_DATA_INT8"
+    assert conv["convolution"]["data_type"] == "CUDNN_DATA_INT32"
+    findings, _ = cli.json(fixture)
+    lines = {f["line"] for f in findings["findings"]}
+    assert conv["call"]["line"] not in lines
+
+
+def test_convolution_findings_carry_a_full_replay_configuration(cli):
+    doc, _ = cli.json(REPO / "tests" / "fixtures" / "cpp" / "cudnn_api.cpp", "--select", "cudnn-conv-output-empty")
+    replay = doc["findings"][0]["replay"]
+    assert replay["op"] == "convolution" and replay["expect"] == "CUDNN_STATUS_BAD_PARAM"
+    assert replay["dtype"] == "float32" and replay["layout"] == "NCHW" and replay["computeType"] == "float32"
+    assert len(replay["input"]) == len(replay["filter"]) == 4
+    assert replay["padding"] and replay["stride"] and replay["dilation"]
+    assert "notReplayable" not in replay
