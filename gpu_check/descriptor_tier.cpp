@@ -9,6 +9,7 @@ TierResult from_call(const CudnnApi& cudnn, const CallResult& call) {
   TierResult result;
   result.status = cudnn.status_name(call.status);
   result.failed = !call.ok();
+  result.decisive = !call.setup_failed;
   result.detail = call.call + " -> " + result.status;
   return result;
 }
@@ -50,12 +51,16 @@ TierResult run_descriptor_tier(const CudnnApi& cudnn, const ReplayConfig& replay
     auto x = make_tensor(cudnn);
     auto bn = make_tensor(cudnn);
     const CallResult set = set_tensor(cudnn, x, replay, replay.input, replay.dtype);
-    if (!set.ok()) return from_call(cudnn, set);
+    if (!set.ok()) {
+      TierResult failed = from_call(cudnn, set);
+      failed.decisive = false;  // the shape is assumed: its failure says nothing about epsilon
+      return failed;
+    }
     const auto mode = replay.bn_mode == "per_activation" ? abi::CUDNN_BATCHNORM_PER_ACTIVATION
                                                          : abi::CUDNN_BATCHNORM_SPATIAL;
     TierResult result = from_call(cudnn, {cudnn.derive_bn(bn.get(), x.get(), mode), "cudnnDeriveBNTensorDescriptor"});
     // Epsilon is an argument of the batch-norm call itself, which needs a handle and a GPU.
-    result.decisive = result.failed;
+    result.decisive = false;
     result.detail = set.call + " -> ok; " + result.detail + "; epsilon is only checked when batch norm runs";
     return result;
   }

@@ -58,6 +58,7 @@ std::vector<int> packed_strides(const std::vector<int>& dims) {
 CallResult set_tensor(const CudnnApi& api, TensorDescriptor& desc, const ReplayConfig& replay,
                       const std::vector<std::int64_t>& dims64, const std::string& element_type) {
   CallResult result;
+  if (desc.get() == nullptr) return {desc.create_status(), "cudnnCreateTensorDescriptor", true};
   const auto type = cudnn_data_type(element_type);
   const auto format = cudnn_format(replay.layout);
   std::vector<int> dims;
@@ -65,6 +66,7 @@ CallResult set_tensor(const CudnnApi& api, TensorDescriptor& desc, const ReplayC
   if (!type || !format) {
     result.status = abi::CUDNN_STATUS_BAD_PARAM;
     result.call = "(not replayable: data type '" + element_type + "' or layout '" + replay.layout + "')";
+    result.setup_failed = true;
     return result;
   }
   if (replay.api == "cudnnSetTensorNdDescriptor" || dims.size() != 4) {
@@ -93,11 +95,13 @@ CallResult set_tensor(const CudnnApi& api, TensorDescriptor& desc, const ReplayC
 
 CallResult set_filter(const CudnnApi& api, FilterDescriptor& desc, const ReplayConfig& replay) {
   CallResult result;
+  if (desc.get() == nullptr) return {desc.create_status(), "cudnnCreateFilterDescriptor", true};
   const auto type = cudnn_data_type(replay.dtype);
   const auto format = cudnn_format(replay.layout);
   if (!type || !format || replay.filter.size() != 4) {
     result.status = abi::CUDNN_STATUS_BAD_PARAM;
     result.call = "(not replayable: filter)";
+    result.setup_failed = true;
     return result;
   }
   const auto& f = replay.filter;
@@ -111,10 +115,15 @@ CallResult set_filter(const CudnnApi& api, FilterDescriptor& desc, const ReplayC
 
 CallResult set_convolution(const CudnnApi& api, ConvolutionDescriptor& desc, const ReplayConfig& replay) {
   CallResult result;
-  const auto compute = cudnn_data_type(replay.compute_type.empty() ? "float32" : replay.compute_type);
+  if (desc.get() == nullptr) return {desc.create_status(), "cudnnCreateConvolutionDescriptor", true};
+  // Unknown compute type: what cuDNN's own configurations use (double for double data).
+  const std::string compute_name =
+      !replay.compute_type.empty() ? replay.compute_type : replay.dtype == "float64" ? "float64" : "float32";
+  const auto compute = cudnn_data_type(compute_name);
   if (!compute || replay.padding.size() != 2 || replay.stride.size() != 2 || replay.dilation.size() != 2) {
     result.status = abi::CUDNN_STATUS_BAD_PARAM;
     result.call = "(not replayable: convolution)";
+    result.setup_failed = true;
     return result;
   }
   const auto &p = replay.padding, &s = replay.stride, &d = replay.dilation;
@@ -122,8 +131,7 @@ CallResult set_convolution(const CudnnApi& api, ConvolutionDescriptor& desc, con
                                          as_int(d[0]), as_int(d[1]), abi::CUDNN_CROSS_CORRELATION, *compute);
   result.call = "cudnnSetConvolution2dDescriptor(pad=" + std::to_string(p[0]) + "x" + std::to_string(p[1]) +
                 ", stride=" + std::to_string(s[0]) + "x" + std::to_string(s[1]) + ", dilation=" +
-                std::to_string(d[0]) + "x" + std::to_string(d[1]) + ", " +
-                (replay.compute_type.empty() ? "float32" : replay.compute_type) + ")";
+                std::to_string(d[0]) + "x" + std::to_string(d[1]) + ", " + compute_name + ")";
   return result;
 }
 

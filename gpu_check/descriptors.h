@@ -22,6 +22,7 @@ class Descriptor {
   using Destroy = abi::cudnnStatus_t (*)(Handle);
   Descriptor(abi::cudnnStatus_t (*create)(Handle*), Destroy destroy) : destroy_(destroy) {
     create_status_ = create(&handle_);
+    if (create_status_ != abi::CUDNN_STATUS_SUCCESS) handle_ = nullptr;  // never destroy what was not made
   }
   ~Descriptor() {
     if (handle_ != nullptr) destroy_(handle_);
@@ -52,6 +53,7 @@ inline ConvolutionDescriptor make_convolution(const CudnnApi& api) {
 struct CallResult {
   abi::cudnnStatus_t status = abi::CUDNN_STATUS_SUCCESS;
   std::string call;
+  bool setup_failed = false;  // the descriptor could not even be created: nothing was tested
   bool ok() const { return status == abi::CUDNN_STATUS_SUCCESS; }
 };
 

@@ -3,6 +3,8 @@
 #include "gpu_check/tiers.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 #include <vector>
 
 namespace cudnnlint::gpu {
@@ -26,9 +28,9 @@ class DeviceBuffer {
   bool upload(const std::vector<std::byte>& bytes) const {
     return cuda_.memcpy(ptr_, bytes.data(), bytes.size(), abi::cudaMemcpyHostToDevice) == abi::cudaSuccess;
   }
-  std::vector<std::byte> download(std::size_t bytes) const {
+  std::optional<std::vector<std::byte>> download(std::size_t bytes) const {
     std::vector<std::byte> out(bytes);
-    if (cuda_.memcpy(out.data(), ptr_, bytes, abi::cudaMemcpyDeviceToHost) != abi::cudaSuccess) out.clear();
+    if (cuda_.memcpy(out.data(), ptr_, bytes, abi::cudaMemcpyDeviceToHost) != abi::cudaSuccess) return std::nullopt;
     return out;
   }
 
@@ -64,6 +66,18 @@ std::vector<double> batchnorm_input(const std::vector<std::int64_t>& dims) {
   return values;
 }
 
+// Tensors above this many elements are not replayed (host staging would need gigabytes).
+constexpr std::int64_t kMaxElements = std::int64_t{1} << 26;
+
+TierResult not_tested(std::string status, std::string detail) {
+  TierResult result;
+  result.status = std::move(status);
+  result.failed = true;
+  result.decisive = false;
+  result.detail = std::move(detail);
+  return result;
+}
+
 }  // namespace
 
 ExecutionTier::ExecutionTier(const CudnnApi& cudnn, const CudaApi& cuda) : cudnn_(cudnn), cuda_(cuda) {
@@ -80,8 +94,8 @@ ExecutionTier::~ExecutionTier() {
 
 void ExecutionTier::check_context(const std::string& after) {
   const abi::cudaError_t error = cuda_.synchronize();
+  cuda_.get_last_error();  // clears an error that is not sticky (a failed cudaMalloc, say)
   if (error == abi::cudaSuccess) return;
-  cuda_.get_last_error();  // clears an error that is not sticky
   const abi::cudaError_t again = cuda_.synchronize();
   if (again != abi::cudaSuccess)
     broken_ = "sticky CUDA error " + cuda_.name_of(error) + " after " + after +
@@ -118,6 +132,8 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
     result.detail = "cudnnDeriveBNTensorDescriptor -> " + result.status;
     return result;
   }
+  if (replay.input.size() < 2 || replay.input[0] <= 0 || replay.input[1] <= 0 || product(replay.input) > kMaxElements)
+    return not_tested("not run", "batch-norm input shape unusable for a replay");
   const std::string param_type = replay.dtype == "float64" ? "float64" : "float32";  // cuDNN: double x -> double
   const std::size_t count = static_cast<std::size_t>(product(replay.input));
   const std::size_t channels = static_cast<std::size_t>(replay.input[1]);
@@ -132,39 +148,48 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
   DeviceBuffer x(cuda_, x_bytes), y(cuda_, x_bytes), scale(cuda_, p_bytes), bias(cuda_, p_bytes), mean(cuda_, p_bytes),
       var(cuda_, p_bytes), save_mean(cuda_, p_bytes), save_inv(cuda_, p_bytes);
   for (const DeviceBuffer* b : {&x, &y, &scale, &bias, &mean, &var, &save_mean, &save_inv})
-    if (b->get() == nullptr) {
-      result.status = "cudaMalloc: " + cuda_.name_of(b->error());
-      result.failed = true;
-      result.decisive = false;
-      result.detail = "could not allocate " + std::to_string(x_bytes) + " bytes on the GPU";
-      return result;
-    }
-  x.upload(encode(x_values, replay.dtype));
-  scale.upload(encode(ones, param_type));
-  bias.upload(encode(zeros, param_type));
+    if (b->get() == nullptr)
+      return not_tested("cudaMalloc: " + cuda_.name_of(b->error()), "could not allocate the batch-norm buffers");
+  if (!x.upload(encode(x_values, replay.dtype)) || !scale.upload(encode(ones, param_type)) ||
+      !bias.upload(encode(zeros, param_type)))
+    return not_tested("cudaMemcpy failed", "could not copy the batch-norm inputs to the GPU");
   Scalars scalars;
   scalars.as_double = replay.dtype == "float64";
   const double epsilon = replay.epsilon.value_or(1e-5);
 
+  // The output of one call, or why it could not be read back (then nothing was tested).
+  std::string transfer_error;
+  auto output_nonfinite = [&](abi::cudnnStatus_t status, const char* which) {
+    if (status != abi::CUDNN_STATUS_SUCCESS) return false;
+    if (const abi::cudaError_t sync = cuda_.synchronize(); sync != abi::cudaSuccess) {
+      transfer_error = std::string(which) + ": " + cuda_.name_of(sync) + " after the call";
+      return false;
+    }
+    const auto bytes = y.download(x_bytes);
+    if (!bytes) {
+      transfer_error = std::string(which) + ": could not copy the output back";
+      return false;
+    }
+    return any_nonfinite(*bytes, replay.dtype);
+  };
+
   // Training: batch statistics (channel 0's variance is 0), running stats updated in place.
-  mean.upload(encode(zeros, param_type));
-  var.upload(encode(variance, param_type));
+  if (!mean.upload(encode(zeros, param_type)) || !var.upload(encode(variance, param_type)))
+    return not_tested("cudaMemcpy failed", "could not copy the running statistics to the GPU");
   const auto training = cudnn_.bn_forward_training(handle_, mode, scalars.one(), scalars.zero(), x_desc.get(), x.get(),
                                                    x_desc.get(), y.get(), bn_desc.get(), scale.get(), bias.get(), 1.0,
                                                    mean.get(), var.get(), epsilon, save_mean.get(), save_inv.get());
-  cuda_.synchronize();
-  const bool training_nonfinite =
-      training == abi::CUDNN_STATUS_SUCCESS && any_nonfinite(y.download(x_bytes), replay.dtype);
+  const bool training_nonfinite = output_nonfinite(training, "forward training");
+  if (!transfer_error.empty()) return not_tested("CUDA error", transfer_error);
 
   // Inference: running variance 0 on channel 0.
-  mean.upload(encode(zeros, param_type));
-  var.upload(encode(variance, param_type));
+  if (!mean.upload(encode(zeros, param_type)) || !var.upload(encode(variance, param_type)))
+    return not_tested("cudaMemcpy failed", "could not copy the running statistics to the GPU");
   const auto inference = cudnn_.bn_forward_inference(handle_, mode, scalars.one(), scalars.zero(), x_desc.get(),
                                                      x.get(), x_desc.get(), y.get(), bn_desc.get(), scale.get(),
                                                      bias.get(), mean.get(), var.get(), epsilon);
-  cuda_.synchronize();
-  const bool inference_nonfinite =
-      inference == abi::CUDNN_STATUS_SUCCESS && any_nonfinite(y.download(x_bytes), replay.dtype);
+  const bool inference_nonfinite = output_nonfinite(inference, "forward inference");
+  if (!transfer_error.empty()) return not_tested("CUDA error", transfer_error);
 
   const auto first_failure = training != abi::CUDNN_STATUS_SUCCESS ? training : inference;
   result.status = cudnn_.status_name(first_failure);
@@ -221,33 +246,36 @@ TierResult ExecutionTier::run_convolution(const ReplayConfig& replay) {
                                             chosen->algo, &workspace_bytes);
       s != abi::CUDNN_STATUS_SUCCESS)
     return fail(s, "cudnnGetConvolutionForwardWorkspaceSize");
+  if (product(replay.input) > kMaxElements || product(replay.filter) > kMaxElements ||
+      product(out_dims) > kMaxElements)
+    return not_tested("not run", "tensors larger than 2^26 elements are not replayed");
   const std::size_t x_count = static_cast<std::size_t>(product(replay.input));
   const std::size_t w_count = static_cast<std::size_t>(product(replay.filter));
   const std::size_t y_count = static_cast<std::size_t>(product(out_dims));
   const std::size_t size = element_size(replay.dtype);
   DeviceBuffer x(cuda_, x_count * size), wt(cuda_, w_count * size), y(cuda_, y_count * size),
       workspace(cuda_, workspace_bytes);
-  if (!x.get() || !wt.get() || !y.get() || !workspace.get()) {
-    result.status = "cudaMalloc failed";
-    result.failed = true;
-    result.decisive = false;
-    result.detail = "could not allocate the convolution's buffers";
-    return result;
-  }
+  if (!x.get() || !wt.get() || !y.get() || !workspace.get())
+    return not_tested("cudaMalloc failed", "could not allocate the convolution's buffers");
   std::vector<double> x_values(x_count), w_values(w_count);
   for (std::size_t i = 0; i < x_count; ++i) x_values[i] = static_cast<double>(i % 7) * 0.25 - 0.5;
   for (std::size_t i = 0; i < w_count; ++i) w_values[i] = static_cast<double>(i % 5) * 0.25 - 0.5;
-  x.upload(encode(x_values, replay.dtype));
-  wt.upload(encode(w_values, replay.dtype));
+  if (!x.upload(encode(x_values, replay.dtype)) || !wt.upload(encode(w_values, replay.dtype)))
+    return not_tested("cudaMemcpy failed", "could not copy the convolution's inputs to the GPU");
   Scalars scalars;
   scalars.as_double = replay.dtype == "float64";
   const auto status = cudnn_.convolution_forward(handle_, scalars.one(), x_desc.get(), x.get(), w_desc.get(), wt.get(),
                                                  conv.get(), chosen->algo, workspace.get(), workspace_bytes,
                                                  scalars.zero(), y_desc.get(), y.get());
-  cuda_.synchronize();
   result.status = cudnn_.status_name(status);
   result.failed = status != abi::CUDNN_STATUS_SUCCESS;
-  result.nonfinite = !result.failed && any_nonfinite(y.download(y_count * size), replay.dtype);
+  if (!result.failed) {
+    if (const abi::cudaError_t sync = cuda_.synchronize(); sync != abi::cudaSuccess)
+      return not_tested("CUDA error", "cudnnConvolutionForward: " + cuda_.name_of(sync) + " after the call");
+    const auto bytes = y.download(y_count * size);
+    if (!bytes) return not_tested("cudaMemcpy failed", "could not copy the convolution's output back");
+    result.nonfinite = any_nonfinite(*bytes, replay.dtype);
+  }
   result.detail = "cudnnConvolutionForward (algorithm " + std::to_string(chosen->algo) + ", output " +
                   std::to_string(n) + "x" + std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(w) +
                   ") -> " + result.status + (result.failed ? "" : result.nonfinite ? ", output has NaN/Inf" : ", output finite");

@@ -12,16 +12,19 @@ namespace {
 
 bool is_bad_param(const std::string& status) { return status.rfind("CUDNN_STATUS_BAD_PARAM", 0) == 0; }
 
-// Whether `result` settles what the finding predicts, and how.
+// Whether `result` settles what the finding predicts, and how. A failure other than BAD_PARAM
+// (NOT_SUPPORTED, EXECUTION_FAILED, a sub-library that did not load, ...) says nothing about the
+// finding's values, so it settles nothing.
 std::optional<GpuVerdict::Outcome> judge(const ReplayConfig& replay, const TierResult& result) {
   if (!result.decisive) return std::nullopt;
   if (replay.expect == "non-finite output") {
-    if (result.failed) return GpuVerdict::Outcome::NotReproduced;
     if (result.nonfinite) return GpuVerdict::Outcome::Confirmed;
-    return std::nullopt;  // success and finite at this tier: only the execution tier can say
+    if (result.failed && !is_bad_param(result.status)) return std::nullopt;
+    if (result.failed) return GpuVerdict::Outcome::NotReproduced;
+    return std::nullopt;  // success and finite at this tier: only running it can say
   }
-  if (result.failed && is_bad_param(result.status) && is_bad_param(replay.expect)) return GpuVerdict::Outcome::Confirmed;
-  if (result.failed && result.status == replay.expect) return GpuVerdict::Outcome::Confirmed;
+  if (result.failed && !is_bad_param(result.status)) return std::nullopt;
+  if (result.failed && is_bad_param(replay.expect)) return GpuVerdict::Outcome::Confirmed;
   return GpuVerdict::Outcome::NotReproduced;
 }
 
@@ -81,9 +84,18 @@ GpuCheckSummary run_gpu_check(std::span<Finding> findings, const GpuEnvironment&
           verdict.device = environment.device;
           verdict.status = executed->status;
           verdict.detail = executed->detail;
-          verdict.outcome = judge(replay, *executed).value_or(GpuVerdict::Outcome::NotReproduced);
+          if (auto outcome = judge(replay, *executed)) {
+            verdict.outcome = *outcome;
+          } else if (replay.expect == "non-finite output" && !executed->failed) {
+            verdict.outcome = GpuVerdict::Outcome::NotReproduced;  // ran, succeeded, output finite
+          } else {
+            verdict.outcome = GpuVerdict::Outcome::Skipped;
+            verdict.reason = "the execution tier could not test it: " + executed->detail;
+          }
         } else {
           verdict.outcome = GpuVerdict::Outcome::Skipped;
+          verdict.tier = "execution";
+          verdict.device = environment.device;
           verdict.reason = "execution tier stopped: " + execution->broken();
           verdict.detail = descriptor.detail + "; " + verdict.reason;
         }
@@ -92,7 +104,9 @@ GpuCheckSummary run_gpu_check(std::span<Finding> findings, const GpuEnvironment&
         verdict.tier = "descriptor";
         verdict.status = descriptor.status;
         const std::string why = execution ? execution->broken() : environment.execution_unavailable;
-        verdict.reason = needs_execution(replay) + ", and the execution tier did not run (" + why + ")";
+        verdict.reason = descriptor.decisive && descriptor.failed
+                             ? "cuDNN returned " + descriptor.status + ", which says nothing about the finding's values"
+                             : needs_execution(replay) + ", and the execution tier did not run (" + why + ")";
         verdict.detail = descriptor.detail + "; " + verdict.reason;
       }
       for (const auto& assumption : replay.assumed) verdict.detail += "; assumed " + assumption;

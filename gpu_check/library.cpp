@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -18,7 +19,7 @@ void SharedLibrary::Closer::operator()(void* handle) const {
 
 std::optional<SharedLibrary> SharedLibrary::open(const std::string& path, std::string& error) {
   dlerror();
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* message = dlerror();
     error = message != nullptr ? message : "dlopen failed";
@@ -83,6 +84,20 @@ std::vector<fs::path> all_python_package_dirs() {
   return dirs;
 }
 
+std::vector<fs::path> ld_library_path_dirs() {
+  std::vector<fs::path> dirs;
+  const std::string value = env("LD_LIBRARY_PATH");
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t end = value.find(':', start);
+    const std::string dir = value.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!dir.empty()) dirs.emplace_back(dir);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return dirs;
+}
+
 std::vector<fs::path> toolkit_library_dirs() {
   std::vector<fs::path> dirs;
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
@@ -113,7 +128,7 @@ std::vector<Candidate> cudnn_candidates(const std::string& explicit_path) {
     out.push_back({explicit_path, "--cudnn-library"});
     return out;
   }
-  static const char* names[] = {"libcudnn.so.9", "libcudnn.so"};
+  static const char* names[] = {"libcudnn.so.9", "libcudnn.so.8", "libcudnn.so"};
   if (const std::string root = env("CUDNN_PATH"); !root.empty()) {
     if (is_file(root)) {
       add_unique(out, root, "CUDNN_PATH");
@@ -123,6 +138,9 @@ std::vector<Candidate> cudnn_candidates(const std::string& explicit_path) {
           if (is_file(fs::path(root) / sub / name)) add_unique(out, fs::path(root) / sub / name, "CUDNN_PATH");
     }
   }
+  for (const auto& dir : ld_library_path_dirs())
+    for (const char* name : names)
+      if (is_file(dir / name)) add_unique(out, dir / name, "LD_LIBRARY_PATH");
   for (const auto& dir : toolkit_library_dirs())
     for (const char* name : names)
       if (is_file(dir / name)) add_unique(out, dir / name, "CUDA toolkit");
@@ -131,43 +149,34 @@ std::vector<Candidate> cudnn_candidates(const std::string& explicit_path) {
       if (is_file(packages / "nvidia" / "cudnn" / "lib" / name))
         add_unique(out, packages / "nvidia" / "cudnn" / "lib" / name, "pip nvidia-cudnn-cu*");
   out.push_back({"libcudnn.so.9", "system loader"});
+  out.push_back({"libcudnn.so.8", "system loader"});
   return out;
 }
 
-std::vector<Candidate> cudart_candidates(const std::string& cudnn_directory) {
+std::vector<Candidate> cudart_candidates(const std::string& cudnn_directory, int cuda_major) {
   std::vector<Candidate> out;
-  static const char* names[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so"};
-  if (!cudnn_directory.empty())
-    for (const char* name : names)
-      if (is_file(fs::path(cudnn_directory) / name)) add_unique(out, fs::path(cudnn_directory) / name, "beside cuDNN");
-  for (const auto& dir : toolkit_library_dirs())
-    for (const char* name : names)
-      if (is_file(dir / name)) add_unique(out, dir / name, "CUDA toolkit");
+  // The runtime cuDNN was built against first (cudnnGetCudartVersion), then the others.
+  std::vector<std::string> names;
+  if (cuda_major > 0) names.push_back("libcudart.so." + std::to_string(cuda_major));
+  for (const char* name : {"libcudart.so.13", "libcudart.so.12", "libcudart.so"})
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+  std::vector<std::pair<fs::path, std::string>> dirs;
+  if (!cudnn_directory.empty()) {
+    dirs.emplace_back(fs::path(cudnn_directory), "beside cuDNN");
+    // pip: nvidia/cudnn/lib beside nvidia/cu13/lib (CUDA 13 wheels) or nvidia/cuda_runtime/lib.
+    for (const char* sibling : {"cu13/lib", "cu12/lib", "cuda_runtime/lib"})
+      dirs.emplace_back(fs::path(cudnn_directory).parent_path().parent_path() / sibling, "pip, beside cuDNN");
+  }
+  for (const auto& dir : ld_library_path_dirs()) dirs.emplace_back(dir, "LD_LIBRARY_PATH");
+  for (const auto& dir : toolkit_library_dirs()) dirs.emplace_back(dir, "CUDA toolkit");
   for (const auto& packages : all_python_package_dirs())
-    for (const char* name : names)
-      if (is_file(packages / "nvidia" / "cuda_runtime" / "lib" / name))
-        add_unique(out, packages / "nvidia" / "cuda_runtime" / "lib" / name, "pip nvidia-cuda-runtime-cu*");
-  for (const char* name : names) out.push_back({name, "system loader"});
+    for (const char* sub : {"nvidia/cu13/lib", "nvidia/cu12/lib", "nvidia/cuda_runtime/lib"})
+      dirs.emplace_back(packages / sub, "pip nvidia-cuda-runtime");
+  for (const auto& name : names)
+    for (const auto& [dir, origin] : dirs)
+      if (is_file(dir / name)) add_unique(out, dir / name, origin);
+  for (const auto& name : names) out.push_back({name, "system loader"});
   return out;
-}
-
-std::optional<Opened> open_first(const std::vector<Candidate>& candidates, std::vector<std::string>& tried) {
-  for (const auto& candidate : candidates) {
-    std::string error;
-    if (auto library = SharedLibrary::open(candidate.path, error)) return Opened{std::move(*library), candidate};
-    tried.push_back(candidate.path + " (" + candidate.origin + "): " + error);
-  }
-  return std::nullopt;
-}
-
-void preload_cudnn_sublibraries(const std::string& cudnn_file, std::vector<SharedLibrary>& keep) {
-  const fs::path dir = fs::path(cudnn_file).parent_path();
-  if (dir.empty()) return;
-  for (const char* name : {"libcudnn_graph.so.9", "libcudnn_ops.so.9", "libcudnn_cnn.so.9"}) {
-    std::string error;
-    if (is_file(dir / name))
-      if (auto library = SharedLibrary::open((dir / name).string(), error)) keep.push_back(std::move(*library));
-  }
 }
 
 }  // namespace cudnnlint::gpu

@@ -41,24 +41,14 @@ struct Candidate {
   std::string origin;  // "--cudnn-library", "CUDNN_PATH", "CUDA toolkit", "pip nvidia-cudnn-cu*", "system loader"
 };
 
-// Where libcudnn.so.9 may be, in search order: `explicit_path` alone when given; else
-// $CUDNN_PATH (a file or a directory), the CUDA toolkit's library directories ($CUDA_HOME,
+// Where libcudnn.so.9 (or .8) may be, in search order: `explicit_path` alone when given; else
+// $CUDNN_PATH (a file or a directory), $LD_LIBRARY_PATH, the CUDA toolkit's library directories ($CUDA_HOME,
 // $CUDA_PATH, the toolkit found at build time, /usr/local/cuda), the pip wheel layout
 // site-packages/nvidia/cudnn/lib of the active virtualenv, the user's and the system's Pythons,
 // and last the system loader (LD_LIBRARY_PATH, ldconfig).
 std::vector<Candidate> cudnn_candidates(const std::string& explicit_path);
-// Where libcudart.so.13 (or .12) may be: beside cuDNN first, then the same places.
-std::vector<Candidate> cudart_candidates(const std::string& cudnn_directory);
-
-// Opens the first candidate that loads. Records every failure in `tried` ("path: error").
-struct Opened {
-  SharedLibrary library;
-  Candidate from;
-};
-std::optional<Opened> open_first(const std::vector<Candidate>& candidates, std::vector<std::string>& tried);
-
-// cuDNN 9's libcudnn.so.9 loads its sub-libraries (ops, cnn, engines) by name on first use;
-// loading them from the directory libcudnn came from makes that work for pip wheels too.
-void preload_cudnn_sublibraries(const std::string& cudnn_file, std::vector<SharedLibrary>& keep);
+// Where libcudart may be: the major version cuDNN was built against first (`cuda_major`, 0 when
+// unknown), beside cuDNN and in the pip layouts around it, then the places above.
+std::vector<Candidate> cudart_candidates(const std::string& cudnn_directory, int cuda_major);
 
 }  // namespace cudnnlint::gpu

@@ -102,38 +102,64 @@ std::string device_name() {
 
 GpuEnvironment probe_environment(const std::string& cudnn_library, bool probe_gpu) {
   GpuEnvironment environment;
-  std::vector<std::string> tried;
-  if (auto opened = open_first(cudnn_candidates(cudnn_library), tried)) {
-    auto api = std::make_unique<CudnnApi>(CudnnApi{std::move(opened->library), {}, opened->from, "", ""});
+  // The first candidate that loads, has every function and is cuDNN 8 or 9; the others are
+  // recorded with the reason they were passed over.
+  for (const Candidate& candidate : cudnn_candidates(cudnn_library)) {
+    std::string error;
+    auto library = SharedLibrary::open(candidate.path, error);
+    if (!library) {
+      environment.cudnn_tried.push_back(candidate.path + " (" + candidate.origin + "): " + error);
+      continue;
+    }
+    auto api = std::make_unique<CudnnApi>(CudnnApi{std::move(*library), candidate, "", ""});
     api->file = api->library.resolved_path();
     if (const std::string missing = resolve(*api); !missing.empty()) {
-      environment.cudnn_missing = api->file + " lacks " + missing + " (not a cuDNN 8/9 library?)";
-    } else {
-      preload_cudnn_sublibraries(api->file, api->sublibraries);
-      api->version = cudnn_version_text(api->get_version());
-      if (api->version.rfind("9.", 0) != 0 && api->version.rfind("8.", 0) != 0)
-        environment.cudnn_missing = api->file + " is cuDNN " + api->version + "; gpu_check needs cuDNN 8 or 9";
-      else
-        environment.cudnn = std::move(api);
+      environment.cudnn_tried.push_back(api->file + " (" + candidate.origin + "): lacks " + missing);
+      continue;
     }
-  } else {
-    environment.cudnn_missing = "no libcudnn found (set CUDNN_PATH or --cudnn-library)";
+    api->version = cudnn_version_text(api->get_version());
+    if (api->version.rfind("9.", 0) != 0 && api->version.rfind("8.", 0) != 0) {
+      environment.cudnn_tried.push_back(api->file + " (" + candidate.origin + "): cuDNN " + api->version +
+                                        ", gpu_check needs 8 or 9");
+      continue;
+    }
+    environment.cudnn = std::move(api);
+    break;
   }
-  environment.cudnn_tried = std::move(tried);
+  if (!environment.cudnn)
+    environment.cudnn_missing = cudnn_library.empty() ? "no usable libcudnn found (set CUDNN_PATH or --cudnn-library)"
+                                                      : "cannot use " + cudnn_library;
 
   if (!probe_gpu) {
     environment.execution_unavailable = "not requested";
     return environment;
   }
-  std::vector<std::string> cuda_tried;
   const std::string cudnn_dir =
       environment.cudnn ? std::filesystem::path(environment.cudnn->file).parent_path().string() : "";
-  if (auto opened = open_first(cudart_candidates(cudnn_dir), cuda_tried)) {
-    auto api = std::make_unique<CudaApi>(CudaApi{std::move(opened->library), opened->from, ""});
+  int cuda_major = 0;
+  if (environment.cudnn)
+    if (auto built_with = environment.cudnn->library.function<abi::GetVersion>("cudnnGetCudartVersion"))
+      cuda_major = static_cast<int>(built_with() / 1000);
+  std::unique_ptr<CudaApi> cuda;
+  std::string cuda_problem = "no CUDA runtime (libcudart.so.13/.12) found";
+  for (const Candidate& candidate : cudart_candidates(cudnn_dir, cuda_major)) {
+    std::string error;
+    auto library = SharedLibrary::open(candidate.path, error);
+    if (!library) continue;
+    auto api = std::make_unique<CudaApi>(CudaApi{std::move(*library), candidate, ""});
     api->file = api->library.resolved_path();
     if (const std::string missing = resolve(*api); !missing.empty()) {
-      environment.execution_unavailable = api->file + " lacks " + missing;
-    } else {
+      cuda_problem = api->file + " lacks " + missing;
+      continue;
+    }
+    cuda = std::move(api);
+    break;
+  }
+  if (!cuda) {
+    environment.execution_unavailable = cuda_problem;
+  } else {
+    auto api = std::move(cuda);
+    {
       int runtime = 0, driver = 0;
       if (api->runtime_version(&runtime) == abi::cudaSuccess) environment.cuda_runtime_version = cuda_version_text(runtime);
       if (api->driver_version(&driver) == abi::cudaSuccess && driver > 0)
@@ -149,16 +175,16 @@ GpuEnvironment probe_environment(const std::string& cudnn_library, bool probe_gp
       } else {
         environment.device_count = count;
         int major = 0, minor = 0;
-        api->device_attribute(&major, abi::cudaDevAttrComputeCapabilityMajor, 0);
-        api->device_attribute(&minor, abi::cudaDevAttrComputeCapabilityMinor, 0);
-        environment.compute_capability = std::to_string(major) + "." + std::to_string(minor);
+        if (api->device_attribute(&major, abi::cudaDevAttrComputeCapabilityMajor, 0) == abi::cudaSuccess &&
+            api->device_attribute(&minor, abi::cudaDevAttrComputeCapabilityMinor, 0) == abi::cudaSuccess)
+          environment.compute_capability = std::to_string(major) + "." + std::to_string(minor);
+        else
+          environment.compute_capability = "unknown";
         environment.device = device_name();
         if (environment.device.empty()) environment.device = "GPU 0 (compute capability " + environment.compute_capability + ")";
       }
     }
     environment.cuda = std::move(api);
-  } else {
-    environment.execution_unavailable = "no CUDA runtime (libcudart.so.13/.12) found";
   }
   if (environment.execution_unavailable.empty() && !environment.cudnn)
     environment.execution_unavailable = "cuDNN is not loaded";

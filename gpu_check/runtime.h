@@ -14,7 +14,6 @@ namespace cudnnlint::gpu {
 // libcudnn with the functions gpu_check calls.
 struct CudnnApi {
   SharedLibrary library;
-  std::vector<SharedLibrary> sublibraries;  // kept open for cuDNN's own lazy loading
   Candidate from;
   std::string file;     // the file the loader mapped
   std::string version;  // "9.19.0", from cudnnGetVersion()
@@ -84,7 +83,8 @@ struct GpuEnvironment {
   bool execution_tier() const { return cudnn != nullptr && execution_unavailable.empty(); }
 };
 
-// Loads what it can. `cudnn_library` forces one file (--cudnn-library); `probe_gpu` false
+// Loads what it can; libcudnn.so.9 loads its sub-libraries itself (RUNPATH $ORIGIN).
+// `cudnn_library` forces one file (--cudnn-library); `probe_gpu` false
 // skips the CUDA runtime entirely (descriptor tier only).
 GpuEnvironment probe_environment(const std::string& cudnn_library, bool probe_gpu);
 

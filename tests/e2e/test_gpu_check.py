@@ -91,7 +91,7 @@ def test_without_cudnn_static_analysis_still_works_and_says_why(cli):
     out = cli.run("--gpu-check", "--cudnn-library", "/nonexistent/libcudnn.so.9", EXAMPLES, check_code=1).stdout
     assert "8 findings" in out
     assert out.count("gpu_check: skipped: cuDNN not loaded") == 7  # the eighth is not replayable at all
-    assert "descriptor tier not run: no libcudnn found" in out
+    assert "descriptor tier not run: cannot use /nonexistent/libcudnn.so.9" in out
     doctor = cli.run("doctor", "--cudnn-library", "/nonexistent/libcudnn.so.9", check_code=0).stdout
     assert "cuDNN:          not found" in doctor and "tried /nonexistent/libcudnn.so.9 (--cudnn-library)" in doctor
 

@@ -94,8 +94,18 @@ TEST(Loading, CandidatesFollowCudnnPathThenTheToolkitThenTheSystemLoader) {
   EXPECT_EQ(explicit_only[0].origin, "--cudnn-library");
   const auto searched = cudnn_candidates("");
   ASSERT_FALSE(searched.empty());
-  EXPECT_EQ(searched.back().path, "libcudnn.so.9");
+  EXPECT_EQ(searched[searched.size() - 2].path, "libcudnn.so.9");
+  EXPECT_EQ(searched.back().path, "libcudnn.so.8");
   EXPECT_EQ(searched.back().origin, "system loader");
+  // libcudart: the major version cuDNN was built against comes first.
+  const auto runtimes = cudart_candidates("", 12);
+  auto position = [&](const std::string& soname) {
+    for (std::size_t i = 0; i < runtimes.size(); ++i)
+      if (runtimes[i].path == soname && runtimes[i].origin == "system loader") return i;
+    return runtimes.size();
+  };
+  EXPECT_LT(position("libcudart.so.12"), position("libcudart.so.13"));
+  EXPECT_LT(position("libcudart.so.13"), runtimes.size());
 }
 
 TEST(Versions, CudnnAndCudaEncodings) {
@@ -217,6 +227,18 @@ TEST(GpuCheck, VerdictsPerFindingAndSummary) {
   EXPECT_EQ(summary.confirmed, 1u);
   EXPECT_EQ(summary.not_reproduced, 1u);
   EXPECT_EQ(summary.skipped, 2u);
+}
+
+TEST(GpuCheck, AConfigurationCuDnnCannotExpressIsSkippedNotJudged) {
+  REQUIRE_CUDNN();
+  ReplayConfig odd = convolution(1, 3, 0, 1, 1);
+  odd.dtype = "complex64";  // no cuDNN data type: nothing about the finding's values is tested
+  std::vector<Finding> findings{finding_with(odd)};
+  GpuCheckOptions options;
+  options.execution = false;
+  run_gpu_check(findings, options);
+  ASSERT_TRUE(findings[0].gpu_check);
+  EXPECT_EQ(findings[0].gpu_check->outcome, GpuVerdict::Outcome::Skipped) << findings[0].gpu_check->detail;
 }
 
 TEST(GpuCheck, WithoutCudnnEveryFindingIsSkippedWithTheReason) {
