@@ -3,6 +3,7 @@
 // cuda/cudnn-conv-output-size-nonpositive): a zero or negative n/c/h/w in a tensor or filter
 // descriptor, a negative padding or a zero stride is CUDNN_STATUS_BAD_PARAM when the descriptor
 // is set; cudnnGetConvolution2dForwardOutputDim returns BAD_PARAM when the output would be < 1.
+#include "rules/descriptor_values.h"
 #include "rules/replay_configs.h"
 #include "rules/rule.h"
 
@@ -12,18 +13,6 @@
 namespace cudnnlint {
 
 namespace {
-
-std::optional<std::int64_t> value_named(const DescriptorFact& fact, std::string_view name) {
-  for (std::size_t i = 0; i < fact.names.size(); ++i)
-    if (fact.names[i] == name && fact.values[i]) return fact.values[i]->value;
-  return std::nullopt;
-}
-
-const IntegerValue* integer_named(const DescriptorFact& fact, std::string_view name) {
-  for (std::size_t i = 0; i < fact.names.size(); ++i)
-    if (fact.names[i] == name && fact.values[i]) return &*fact.values[i];
-  return nullptr;
-}
 
 // Whether a convolution parameter value is invalid: paddings must be >= 0, strides and dilations >= 1.
 bool invalid_value(const DescriptorFact& fact, const std::string& name, std::int64_t value) {

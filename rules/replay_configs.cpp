@@ -1,3 +1,4 @@
+#include "rules/descriptor_values.h"
 #include "rules/replay_configs.h"
 
 #include <array>
@@ -6,12 +7,6 @@
 namespace cudnnlint {
 
 namespace {
-
-std::optional<std::int64_t> value_named(const DescriptorFact& fact, std::string_view name) {
-  for (std::size_t i = 0; i < fact.names.size(); ++i)
-    if (fact.names[i] == name && fact.values[i]) return fact.values[i]->value;
-  return std::nullopt;
-}
 
 bool has_name(const DescriptorFact& fact, std::string_view name) {
   for (const auto& n : fact.names)
