@@ -235,11 +235,8 @@ void check_bn_epsilon(const FileFacts& facts, const Target& target, std::vector<
     if (api == nullptr) continue;
     auto verdict = judge(fact, *api, target);
     if (!verdict || verdict->rule == nullptr) continue;
-    Finding finding;
-    finding.rule_id = std::string(verdict->rule->id);
-    finding.kb_id = std::string(verdict->rule->kb_id);
-    finding.level = verdict->level;
-    finding.location = fact.eps_location.value_or(fact.call);
+    Finding finding = make_finding(*verdict->rule, fact.eps_location.value_or(fact.call));
+    finding.level = verdict->level;  // the BN rules' level depends on the target
     finding.message = std::move(verdict->message);
     finding.target_note = std::move(verdict->target_note);
     for (const auto& step : fact.eps->provenance) finding.related.push_back({step.where, step.what});

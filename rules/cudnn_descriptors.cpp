@@ -42,11 +42,7 @@ void check_cudnn_descriptors(const FileFacts& facts, const Target& target, std::
       if (!fact.values[i] || fact.names[i].find("_stride") != std::string::npos) continue;  // strides: layout only
       if (!invalid_value(fact, fact.names[i], fact.values[i]->value)) continue;
       const IntegerValue& value = *fact.values[i];
-      Finding finding;
-      finding.rule_id = std::string(bad_dim->id);
-      finding.kb_id = std::string(bad_dim->kb_id);
-      finding.level = Level::Error;
-      finding.location = value.where;
+      Finding finding = make_finding(*bad_dim, value.where);
       finding.message = fact.api + "(" + fact.descriptor + ", ...) sets " + fact.names[i] + " = " + value.spelling +
                         (value.spelling == std::to_string(value.value) ? "" : " (= " + std::to_string(value.value) + ")") +
                         ": " + requirement(fact, fact.names[i]) +
@@ -77,11 +73,7 @@ void check_cudnn_descriptors(const FileFacts& facts, const Target& target, std::
       const std::int64_t quotient = numerator / *stride - ((numerator % *stride != 0 && numerator < 0) ? 1 : 0);
       const std::int64_t output = 1 + quotient;
       if (output >= 1) continue;
-      Finding finding;
-      finding.rule_id = std::string(empty->id);
-      finding.kb_id = std::string(empty->kb_id);
-      finding.level = Level::Error;
-      finding.location = conv.call;
+      Finding finding = make_finding(*empty, conv.call);
       finding.message = conv.api + ": the convolution's output " + a + " is 1 + (" + std::to_string(*in) + " + 2*" +
                         std::to_string(*pad) + " - ((" + std::to_string(*filter) + "-1)*" + std::to_string(*dilation) +
                         " + 1)) / " + std::to_string(*stride) + " = " + std::to_string(output) +

@@ -37,6 +37,15 @@ const RuleInfo* find_rule(std::string_view id) {
   return nullptr;
 }
 
+Finding make_finding(const RuleInfo& rule, const Location& where) {
+  Finding finding;
+  finding.rule_id = std::string(rule.id);
+  finding.kb_id = std::string(rule.kb_id);
+  finding.level = rule.default_level;
+  finding.location = where;
+  return finding;
+}
+
 void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding>& out) {
   check_bn_epsilon(facts, target, out);
   check_cudnn_descriptors(facts, target, out);

@@ -22,6 +22,9 @@ struct RuleInfo {
 std::span<const RuleInfo> all_rules();
 const RuleInfo* find_rule(std::string_view id);
 
+// A finding of `rule` at `where`, at the rule's default level; the caller adds the message.
+Finding make_finding(const RuleInfo& rule, const Location& where);
+
 // Runs every rule on one file's facts.
 void run_rules(const FileFacts& facts, const Target& target, std::vector<Finding>& out);
 

@@ -24,11 +24,7 @@ void check_torch_conv_dtype_mismatch(const FileFacts& facts, const Target& targe
   for (const TensorInputFact& fact : facts.tensor_inputs) {
     if (!is_floating_dtype(fact.dtype) || !is_floating_dtype(fact.weight_dtype)) continue;
     if (canonical_dtype(fact.dtype) == canonical_dtype(fact.weight_dtype)) continue;
-    Finding finding;
-    finding.rule_id = std::string(rule->id);
-    finding.kb_id = std::string(rule->kb_id);
-    finding.level = Level::Error;
-    finding.location = fact.use;
+    Finding finding = make_finding(*rule, fact.use);
     const std::string what = fact.variable.empty() ? "this tensor" : "`" + fact.variable + "`";
     const bool module = fact.consumer.find("::nn::") != std::string::npos &&
                         fact.consumer.find("functional") == std::string::npos;

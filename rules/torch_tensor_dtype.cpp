@@ -12,11 +12,7 @@ void check_torch_tensor_dtype(const FileFacts& facts, const Target& target, std:
   const RuleInfo* rule = find_rule("torch-integer-input");
   for (const TensorInputFact& fact : facts.tensor_inputs) {
     if (is_floating_dtype(fact.dtype)) continue;  // handled by torch-conv-dtype-mismatch
-    Finding finding;
-    finding.rule_id = std::string(rule->id);
-    finding.kb_id = std::string(rule->kb_id);
-    finding.level = Level::Error;
-    finding.location = fact.use;
+    Finding finding = make_finding(*rule, fact.use);
     const std::string what = fact.variable.empty() ? "this tensor" : "`" + fact.variable + "`";
     finding.message = what + " has the integer element type torch::" + fact.dtype + " and reaches " + fact.consumer +
                       ", whose weights are floating point: PyTorch rejects it with a RuntimeError (\"Input type "
