@@ -5,16 +5,18 @@
 
 namespace cudnnlint::gpu {
 
-std::optional<abi::cudnnDataType_t> cudnn_data_type(const std::string& element_type) {
-  if (element_type == "float32") return abi::CUDNN_DATA_FLOAT;
-  if (element_type == "float64") return abi::CUDNN_DATA_DOUBLE;
-  if (element_type == "float16") return abi::CUDNN_DATA_HALF;
-  if (element_type == "bfloat16") return abi::CUDNN_DATA_BFLOAT16;
-  if (element_type == "int8") return abi::CUDNN_DATA_INT8;
-  if (element_type == "int32") return abi::CUDNN_DATA_INT32;
-  if (element_type == "uint8") return abi::CUDNN_DATA_UINT8;
-  if (element_type == "int64") return abi::CUDNN_DATA_INT64;
-  return std::nullopt;
+std::optional<abi::cudnnDataType_t> cudnn_data_type(DType element_type) {
+  switch (element_type) {
+    case DType::Float32: return abi::CUDNN_DATA_FLOAT;
+    case DType::Float64: return abi::CUDNN_DATA_DOUBLE;
+    case DType::Float16: return abi::CUDNN_DATA_HALF;
+    case DType::BFloat16: return abi::CUDNN_DATA_BFLOAT16;
+    case DType::Int8: return abi::CUDNN_DATA_INT8;
+    case DType::Int32: return abi::CUDNN_DATA_INT32;
+    case DType::UInt8: return abi::CUDNN_DATA_UINT8;
+    case DType::Int64: return abi::CUDNN_DATA_INT64;
+    default: return std::nullopt;
+  }
 }
 
 std::optional<abi::cudnnTensorFormat_t> cudnn_format(const std::string& layout) {
@@ -22,13 +24,6 @@ std::optional<abi::cudnnTensorFormat_t> cudnn_format(const std::string& layout) 
   if (layout == "NHWC") return abi::CUDNN_TENSOR_NHWC;
   if (layout == "NCHW_VECT_C") return abi::CUDNN_TENSOR_NCHW_VECT_C;
   return std::nullopt;
-}
-
-std::size_t element_size(const std::string& element_type) {
-  if (element_type == "float64" || element_type == "int64") return 8;
-  if (element_type == "float16" || element_type == "bfloat16") return 2;
-  if (element_type == "int8" || element_type == "uint8") return 1;
-  return 4;
 }
 
 namespace {
@@ -56,10 +51,11 @@ std::vector<int> packed_strides(const std::vector<int>& dims) {
 }  // namespace
 
 CallResult set_tensor(const CudnnApi& api, TensorDescriptor& desc, const ReplayConfig& replay,
-                      const std::vector<std::int64_t>& dims64, const std::string& element_type) {
+                      const std::vector<std::int64_t>& dims64, DType element_type_id) {
+  const std::string element_type(dtype_name(element_type_id));
   CallResult result;
   if (desc.get() == nullptr) return {desc.create_status(), "cudnnCreateTensorDescriptor", true};
-  const auto type = cudnn_data_type(element_type);
+  const auto type = cudnn_data_type(element_type_id);
   const auto format = cudnn_format(replay.layout);
   std::vector<int> dims;
   for (auto d : dims64) dims.push_back(as_int(d));
@@ -107,7 +103,7 @@ CallResult set_filter(const CudnnApi& api, FilterDescriptor& desc, const ReplayC
   const auto& f = replay.filter;
   result.status =
       api.set_filter_4d(desc.get(), *type, *format, as_int(f[0]), as_int(f[1]), as_int(f[2]), as_int(f[3]));
-  result.call = "cudnnSetFilter4dDescriptor(" + replay.dtype + ", " + (replay.layout.empty() ? "NCHW" : replay.layout) +
+  result.call = "cudnnSetFilter4dDescriptor(" + std::string(dtype_name(replay.dtype)) + ", " + (replay.layout.empty() ? "NCHW" : replay.layout) +
                 ", k=" + std::to_string(f[0]) + ", c=" + std::to_string(f[1]) + ", h=" + std::to_string(f[2]) +
                 ", w=" + std::to_string(f[3]) + ")";
   return result;
@@ -117,9 +113,11 @@ CallResult set_convolution(const CudnnApi& api, ConvolutionDescriptor& desc, con
   CallResult result;
   if (desc.get() == nullptr) return {desc.create_status(), "cudnnCreateConvolutionDescriptor", true};
   // Unknown compute type: what cuDNN's own configurations use (double for double data).
-  const std::string compute_name =
-      !replay.compute_type.empty() ? replay.compute_type : replay.dtype == "float64" ? "float64" : "float32";
-  const auto compute = cudnn_data_type(compute_name);
+  const DType compute_type = replay.compute_type != DType::Unknown ? replay.compute_type
+                             : replay.dtype == DType::Float64     ? DType::Float64
+                                                                  : DType::Float32;
+  const std::string compute_name(dtype_name(compute_type));
+  const auto compute = cudnn_data_type(compute_type);
   if (!compute || replay.padding.size() != 2 || replay.stride.size() != 2 || replay.dilation.size() != 2) {
     result.status = abi::CUDNN_STATUS_BAD_PARAM;
     result.call = "(not replayable: convolution)";

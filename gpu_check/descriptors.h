@@ -2,6 +2,7 @@
 // both tiers.
 #pragma once
 
+#include "core/dtype.h"
 #include "core/finding.h"
 #include "gpu_check/runtime.h"
 
@@ -11,10 +12,9 @@
 
 namespace cudnnlint::gpu {
 
-// "float16" -> CUDNN_DATA_HALF; nullopt for a type gpu_check cannot express.
-std::optional<abi::cudnnDataType_t> cudnn_data_type(const std::string& element_type);
+// DType::Float16 -> CUDNN_DATA_HALF; nullopt for a type gpu_check cannot express.
+std::optional<abi::cudnnDataType_t> cudnn_data_type(DType element_type);
 std::optional<abi::cudnnTensorFormat_t> cudnn_format(const std::string& layout);
-std::size_t element_size(const std::string& element_type);
 
 template <class Handle>
 class Descriptor {
@@ -59,7 +59,7 @@ struct CallResult {
 
 // Sets `desc` the way the replay's API does (4d, 4dEx, Nd); `dims` overrides the input shape.
 CallResult set_tensor(const CudnnApi& api, TensorDescriptor& desc, const ReplayConfig& replay,
-                      const std::vector<std::int64_t>& dims, const std::string& element_type);
+                      const std::vector<std::int64_t>& dims, DType element_type);
 CallResult set_filter(const CudnnApi& api, FilterDescriptor& desc, const ReplayConfig& replay);
 CallResult set_convolution(const CudnnApi& api, ConvolutionDescriptor& desc, const ReplayConfig& replay);
 

@@ -134,7 +134,7 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
   }
   if (replay.input.size() < 2 || replay.input[0] <= 0 || replay.input[1] <= 0 || product(replay.input) > kMaxElements)
     return not_tested("not run", "batch-norm input shape unusable for a replay");
-  const std::string param_type = replay.dtype == "float64" ? "float64" : "float32";  // cuDNN: double x -> double
+  const DType param_type = replay.dtype == DType::Float64 ? DType::Float64 : DType::Float32;  // cuDNN: double x -> double
   const std::size_t count = static_cast<std::size_t>(product(replay.input));
   const std::size_t channels = static_cast<std::size_t>(replay.input[1]);
   const std::size_t per_param = mode == abi::CUDNN_BATCHNORM_SPATIAL ? channels : count / static_cast<std::size_t>(replay.input[0]);
@@ -143,8 +143,8 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
   for (std::size_t i = 0; i < per_param; ++i)
     if ((mode == abi::CUDNN_BATCHNORM_SPATIAL ? i : i / (per_param / channels)) == 0) variance[i] = 0.0;
 
-  const std::size_t x_bytes = count * element_size(replay.dtype);
-  const std::size_t p_bytes = per_param * element_size(param_type);
+  const std::size_t x_bytes = count * element_size(replay.dtype).value_or(4);
+  const std::size_t p_bytes = per_param * element_size(param_type).value_or(4);
   DeviceBuffer x(cuda_, x_bytes), y(cuda_, x_bytes), scale(cuda_, p_bytes), bias(cuda_, p_bytes), mean(cuda_, p_bytes),
       var(cuda_, p_bytes), save_mean(cuda_, p_bytes), save_inv(cuda_, p_bytes);
   for (const DeviceBuffer* b : {&x, &y, &scale, &bias, &mean, &var, &save_mean, &save_inv})
@@ -154,7 +154,7 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
       !bias.upload(encode(zeros, param_type)))
     return not_tested("cudaMemcpy failed", "could not copy the batch-norm inputs to the GPU");
   Scalars scalars;
-  scalars.as_double = replay.dtype == "float64";
+  scalars.as_double = replay.dtype == DType::Float64;
   const double epsilon = replay.epsilon.value_or(1e-5);
 
   // The output of one call, or why it could not be read back (then nothing was tested).
@@ -200,7 +200,7 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
   };
   char eps_text[32];
   std::snprintf(eps_text, sizeof eps_text, "%g", epsilon);
-  result.detail = "batch norm " + replay.dtype + " eps=" + eps_text + " with a zero-variance channel: forward training " +
+  result.detail = "batch norm " + std::string(dtype_name(replay.dtype)) + " eps=" + eps_text + " with a zero-variance channel: forward training " +
                   describe(training, training_nonfinite) + "; forward inference " + describe(inference, inference_nonfinite);
   return result;
 }
@@ -252,7 +252,7 @@ TierResult ExecutionTier::run_convolution(const ReplayConfig& replay) {
   const std::size_t x_count = static_cast<std::size_t>(product(replay.input));
   const std::size_t w_count = static_cast<std::size_t>(product(replay.filter));
   const std::size_t y_count = static_cast<std::size_t>(product(out_dims));
-  const std::size_t size = element_size(replay.dtype);
+  const std::size_t size = element_size(replay.dtype).value_or(4);
   DeviceBuffer x(cuda_, x_count * size), wt(cuda_, w_count * size), y(cuda_, y_count * size),
       workspace(cuda_, workspace_bytes);
   if (!x.get() || !wt.get() || !y.get() || !workspace.get())
@@ -263,7 +263,7 @@ TierResult ExecutionTier::run_convolution(const ReplayConfig& replay) {
   if (!x.upload(encode(x_values, replay.dtype)) || !wt.upload(encode(w_values, replay.dtype)))
     return not_tested("cudaMemcpy failed", "could not copy the convolution's inputs to the GPU");
   Scalars scalars;
-  scalars.as_double = replay.dtype == "float64";
+  scalars.as_double = replay.dtype == DType::Float64;
   const auto status = cudnn_.convolution_forward(handle_, scalars.one(), x_desc.get(), x.get(), w_desc.get(), wt.get(),
                                                  conv.get(), chosen->algo, workspace.get(), workspace_bytes,
                                                  scalars.zero(), y_desc.get(), y.get());

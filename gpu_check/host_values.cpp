@@ -54,32 +54,32 @@ T read(std::span<const std::byte> bytes, std::size_t index) {
 
 }  // namespace
 
-std::vector<std::byte> encode(std::span<const double> values, const std::string& element_type) {
+std::vector<std::byte> encode(std::span<const double> values, DType element_type) {
   std::vector<std::byte> out;
   for (double v : values) {
-    if (element_type == "float64") append(out, v);
-    else if (element_type == "float16") append(out, float_to_half_bits(static_cast<float>(v)));
-    else if (element_type == "bfloat16") append(out, float_to_bfloat16_bits(static_cast<float>(v)));
-    else if (element_type == "int8") append(out, static_cast<std::int8_t>(std::lround(v)));
-    else if (element_type == "uint8") append(out, static_cast<std::uint8_t>(std::lround(v < 0 ? 0 : v)));
-    else if (element_type == "int32") append(out, static_cast<std::int32_t>(std::lround(v)));
-    else if (element_type == "int64") append(out, static_cast<std::int64_t>(std::llround(v)));
+    if (element_type == DType::Float64) append(out, v);
+    else if (element_type == DType::Float16) append(out, float_to_half_bits(static_cast<float>(v)));
+    else if (element_type == DType::BFloat16) append(out, float_to_bfloat16_bits(static_cast<float>(v)));
+    else if (element_type == DType::Int8) append(out, static_cast<std::int8_t>(std::lround(v)));
+    else if (element_type == DType::UInt8) append(out, static_cast<std::uint8_t>(std::lround(v < 0 ? 0 : v)));
+    else if (element_type == DType::Int32) append(out, static_cast<std::int32_t>(std::lround(v)));
+    else if (element_type == DType::Int64) append(out, static_cast<std::int64_t>(std::llround(v)));
     else append(out, static_cast<float>(v));
   }
   return out;
 }
 
-bool any_nonfinite(std::span<const std::byte> bytes, const std::string& element_type) {
-  if (element_type == "float64") {
+bool any_nonfinite(std::span<const std::byte> bytes, DType element_type) {
+  if (element_type == DType::Float64) {
     for (std::size_t i = 0; i < bytes.size() / 8; ++i)
       if (!std::isfinite(read<double>(bytes, i))) return true;
-  } else if (element_type == "float16") {
+  } else if (element_type == DType::Float16) {
     for (std::size_t i = 0; i < bytes.size() / 2; ++i)
       if ((read<std::uint16_t>(bytes, i) & 0x7c00u) == 0x7c00u) return true;
-  } else if (element_type == "bfloat16") {
+  } else if (element_type == DType::BFloat16) {
     for (std::size_t i = 0; i < bytes.size() / 2; ++i)
       if ((read<std::uint16_t>(bytes, i) & 0x7f80u) == 0x7f80u) return true;
-  } else if (element_type == "float32") {
+  } else if (element_type == DType::Float32) {
     for (std::size_t i = 0; i < bytes.size() / 4; ++i)
       if (!std::isfinite(read<float>(bytes, i))) return true;
   }

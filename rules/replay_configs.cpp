@@ -37,9 +37,9 @@ std::string layout_from_cudnn(std::string_view format) {
 // Data type and layout: as written where constant, else assumed (they do not decide the
 // BAD_PARAM verdicts the descriptor rules make, and the assumption is reported).
 void set_type_and_layout(const DescriptorFact& fact, ReplayConfig& replay, bool has_format) {
-  replay.dtype = element_type_from_cudnn(fact.data_type);
-  if (replay.dtype.empty()) {
-    replay.dtype = "float32";
+  replay.dtype = dtype_from_spelling(fact.data_type);
+  if (replay.dtype == DType::Unknown) {
+    replay.dtype = DType::Float32;
     replay.assumed.push_back("data type float32 (" + fact.descriptor + "'s is not a constant here)");
   }
   if (!has_format) return;
@@ -51,25 +51,6 @@ void set_type_and_layout(const DescriptorFact& fact, ReplayConfig& replay, bool 
 }
 
 }  // namespace
-
-std::string element_type_from_cudnn(std::string_view data_type) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> names{{
-      {"CUDNN_DATA_FLOAT", "float32"}, {"CUDNN_DATA_DOUBLE", "float64"}, {"CUDNN_DATA_HALF", "float16"},
-      {"CUDNN_DATA_BFLOAT16", "bfloat16"}, {"CUDNN_DATA_INT8", "int8"}, {"CUDNN_DATA_INT32", "int32"},
-      {"CUDNN_DATA_UINT8", "uint8"}, {"CUDNN_DATA_INT64", "int64"}}};
-  for (const auto& [cudnn, element] : names)
-    if (cudnn == data_type) return std::string(element);
-  return "";
-}
-
-std::string element_type_from_framework(std::string_view dtype) {
-  if (dtype == "float16" || dtype == "half" || dtype == "mixed_float16" || dtype == "kHalf" || dtype == "kFloat16")
-    return "float16";
-  if (dtype == "bfloat16" || dtype == "mixed_bfloat16" || dtype == "kBFloat16") return "bfloat16";
-  if (dtype == "float32" || dtype == "float" || dtype == "kFloat" || dtype == "kFloat32") return "float32";
-  if (dtype == "float64" || dtype == "double" || dtype == "kDouble" || dtype == "kFloat64") return "float64";
-  return "";
-}
 
 ReplayConfig descriptor_replay(const DescriptorFact& fact) {
   ReplayConfig replay;
@@ -107,9 +88,9 @@ ReplayConfig descriptor_replay(const DescriptorFact& fact) {
       break;
     case DescriptorFact::Kind::Convolution:
       replay.op = "convolution-descriptor";
-      replay.compute_type = element_type_from_cudnn(fact.data_type);
-      if (replay.compute_type.empty()) {
-        replay.compute_type = "float32";
+      replay.compute_type = dtype_from_spelling(fact.data_type);
+      if (replay.compute_type == DType::Unknown) {
+        replay.compute_type = DType::Float32;
         replay.assumed.push_back("compute type float32 (not a constant here)");
       }
       read_values(fact, {"pad_h", "pad_w"}, replay.padding, missing);
@@ -121,31 +102,54 @@ ReplayConfig descriptor_replay(const DescriptorFact& fact) {
   return replay;
 }
 
-ReplayConfig convolution_replay(const ConvolutionFact& fact) {
+ReplayConfig convolution_replay(const ConvGeometryFact& fact) {
   ReplayConfig replay;
   replay.op = "convolution";
   replay.expect = "CUDNN_STATUS_BAD_PARAM";
   std::string missing;
-  read_values(fact.input, {"n", "c", "h", "w"}, replay.input, missing);
-  read_values(fact.filter, {"k", "c", "h", "w"}, replay.filter, missing);
-  read_values(fact.convolution, {"pad_h", "pad_w"}, replay.padding, missing);
-  read_values(fact.convolution, {"stride_h", "stride_w"}, replay.stride, missing);
-  read_values(fact.convolution, {"dilation_h", "dilation_w"}, replay.dilation, missing);
-  set_type_and_layout(fact.input, replay, fact.input.api == "cudnnSetTensor4dDescriptor");
-  if (fact.input.api != "cudnnSetTensor4dDescriptor") {
-    replay.layout = "NCHW";
-    replay.assumed.push_back("packed NCHW input (" + fact.input.descriptor + " is set by " + fact.input.api + ")");
+  auto read = [&](const std::optional<IntegerValue>& value, const std::string& what, std::vector<std::int64_t>& into) {
+    if (value) into.push_back(value->value);
+    else missing += (missing.empty() ? "" : ", ") + what;
+  };
+  if (fact.kernel.size() != 2 || fact.input.size() != 4) {
+    replay.unknown = "only 2-D convolutions with a fixed input are replayed";
+    return replay;
   }
-  replay.compute_type = element_type_from_cudnn(fact.convolution.data_type);
-  if (replay.compute_type.empty()) {
-    replay.compute_type = "float32";
+  static const char* nchw[] = {"n", "c", "h", "w"};
+  for (std::size_t i = 0; i < 4; ++i) read(fact.input[i], std::string("input ") + nchw[i], replay.input);
+  read(fact.out_channels, "filter k", replay.filter);
+  read(fact.in_channels, "filter c", replay.filter);
+  for (std::size_t i = 0; i < 2; ++i) read(fact.kernel[i], std::string("filter ") + nchw[i + 2], replay.filter);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const std::string axis = nchw[i + 2];
+    if (fact.padding_mode == "valid") replay.padding.push_back(0);
+    else read(i < fact.padding.size() ? fact.padding[i] : std::nullopt, "pad_" + axis, replay.padding);
+    read(i < fact.stride.size() ? fact.stride[i] : std::nullopt, "stride_" + axis, replay.stride);
+    read(i < fact.dilation.size() ? fact.dilation[i] : std::nullopt, "dilation_" + axis, replay.dilation);
+  }
+  replay.dtype = fact.dtype;
+  if (replay.dtype == DType::Unknown) {
+    replay.dtype = DType::Float32;
+    replay.assumed.push_back("data type float32 (the input's is not a constant here)");
+  }
+  replay.layout = fact.layout;
+  if (fact.input_api != "cudnnSetTensor4dDescriptor") {
+    replay.layout = "NCHW";
+    replay.assumed.push_back("packed NCHW input (the input is set by " + (fact.input_api.empty() ? std::string("the framework") : fact.input_api) + ")");
+  } else if (replay.layout.empty()) {
+    replay.layout = "NCHW";
+    replay.assumed.push_back("format NCHW (the input's is not a constant here)");
+  }
+  replay.compute_type = fact.compute_type;
+  if (replay.compute_type == DType::Unknown) {
+    replay.compute_type = DType::Float32;
     replay.assumed.push_back("compute type float32 (not a constant here)");
   }
   if (!missing.empty()) replay.unknown = missing + " (not constant)";
   return replay;
 }
 
-ReplayConfig batchnorm_replay(double epsilon, std::string_view framework_dtype) {
+ReplayConfig batchnorm_replay(double epsilon, DType dtype) {
   ReplayConfig replay;
   replay.op = "batchnorm";
   replay.epsilon = epsilon;
@@ -154,9 +158,10 @@ ReplayConfig batchnorm_replay(double epsilon, std::string_view framework_dtype) 
   replay.input = {2, 4, 2, 2};
   replay.assumed.push_back("input 2x4x2x2 with channel 0 constant (zero variance): the model's shape is set at "
                            "run time, and epsilon's effect does not depend on it");
-  replay.dtype = element_type_from_framework(framework_dtype);
-  if (replay.dtype.empty()) {
-    replay.dtype = "float32";
+  // Batch norm runs in a floating type; an integer dtype argument is another rule's business.
+  replay.dtype = is_floating(dtype) ? dtype : DType::Unknown;
+  if (replay.dtype == DType::Unknown) {
+    replay.dtype = DType::Float32;
     replay.assumed.push_back("float32 input (the dtype is set at run time)");
   }
   return replay;

@@ -1,8 +1,9 @@
 // The Facts IR: what a model definition configures, independent of the source language.
-// The Python front-end (tree-sitter) and the C++ front-end (Clang) both produce these; rules
-// read only these. Nothing here may name a parser type.
+// The Python front-end (tree-sitter), the C++ front-end (Clang) and the config reader
+// (YAML/JSON) all produce these; rules read only these. Nothing here may name a parser type.
 #pragma once
 
+#include "core/dtype.h"
 #include "core/location.h"
 
 #include <cstdint>
@@ -14,7 +15,8 @@
 namespace cudnnlint {
 
 // One step in the chain that carried a value from its definition to its use, e.g.
-// "EPS defined here" -> "bound by functools.partial here" -> "used here".
+// "EPS defined here" -> "bound by functools.partial here" -> "used here". Steps may lie in
+// other files than the use (an imported constant, a config file, a parameter's default).
 struct ProvenanceStep {
   Location where;
   std::string what;
@@ -25,6 +27,36 @@ struct ConstantValue {
   double value = 0.0;
   std::string spelling;                    // the source text of the expression at the use
   std::vector<ProvenanceStep> provenance;  // definition first; empty for an inline literal
+};
+
+struct Value;
+
+// A value one file cannot settle alone: the project step follows it across modules, calls
+// and config files (engine/project.h).
+struct ValueRef {
+  enum class Kind {
+    ModuleAttribute,  // `from .constants import EPS` / `constants.EPS`: target "pkg.constants.EPS"
+    Parameter,        // a parameter of a project function or class: target "pkg.blocks.conv_bn"
+    Argparse,         // `args.bn_eps`: target is the add_argument dest, "bn_eps"
+    ConfigKey,        // `cfg.MODEL.BN_EPS`, `cfg["model"]["bn_eps"]`: target "MODEL.BN_EPS"
+  };
+  Kind kind = Kind::ModuleAttribute;
+  std::string target;
+  std::string parameter;       // Parameter: the parameter's name
+  int index = -1;              // Parameter: its position in a call (self excluded); -1 keyword-only
+  bool of_class = false;       // Parameter: the target is a class (its __init__'s parameter)
+  std::vector<Value> default_value;  // Parameter: its default as written (at most one)
+  std::string root;            // ConfigKey / Argparse: the object read, as written ("cfg", "self.args")
+  std::string spelling;        // the expression at the use, as written
+  std::vector<ProvenanceStep> steps;  // local aliases crossed on the way (`e = cfg.BN_EPS`), definition first
+};
+
+// An argument as far as one file can tell: a number, a reference to follow, or neither.
+struct Value {
+  std::optional<ConstantValue> constant;
+  std::optional<ValueRef> ref;
+  Location where;
+  std::string spelling;
 };
 
 // How the epsilon of a normalization was determined.
@@ -48,16 +80,20 @@ struct NormalizationFact {
   std::string api;          // canonical API name from the API table, e.g. "torch.nn.BatchNorm2d"
   std::string spelled_as;   // how the code named it, e.g. "nn.BatchNorm2d" or "BN"
   std::string eps_param;    // the parameter's name in this API ("eps", "epsilon", ...)
-  Location call;            // the call, partial, super().__init__ or assignment
+  Location call;            // the call, partial, super().__init__, assignment or config node
   std::optional<Location> eps_location;  // where eps is written, when it is
   EpsSource eps_source = EpsSource::Default;
   std::optional<ConstantValue> eps;       // present for Explicit and Default
-  std::string origin;       // "call", "partial", "super().__init__", "attribute assignment", ...
+  std::optional<ValueRef> eps_ref;        // NotConstant, but a reference the project step may follow
+  // How the value was reached when the project step settled it: "constant", "default",
+  // "argparse default", "config"; "" when the front-end folded it alone.
+  std::string eps_via;
+  std::string origin;       // "call", "partial", "super().__init__", "attribute assignment", "config", ...
   std::map<std::string, LiteralArg> literal_args;  // other arguments, by parameter name
-  std::vector<ProvenanceStep> uses;       // later calls through a partial, for context
+  std::vector<ProvenanceStep> uses;       // later calls through a partial or wrapper, for context
 };
 
-// An integer the front-end folded (a descriptor dimension, a padding), with where it is written.
+// An integer a front-end folded (a descriptor dimension, a kernel size), with where it is written.
 struct IntegerValue {
   std::int64_t value = 0;
   std::string spelling;
@@ -74,18 +110,30 @@ struct DescriptorFact {
   std::string descriptor;          // the descriptor variable as written ("xDesc", "this->desc_")
   std::vector<std::string> names;  // what each value is: "n", "c", "h", "w", "pad_h", "stride_h", ...
   std::vector<std::optional<IntegerValue>> values;  // parallel to names; nullopt where not constant
-  std::string data_type;           // "CUDNN_DATA_FLOAT" (a convolution's compute type), "" when not constant
+  std::string data_type;           // "CUDNN_DATA_FLOAT" as written (a convolution's compute type); "" when not constant
   std::string format;              // "CUDNN_TENSOR_NCHW" (a convolution's mode), "" when not set or not constant
 };
 
-// A convolution whose input, filter and convolution descriptors were all set in the same
-// function: enough to compute the output size the way cuDNN does.
-struct ConvolutionFact {
-  std::string api;                 // the call that uses the three descriptors
+// A convolution's geometry, from any language: a framework layer (nn.Conv2d, Conv2D) or the
+// cuDNN C API's three descriptors. Values are nullopt where the code does not fix them.
+struct ConvGeometryFact {
+  std::string api;                 // "torch.nn.Conv2d", "cudnnConvolutionForward", ...
+  std::string spelled_as;          // how the code named it
   Location call;
-  DescriptorFact input;
-  DescriptorFact filter;
-  DescriptorFact convolution;
+  int spatial_dims = 2;
+  std::optional<IntegerValue> in_channels, out_channels, groups;
+  // One entry per spatial axis (H, W for 2-D); empty when the code does not give them.
+  std::vector<std::optional<IntegerValue>> kernel, stride, padding, dilation;
+  std::string padding_mode;        // "explicit", "same", "valid"; "" when unknown
+  // The input the code fixes (N, C, spatial...): the C API's input descriptor; empty otherwise.
+  std::vector<std::optional<IntegerValue>> input;
+  DType dtype = DType::Unknown;          // input element type where the code fixes it
+  DType filter_dtype = DType::Unknown;   // the weights' element type where the code fixes it
+  DType compute_type = DType::Unknown;   // the convolution's accumulation type (C API)
+  std::string layout;              // "NCHW", "NHWC", "NCHW_VECT_C"; "" when unknown
+  // Which call set each part (C API: "cudnnSetTensor4dDescriptor(xDesc, ...)"), for messages.
+  std::string input_set_by, filter_set_by, params_set_by;
+  std::string input_api;           // the API that set the input ("cudnnSetTensorNdDescriptor": packed NCHW)
 };
 
 // A tensor whose element type the code makes plain (a factory with torch::kByte, `.to(kLong)`,
@@ -94,12 +142,53 @@ struct TensorInputFact {
   std::string consumer;        // "torch::nn::Conv2d", "at::conv2d", "at::batch_norm"
   Location use;                // the argument at the consumer
   std::string variable;        // "" when the tensor is made inline
-  std::string dtype;           // the libtorch name: "kByte", "kLong", ...
+  DType dtype = DType::Unknown;
+  std::string dtype_spelling;  // as written, for messages: "kByte", "kFloat32"
   Location dtype_location;     // where the dtype is set
   // The consumer's weight element type where the code makes it plain too: a module constructed
   // in the same function (float32 unless converted with ->to(...)) or a functional conv's weight.
-  std::string weight_dtype;    // "" when not visible
+  DType weight_dtype = DType::Unknown;
+  std::string weight_dtype_spelling;
   std::optional<Location> weight_dtype_location;
+};
+
+// A project function or class through which a value reaches an API argument, so that calls of
+// it are treated like calls of the API. The project step turns these into API-table entries.
+// Examples: `def conv_bn(c, eps=1e-3): ... nn.BatchNorm2d(c, eps=eps)`, detectron2's
+// `class NaiveSyncBatchNorm(BatchNorm2d)`, `class FrozenBN: def __init__(self, n, eps=1e-5):
+// self.eps = eps ... F.batch_norm(..., eps=self.eps)`.
+struct ForwardingFact {
+  std::string callable;        // qualified name: "pkg.blocks.conv_bn", "pkg.layers.FrozenBN"
+  bool is_class = false;       // a class: calls construct it, its __init__ binds the arguments
+  std::string api;             // the API (table entry, possibly another forwarding) it reaches
+  std::string api_spelled;     // how the code names that API there ("nn.BatchNorm2d")
+  std::string role;            // the API's argument: "eps"
+  // Either the callable inherits the API's whole signature (a subclass without an __init__ of
+  // its own, or one that forwards *args/**kwargs), or one of its parameters is passed on.
+  bool inherits_signature = false;
+  std::string parameter;
+  int index = -1;              // positional index of `parameter`, self excluded; -1 keyword-only
+  std::optional<Value> default_value;
+  Location defined;            // the class or def
+  Location reaches;            // where the value is passed on to `api`
+  std::string reaches_text;    // "nn.BatchNorm2d(c, eps=eps)"
+};
+
+// `parser.add_argument("--bn-eps", type=float, default=1e-6)`: a value a flag may override.
+struct ArgumentFact {
+  std::string dest;            // "bn_eps"
+  std::string flag;            // "--bn-eps"
+  Location call;
+  std::optional<Value> default_value;
+  std::string type;            // "float", "int", "" when not given
+};
+
+// A default set in Python for a config tree: yacs `_C.MODEL.BN_EPS = 1e-5` (a YAML file read
+// with merge_from_file may override it).
+struct ConfigDefaultFact {
+  std::string path;            // "MODEL.BN_EPS"
+  Location where;
+  Value value;
 };
 
 // A per-file problem that is not a finding: unreadable, invalid UTF-8, syntax error, ...
@@ -120,13 +209,17 @@ struct SuppressionComment {
 // Everything a front-end learned from one file.
 struct FileFacts {
   std::string path;
-  std::string language;  // "python", "cpp"
+  std::string language;  // "python", "cpp", "yaml", "json"
+  std::string module;    // Python: the module's qualified name ("pkg.sub.mod"), "" elsewhere
   std::vector<std::string> frameworks;  // frameworks the file imports ("torch", "tensorflow", ...)
   std::vector<NormalizationFact> normalizations;
+  std::vector<ConvGeometryFact> conv_geometries;
   std::vector<DescriptorFact> descriptors;
-  std::vector<ConvolutionFact> convolutions;
   std::vector<TensorInputFact> tensor_inputs;
+  std::vector<ForwardingFact> forwardings;
+  std::vector<ArgumentFact> arguments;
+  std::vector<ConfigDefaultFact> config_defaults;
   std::vector<SuppressionComment> suppressions;
 };
 
-} // namespace cudnnlint
+}  // namespace cudnnlint

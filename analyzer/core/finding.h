@@ -29,13 +29,13 @@ struct ReplayConfig {
   std::string op;
   std::string expect;         // what the rule predicts: "CUDNN_STATUS_BAD_PARAM", "non-finite output"
   std::string api;            // the descriptor call replayed ("cudnnSetTensor4dDescriptor"), "" for whole ops
-  std::string dtype;          // "float32", "float16", "bfloat16", "float64", "int8", "int32", "uint8"; "" unknown
+  DType dtype = DType::Unknown;
   std::string layout;         // "NCHW", "NHWC", "NCHW_VECT_C"; "" unknown
   std::vector<std::int64_t> input;    // n, c, h, w (tensor descriptors: every dimension set)
   std::vector<std::int64_t> strides;  // tensor strides where the code sets them
   std::vector<std::int64_t> filter;   // k, c, h, w
   std::vector<std::int64_t> padding, stride, dilation;  // h, w
-  std::string compute_type;   // the convolution's compute type ("float32", "int32")
+  DType compute_type = DType::Unknown;  // the convolution's accumulation type
   std::optional<double> epsilon;
   std::string bn_mode;        // "spatial", "per_activation"
   std::vector<std::string> assumed;  // values gpu_check must choose because the code does not say

@@ -62,15 +62,12 @@ constexpr std::array kConvolutionUses{
 };
 
 // libtorch element types, by the names libtorch gives them (c10::kByte re-exported as torch::kByte).
-bool is_integer_dtype(llvm::StringRef name) {
-  static const llvm::StringRef names[] = {"kByte", "kUInt8", "kChar", "kInt8", "kShort", "kInt16", "kInt",
-                                          "kInt32", "kLong", "kInt64", "kBool"};
-  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+DType libtorch_dtype(llvm::StringRef name) {
+  if (!name.startswith("k")) return DType::Unknown;  // `half` the variable is not torch::kHalf
+  return dtype_from_spelling(std::string_view(name.data(), name.size()));
 }
-bool is_any_dtype(llvm::StringRef name) {
-  static const llvm::StringRef floats[] = {"kFloat", "kFloat32", "kDouble", "kFloat64", "kHalf", "kFloat16", "kBFloat16"};
-  return is_integer_dtype(name) || std::find(std::begin(floats), std::end(floats), name) != std::end(floats);
-}
+bool is_integer_dtype(llvm::StringRef name) { return is_integer(libtorch_dtype(name)); }
+bool is_any_dtype(llvm::StringRef name) { return libtorch_dtype(name) != DType::Unknown; }
 // "class torch::nn::ModuleHolder<struct torch::nn::Conv2dImpl>" -> "torch::nn::Conv2d".
 std::string layer_name(const std::string& description) {
   for (std::size_t at = description.find("torch::nn::"); at != std::string::npos;
@@ -261,8 +258,8 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
   // (functions such as at::batch_norm, and option setters such as BatchNormOptions::eps).
   std::vector<std::string> names;
   std::vector<std::string> setters;
-  for (const auto& name : table_.qualified_names()) {
-    const NormalizationApi* api = table_.find(name);
+  for (const auto& name : table_.names_of(kNormalizationFamily)) {
+    const ApiEntry* api = table_.find(name);
     if (api == nullptr) continue;
     if (name.ends_with("::eps") || name.ends_with("::set_epsilon")) setters.push_back(name);
     else if (api->framework == "cudnn" || name.find("::") != std::string::npos) names.push_back(name);
@@ -310,12 +307,12 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   if (!seen_calls_.insert(call).second) return;
   if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
   const std::string name = callee->getNameAsString();
-  if (const NormalizationApi* api = table_.find(name); api && api->framework == "cudnn") {
+  if (const ApiEntry* api = table_.find(name); api && api->framework == "cudnn" && api->family == kNormalizationFamily) {
     on_normalization(*call, name, *api, *context_);
     return;
   }
   const std::string qualified = callee->getQualifiedNameAsString();
-  if (const NormalizationApi* api = table_.find(qualified)) {
+  if (const ApiEntry* api = table_.find(qualified); api && api->family == kNormalizationFamily) {
     on_normalization(*call, qualified, *api, *context_);
     return;
   }
@@ -324,18 +321,18 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   on_convolution_use(*call, name, function, *context_);
 }
 
-void FactsCollector::on_normalization(const CallExpr& call, const std::string& name, const NormalizationApi& api,
+void FactsCollector::on_normalization(const CallExpr& call, const std::string& name, const ApiEntry& api,
                                       Context& ctx) {
   NormalizationFact fact;
   fact.api = name;
   fact.spelled_as = name;
-  fact.eps_param = api.eps_name;
+  fact.eps_param = api.eps().name;
   fact.call = ctx.locate(call.getSourceRange());
   fact.origin = "call";
   // For a member call (an options setter) the arguments exclude the object, as the table's indices
   // do; `opts.eps()` with no argument is the getter, not a setting.
   if (isa<CXXMemberCallExpr>(call) && call.getNumArgs() == 0) return;
-  const int index = api.eps_index.value_or(-1);
+  const int index = api.eps().index.value_or(-1);
   if (index < 0 || static_cast<unsigned>(index) >= call.getNumArgs()) {
     fact.eps_source = EpsSource::Unresolvable;
   } else {
@@ -509,7 +506,7 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
     if (is_integer_dtype(dtype->name)) {
       inputs_.push_back(Input{input, consumer, variable, *dtype, weight});
     } else if (weight && consumer.find("onv") != std::string::npos &&
-               canonical_dtype(dtype->name) != canonical_dtype(weight->name) && !is_integer_dtype(weight->name)) {
+               libtorch_dtype(dtype->name) != libtorch_dtype(weight->name) && !is_integer_dtype(weight->name)) {
       // Floating input and weight of different types: the convolution refuses them. Batch norm
       // is left alone: half input with float parameters is its documented mixed mode.
       mismatches_.push_back(Input{input, consumer, variable, *dtype, weight});
@@ -578,12 +575,6 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
     return false;
   }
 
-  static std::string canonical_dtype(const std::string& name) {
-    if (name == "kFloat32") return "kFloat";
-    if (name == "kFloat64") return "kDouble";
-    if (name == "kFloat16") return "kHalf";
-    return name;
-  }
 
   // The element type of a tensor expression, when the code makes it plain: the outermost
   // conversion (`.to(kFloat)`, `.byte()`) decides; else a factory's dtype argument; else a
@@ -650,15 +641,67 @@ void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx
     fact.consumer = input.consumer;
     fact.use = ctx.locate(input.argument->getSourceRange());
     fact.variable = input.variable;
-    fact.dtype = input.dtype.name;
+    fact.dtype = libtorch_dtype(input.dtype.name);
+    fact.dtype_spelling = input.dtype.name;
     fact.dtype_location = ctx.locate(input.dtype.where);
     if (input.weight) {
-      fact.weight_dtype = input.weight->name;
+      fact.weight_dtype = libtorch_dtype(input.weight->name);
+      fact.weight_dtype_spelling = input.weight->name;
       fact.weight_dtype_location = ctx.locate(input.weight->where);
     }
     out_.tensor_inputs.push_back(std::move(fact));
   }
 }
+
+namespace {
+
+const std::optional<IntegerValue>* named(const DescriptorFact& fact, std::string_view name) {
+  for (std::size_t i = 0; i < fact.names.size(); ++i)
+    if (fact.names[i] == name) return &fact.values[i];
+  return nullptr;
+}
+
+std::optional<IntegerValue> value_named(const DescriptorFact& fact, std::string_view name) {
+  const std::optional<IntegerValue>* value = named(fact, name);
+  return value ? *value : std::nullopt;
+}
+
+std::string layout_from_cudnn(std::string_view format) {
+  if (format == "CUDNN_TENSOR_NCHW") return "NCHW";
+  if (format == "CUDNN_TENSOR_NHWC") return "NHWC";
+  if (format == "CUDNN_TENSOR_NCHW_VECT_C") return "NCHW_VECT_C";
+  return "";
+}
+
+// The three descriptors of a C-API convolution, as the language-neutral geometry.
+ConvGeometryFact geometry_of(const char* api, Location call, const DescriptorFact& input, const DescriptorFact& filter,
+                             const DescriptorFact& convolution) {
+  ConvGeometryFact g;
+  g.api = api;
+  g.spelled_as = api;
+  g.call = std::move(call);
+  g.spatial_dims = 2;
+  for (const char* n : {"n", "c", "h", "w"}) g.input.push_back(value_named(input, n));
+  g.out_channels = value_named(filter, "k");
+  g.in_channels = value_named(filter, "c");
+  g.kernel = {value_named(filter, "h"), value_named(filter, "w")};
+  g.padding = {value_named(convolution, "pad_h"), value_named(convolution, "pad_w")};
+  g.stride = {value_named(convolution, "stride_h"), value_named(convolution, "stride_w")};
+  g.dilation = {value_named(convolution, "dilation_h"), value_named(convolution, "dilation_w")};
+  g.groups = std::nullopt;
+  g.padding_mode = "explicit";
+  g.dtype = dtype_from_spelling(input.data_type);
+  g.filter_dtype = dtype_from_spelling(filter.data_type);
+  g.compute_type = dtype_from_spelling(convolution.data_type);
+  g.layout = input.api == "cudnnSetTensor4dDescriptor" ? layout_from_cudnn(input.format) : "";
+  g.input_api = input.api;
+  g.input_set_by = input.api;
+  g.filter_set_by = filter.api;
+  g.params_set_by = convolution.api;
+  return g;
+}
+
+}  // namespace
 
 void FactsCollector::on_convolution_use(const CallExpr& call, llvm::StringRef name, const FunctionDecl* function,
                                         Context& ctx) {
@@ -674,7 +717,7 @@ void FactsCollector::on_convolution_use(const CallExpr& call, llvm::StringRef na
     const DescriptorFact* filter = find(use.filter, DescriptorFact::Kind::Filter);
     const DescriptorFact* convolution = find(use.convolution, DescriptorFact::Kind::Convolution);
     if (!input || !filter || !convolution) return;
-    out_.convolutions.push_back(ConvolutionFact{use.api, ctx.locate(call.getSourceRange()), *input, *filter, *convolution});
+    out_.conv_geometries.push_back(geometry_of(use.api, ctx.locate(call.getSourceRange()), *input, *filter, *convolution));
     return;
   }
 }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/facts.h"
-#include "rules/api_table.h"
+#include "core/api_table.h"
 
 #include <clang/ASTMatchers/ASTMatchFinder.h>
 
@@ -27,7 +27,7 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
 
  private:
   class Context;  // per-TU helpers: locations, folding, provenance
-  void on_normalization(const clang::CallExpr& call, const std::string& name, const NormalizationApi& api,
+  void on_normalization(const clang::CallExpr& call, const std::string& name, const ApiEntry& api,
                         Context& ctx);
   void on_descriptor(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
                      Context& ctx);

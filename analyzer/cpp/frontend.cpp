@@ -288,7 +288,7 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
       std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), "torch") == result.facts.frameworks.end())
     result.facts.frameworks.push_back("torch");
   for (const auto& n : result.facts.normalizations) {
-    const NormalizationApi* api = table.find(n.api);
+    const ApiEntry* api = table.find(n.api);
     if (api && std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), api->framework) ==
                    result.facts.frameworks.end())
       result.facts.frameworks.push_back(api->framework);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/facts.h"
-#include "rules/api_table.h"
+#include "core/api_table.h"
 
 #include <span>
 #include <string>

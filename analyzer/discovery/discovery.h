@@ -16,9 +16,11 @@
 namespace cudnnlint {
 
 struct DiscoveryOptions {
-  // What a directory walk picks up ("py" is read as ".py").
-  // Python, and C++/CUDA (cpp::is_cpp_source).
-  std::vector<std::string> extensions = {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".cu", ".cuh"};
+  // What a directory walk picks up ("py" is read as ".py"): Python, C++/CUDA
+  // (cpp::is_cpp_source), and the config files code reads values from (config::is_config_file;
+  // they are read only when some code reads a key they may set).
+  std::vector<std::string> extensions = {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh",
+                                         ".hpp", ".cu", ".cuh", ".yaml", ".yml", ".json"};
   bool respect_gitignore = true;
   // Extra patterns in gitignore syntax, relative to the current directory, that prune the walk
   // (they win over .gitignore files). Like gitignore patterns they never drop a named file.

@@ -64,7 +64,8 @@ void write_json(std::ostream& out, const Report& report) {
        {{"files", report.result.files_discovered},
         {"files_parsed", report.result.files_parsed},
         {"findings", report.result.findings.size()},
-        {"suppressed", report.result.suppressed}}}};
+        {"suppressed", report.result.suppressed},
+        {"project_step", {{"rounds", report.result.project_rounds}, {"project_apis", report.result.project_apis}}}}}};
   if (report.result.gpu_check) doc["gpu_check"] = summary_to_json(*report.result.gpu_check);
   out << doc.dump(2) << '\n';
 }
@@ -94,6 +95,11 @@ void write_facts(std::ostream& out, const Report& report) {
         item["provenance"] = std::move(provenance);
       }
       if (n.eps_location) item["eps_location"] = location_json(*n.eps_location);
+      if (!n.eps_via.empty()) item["eps_via"] = n.eps_via;
+      if (n.eps_ref) {
+        const char* kinds[] = {"module_attribute", "parameter", "argparse", "config_key"};
+        item["eps_ref"] = {{"kind", kinds[static_cast<int>(n.eps_ref->kind)]}, {"target", n.eps_ref->target}};
+      }
       for (const auto& [name, arg] : n.literal_args) item["args"][name] = arg.spelling;
       item["uses"] = n.uses.size();
       norms.push_back(std::move(item));
@@ -107,24 +113,74 @@ void write_facts(std::ostream& out, const Report& report) {
     };
     nlohmann::json descriptors = nlohmann::json::array();
     for (const auto& d : facts.descriptors) descriptors.push_back(descriptor_json(d));
+    auto integer_json = [](const std::optional<IntegerValue>& v) {
+      return v ? nlohmann::json(v->value) : nlohmann::json(nullptr);
+    };
+    auto axes_json = [&](const std::vector<std::optional<IntegerValue>>& values) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const auto& v : values) out.push_back(integer_json(v));
+      return out;
+    };
     nlohmann::json convolutions = nlohmann::json::array();
-    for (const auto& c : facts.convolutions)
-      convolutions.push_back({{"api", c.api}, {"call", location_json(c.call)}, {"input", descriptor_json(c.input)},
-                              {"filter", descriptor_json(c.filter)}, {"convolution", descriptor_json(c.convolution)}});
+    for (const auto& c : facts.conv_geometries) {
+      nlohmann::json item = {{"api", c.api},
+                             {"spelled_as", c.spelled_as},
+                             {"call", location_json(c.call)},
+                             {"spatial_dims", c.spatial_dims},
+                             {"in_channels", integer_json(c.in_channels)},
+                             {"out_channels", integer_json(c.out_channels)},
+                             {"groups", integer_json(c.groups)},
+                             {"kernel", axes_json(c.kernel)},
+                             {"stride", axes_json(c.stride)},
+                             {"padding", axes_json(c.padding)},
+                             {"dilation", axes_json(c.dilation)},
+                             {"padding_mode", c.padding_mode},
+                             {"layout", c.layout}};
+      if (!c.input.empty()) item["input"] = axes_json(c.input);
+      if (c.dtype != DType::Unknown) item["dtype"] = dtype_name(c.dtype);
+      if (c.filter_dtype != DType::Unknown) item["filter_dtype"] = dtype_name(c.filter_dtype);
+      if (c.compute_type != DType::Unknown) item["compute_type"] = dtype_name(c.compute_type);
+      convolutions.push_back(std::move(item));
+    }
     nlohmann::json tensor_inputs = nlohmann::json::array();
     for (const auto& t : facts.tensor_inputs) {
       nlohmann::json item = {{"consumer", t.consumer}, {"use", location_json(t.use)}, {"variable", t.variable},
-                             {"dtype", t.dtype}, {"dtype_location", location_json(t.dtype_location)}};
-      if (!t.weight_dtype.empty()) item["weight_dtype"] = t.weight_dtype;
+                             {"dtype", dtype_name(t.dtype)}, {"dtype_spelling", t.dtype_spelling},
+                             {"dtype_location", location_json(t.dtype_location)}};
+      if (t.weight_dtype != DType::Unknown) item["weight_dtype"] = dtype_name(t.weight_dtype);
       if (t.weight_dtype_location) item["weight_dtype_location"] = location_json(*t.weight_dtype_location);
       tensor_inputs.push_back(std::move(item));
     }
+    nlohmann::json forwardings = nlohmann::json::array();
+    for (const auto& f : facts.forwardings) {
+      nlohmann::json item = {{"callable", f.callable}, {"class", f.is_class}, {"api", f.api},
+                             {"reaches", location_json(f.reaches)}};
+      if (f.inherits_signature) item["inherits_signature"] = true;
+      else item["parameter"] = {{"role", f.role}, {"name", f.parameter}, {"index", f.index}};
+      if (f.default_value) item["default"] = f.default_value->spelling;
+      forwardings.push_back(std::move(item));
+    }
+    nlohmann::json arguments = nlohmann::json::array();
+    for (const auto& a : facts.arguments) {
+      nlohmann::json item = {{"dest", a.dest}, {"flag", a.flag}, {"call", location_json(a.call)}};
+      if (a.default_value && a.default_value->constant) item["default"] = a.default_value->constant->value;
+      arguments.push_back(std::move(item));
+    }
+    nlohmann::json config_defaults = nlohmann::json::array();
+    for (const auto& d : facts.config_defaults)
+      config_defaults.push_back({{"path", d.path}, {"where", location_json(d.where)},
+                                 {"value", d.value.constant ? nlohmann::json(d.value.constant->value) : nlohmann::json(nullptr)}});
     files.push_back({{"path", facts.path},
+                     {"language", facts.language},
+                     {"module", facts.module},
                      {"frameworks", facts.frameworks},
                      {"normalizations", norms},
                      {"descriptors", descriptors},
                      {"convolutions", convolutions},
-                     {"tensor_inputs", tensor_inputs}});
+                     {"tensor_inputs", tensor_inputs},
+                     {"forwardings", forwardings},
+                     {"arguments", arguments},
+                     {"config_defaults", config_defaults}});
   }
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a["path"] < b["path"]; });
   out << nlohmann::json{{"files", files},
@@ -132,7 +188,8 @@ void write_facts(std::ostream& out, const Report& report) {
                          {{"files", report.result.files_discovered},
                           {"files_parsed", report.result.files_parsed},
                           {"bytes_read", report.result.bytes_read},
-                          {"bytes_parsed", report.result.bytes_parsed}}}}
+                          {"bytes_parsed", report.result.bytes_parsed},
+                          {"bytes_parsed_by_project_step", report.result.project_bytes_parsed}}}}
              .dump(2)
       << '\n';
 }

@@ -15,7 +15,7 @@ nlohmann::json replay_to_json(const ReplayConfig& r) {
   put("op", r.op);
   put("expect", r.expect);
   put("api", r.api);
-  put("dtype", r.dtype);
+  put("dtype", std::string(dtype_name(r.dtype)));
   put("layout", r.layout);
   put_list("input", r.input);
   put_list("strides", r.strides);
@@ -23,7 +23,7 @@ nlohmann::json replay_to_json(const ReplayConfig& r) {
   put_list("padding", r.padding);
   put_list("stride", r.stride);
   put_list("dilation", r.dilation);
-  put("computeType", r.compute_type);
+  put("computeType", std::string(dtype_name(r.compute_type)));
   if (r.epsilon) j["epsilon"] = *r.epsilon;
   put("bnMode", r.bn_mode);
   if (!r.assumed.empty()) j["assumed"] = r.assumed;
@@ -42,7 +42,9 @@ ReplayConfig replay_from_json(const nlohmann::json& j) {
   get("op", r.op);
   get("expect", r.expect);
   get("api", r.api);
-  get("dtype", r.dtype);
+  std::string dtype, compute_type;
+  get("dtype", dtype);
+  r.dtype = dtype_from_name(dtype);
   get("layout", r.layout);
   get_list("input", r.input);
   get_list("strides", r.strides);
@@ -50,7 +52,8 @@ ReplayConfig replay_from_json(const nlohmann::json& j) {
   get_list("padding", r.padding);
   get_list("stride", r.stride);
   get_list("dilation", r.dilation);
-  get("computeType", r.compute_type);
+  get("computeType", compute_type);
+  r.compute_type = dtype_from_name(compute_type);
   if (j.contains("epsilon")) r.epsilon = j.at("epsilon").get<double>();
   get("bnMode", r.bn_mode);
   if (j.contains("assumed")) r.assumed = j.at("assumed").get<std::vector<std::string>>();

@@ -1,15 +1,17 @@
 #include "engine/analysis.h"
 
-#include "emit/line_hash.h"
-#include "python/frontend.h"
-#include "python/syntax.h"
-#include "rules/api_table.h"
+#include "config/config_file.h"
+#include "core/api_table.h"
+#include "core/line_hash.h"
+#include "engine/module_index.h"
+#include "engine/project.h"
+#include "engine/python_pass.h"
 #include "rules/rule.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <thread>
+#include <map>
+#include <memory>
+#include <tuple>
 
 namespace cudnnlint {
 
@@ -33,85 +35,90 @@ bool selected(const Finding& finding, const AnalysisOptions& options) {
   return !listed(options.ignore);
 }
 
-// Rules, filters and output details for one file's facts: shared by both front-ends.
-void judge_facts(const SourceFile& file, FileFacts facts, const AnalysisOptions& options, AnalysisResult& into) {
+// The Python families a run extracts: those whose Python facts a rule reads. Convolution
+// geometry from Python carries no input size yet, so no rule can fire on it: it is extracted
+// for --format facts only.
+std::vector<std::string> python_families(const AnalysisOptions& options) {
+  std::vector<std::string> families{std::string(kNormalizationFamily)};
+  if (options.keep_facts) families.emplace_back(kConvolutionFamily);
+  return families;
+}
+
+// Findings may sit in another file than the facts that produced them (a parameter's default, a
+// config line): suppressions, excerpts and fingerprints come from the finding's own file.
+class FindingFiles {
+ public:
+  FindingFiles(const LoadLimits& limits, std::map<std::string, std::vector<SuppressionComment>> suppressions)
+      : limits_(limits), suppressions_(std::move(suppressions)) {
+    limits_.require_utf8 = false;
+  }
+  const std::vector<SuppressionComment>& suppressions(const std::string& path) {
+    static const std::vector<SuppressionComment> none;
+    const auto it = suppressions_.find(path);
+    return it == suppressions_.end() ? none : it->second;
+  }
+  const SourceFile* file(const std::string& path) {
+    auto it = files_.find(path);
+    if (it == files_.end()) {
+      auto loaded = load_source_file(path, limits_);
+      std::unique_ptr<SourceFile> file;
+      if (auto* f = std::get_if<SourceFile>(&loaded)) file = std::make_unique<SourceFile>(std::move(*f));
+      it = files_.emplace(path, std::move(file)).first;
+    }
+    return it->second.get();
+  }
+  const std::vector<std::string>& hashes(const std::string& path) {
+    auto it = hashes_.find(path);
+    if (it == hashes_.end()) {
+      const SourceFile* f = file(path);
+      it = hashes_.emplace(path, f ? primary_location_line_hashes(f->text()) : std::vector<std::string>{}).first;
+    }
+    return it->second;
+  }
+
+ private:
+  LoadLimits limits_;
+  std::map<std::string, std::vector<SuppressionComment>> suppressions_;
+  std::map<std::string, std::unique_ptr<SourceFile>> files_;
+  std::map<std::string, std::vector<std::string>> hashes_;
+};
+
+// Rules over every file's settled facts, then the filters and what the outputs need.
+void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table, const AnalysisOptions& options,
+           FindingFiles& files, AnalysisResult& result) {
   std::vector<Finding> findings;
-  run_rules(facts, options.target, findings);
-  std::vector<std::string> hashes;
+  for (const FileFacts* facts : all_facts) run_rules(RuleInput{*facts, options.target, table}, findings);
+  // One finding per rule and place: calls that share a default, or two reads of one config line.
+  std::map<std::tuple<std::string, std::string, std::uint32_t>, std::size_t> seen;
   for (Finding& finding : findings) {
     if (!selected(finding, options)) continue;
-    if (suppressed_by(finding, facts.suppressions)) {
-      ++into.suppressed;
+    const std::string& path = finding.location.path;
+    if (suppressed_by(finding, files.suppressions(path))) {
+      ++result.suppressed;
       continue;
     }
-    finding.source_line = std::string(file.line_text(finding.location.range.begin.line));
-    if (options.line_hashes) {
-      if (hashes.empty()) hashes = primary_location_line_hashes(file.text());
-      const std::size_t line = finding.location.range.begin.line;
-      if (line >= 1 && line <= hashes.size()) finding.line_hash = hashes[line - 1];
-    }
-    into.findings.push_back(std::move(finding));
-  }
-  if (options.keep_facts) into.facts.push_back(std::move(facts));
-}
-
-void analyze_loaded(const SourceFile& file, const AnalysisOptions& options, const python::Parser& parser,
-                    AnalysisResult& into) {
-  const ApiTable& table = ApiTable::builtin();
-  const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
-  into.bytes_read += file.text().size();
-  if (!options.full_parse && !python::may_contain_trigger(content, table)) return;
-  ++into.files_parsed;
-  python::PythonAnalysis analysis = python::analyze_python(
-      file, table, parser, options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions);
-  into.bytes_parsed += analysis.parsed_bytes;
-  for (auto& diag : analysis.diagnostics) into.diagnostics.push_back(std::move(diag));
-  judge_facts(file, std::move(analysis.facts), options, into);
-}
-
-// C++/CUDA files: read and vetted like Python files, then parsed by clang (which reads them
-// itself, with their headers); files that name no cuDNN function are not handed to clang.
-void analyze_cpp_files(const std::vector<std::string>& paths, const AnalysisOptions& options,
-                       std::vector<AnalysisResult>& per_file, const std::vector<std::size_t>& indices) {
-  std::vector<std::string> to_parse;
-  std::vector<std::size_t> parse_index;
-  for (std::size_t k = 0; k < paths.size(); ++k) {
-    AnalysisResult& into = per_file[indices[k]];
-    LoadLimits limits = options.limits;
-    limits.require_utf8 = false;
-    auto loaded = load_source_file(paths[k], limits);
-    if (auto* error = std::get_if<LoadError>(&loaded)) {
-      into.diagnostics.push_back({FileDiagnostic::Severity::Error, paths[k], std::nullopt, std::move(error->message)});
+    const auto key = std::tuple{finding.rule_id, path, finding.location.range.begin.byte_offset};
+    if (const auto it = seen.find(key); it != seen.end()) {
+      Finding& kept = result.findings[it->second];
+      for (auto& related : finding.related)
+        if (std::none_of(kept.related.begin(), kept.related.end(), [&](const RelatedLocation& r) {
+              return r.where.path == related.where.path &&
+                     r.where.range.begin.byte_offset == related.where.range.begin.byte_offset;
+            }))
+          kept.related.push_back(std::move(related));
       continue;
     }
-    const SourceFile& file = std::get<SourceFile>(loaded);
-    into.bytes_read += file.text().size();
-    if (!options.full_parse && !cpp::may_contain_cpp_trigger(file.text())) continue;
-    to_parse.push_back(paths[k]);
-    parse_index.push_back(indices[k]);
+    if (const SourceFile* file = files.file(path)) {
+      finding.source_line = std::string(file->line_text(finding.location.range.begin.line));
+      if (options.line_hashes) {
+        const auto& hashes = files.hashes(path);
+        const std::size_t line = finding.location.range.begin.line;
+        if (line >= 1 && line <= hashes.size()) finding.line_hash = hashes[line - 1];
+      }
+    }
+    seen.emplace(key, result.findings.size());
+    result.findings.push_back(std::move(finding));
   }
-  if (to_parse.empty()) return;
-  cpp::CppOptions cpp_options = options.cpp;
-  cpp_options.jobs = options.jobs;
-  auto results = cpp::analyze_cpp(to_parse, ApiTable::builtin(), cpp_options);
-  for (std::size_t k = 0; k < results.size(); ++k) {
-    AnalysisResult& into = per_file[parse_index[k]];
-    ++into.files_parsed;
-    into.bytes_parsed += results[k].text.size();
-    for (auto& diag : results[k].diagnostics) into.diagnostics.push_back(std::move(diag));
-    const SourceFile file(to_parse[k], std::move(results[k].text));
-    judge_facts(file, std::move(results[k].facts), options, into);
-  }
-}
-
-void analyze_path(const std::string& path, const AnalysisOptions& options, const python::Parser& parser,
-                  AnalysisResult& into) {
-  auto loaded = load_source_file(path, options.limits);
-  if (auto* error = std::get_if<LoadError>(&loaded)) {
-    into.diagnostics.push_back({FileDiagnostic::Severity::Error, path, std::nullopt, std::move(error->message)});
-    return;
-  }
-  analyze_loaded(std::get<SourceFile>(loaded), options, parser, into);
 }
 
 }  // namespace
@@ -124,58 +131,104 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   const std::vector<std::string>& files = discovered.files;
   result.files_discovered = files.size();
 
-  std::vector<AnalysisResult> per_file(files.size());
-  // C++ goes to clang in one batch (it parallelises itself); Python to the workers below.
-  std::vector<std::string> cpp_files;
-  std::vector<std::size_t> cpp_indices;
-  std::vector<std::size_t> python_indices;
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    if (cpp::is_cpp_source(files[i])) {
-      cpp_files.push_back(files[i]);
-      cpp_indices.push_back(i);
-    } else {
-      python_indices.push_back(i);
-    }
+  std::vector<std::string> python_files, cpp_files, config_files;
+  for (const auto& path : files) {
+    if (cpp::is_cpp_source(path)) cpp_files.push_back(path);
+    else if (config::is_config_file(path)) config_files.push_back(path);
+    else python_files.push_back(path);
   }
-  analyze_cpp_files(cpp_files, options, per_file, cpp_indices);
-  unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(python_indices.size(), 1)));
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    const python::Parser parser;  // tree-sitter parsers are not thread-safe: one per worker
-    for (std::size_t k = next++; k < python_indices.size(); k = next++) {
-      const std::size_t i = python_indices[k];
-      try {
-        analyze_path(files[i], options, parser, per_file[i]);
-      } catch (const std::exception& e) {
-        // A bug of ours on one file must not cost the user the rest of the run.
-        per_file[i].diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
-                                           std::string("internal error while analysing this file: ") + e.what()});
+
+  // C++/CUDA: clang, in one batch (it parallelises itself).
+  std::vector<FileFacts> cpp_facts;
+  {
+    std::vector<std::string> to_parse;
+    LoadLimits limits = options.limits;
+    limits.require_utf8 = false;
+    for (const auto& path : cpp_files) {
+      auto loaded = load_source_file(path, limits);
+      if (auto* error = std::get_if<LoadError>(&loaded)) {
+        result.diagnostics.push_back({FileDiagnostic::Severity::Error, path, std::nullopt, std::move(error->message)});
+        continue;
+      }
+      const SourceFile& file = std::get<SourceFile>(loaded);
+      result.bytes_read += file.text().size();
+      // Files that name no cuDNN function are not handed to clang.
+      if (!options.full_parse && !cpp::may_contain_cpp_trigger(file.text())) continue;
+      to_parse.push_back(path);
+    }
+    if (!to_parse.empty()) {
+      cpp::CppOptions cpp_options = options.cpp;
+      cpp_options.jobs = options.jobs;
+      auto results = cpp::analyze_cpp(to_parse, ApiTable::builtin(), cpp_options);
+      for (auto& r : results) {
+        ++result.files_parsed;
+        result.bytes_parsed += r.text.size();
+        for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
+        cpp_facts.push_back(std::move(r.facts));
       }
     }
-  };
-  if (jobs <= 1) {
-    worker();
-  } else {
-    std::vector<std::jthread> threads;
-    threads.reserve(jobs);
-    for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
   }
-  for (auto& part : per_file) {
-    result.files_parsed += part.files_parsed;
-    result.bytes_read += part.bytes_read;
-    result.bytes_parsed += part.bytes_parsed;
-    std::move(part.facts.begin(), part.facts.end(), std::back_inserter(result.facts));
-    result.suppressed += part.suppressed;
-    std::move(part.findings.begin(), part.findings.end(), std::back_inserter(result.findings));
-    std::move(part.diagnostics.begin(), part.diagnostics.end(), std::back_inserter(result.diagnostics));
+
+  // Python: the first pass over every file, in parallel.
+  const ApiTable& builtin = ApiTable::builtin();
+  const ModuleIndex modules(python_files);
+  PythonPassOptions pass;
+  pass.table = &builtin;
+  pass.limits = options.limits;
+  pass.jobs = options.jobs;
+  pass.skip_prefilter = options.full_parse;
+  pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
+  pass.python.families = python_families(options);
+  pass.python.triggers = builtin.trigger_tokens(pass.python.families);
+  pass.python.attributes = builtin.instance_attributes();
+  std::vector<PythonFileResult> python_results(python_files.size());
+  std::vector<std::size_t> every(python_files.size());
+  for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
+  run_python_pass(python_files, modules, every, pass, python_results);
+  for (const auto& r : python_results) {
+    result.bytes_read += r.bytes_read;
+    if (r.facts) {
+      ++result.files_parsed;
+      result.bytes_parsed += r.bytes_parsed;
+    }
   }
+
+  // The project step: values across modules, calls and config files.
+  ProjectOutcome project = run_project_step(ProjectInput{python_files, config_files, modules, pass}, python_results);
+  result.project_seconds = project.seconds;
+  result.project_rounds = project.rounds;
+  result.project_apis = project.project_apis;
+  result.project_bytes_parsed = project.bytes_parsed;
+  for (auto& diag : project.diagnostics) result.diagnostics.push_back(std::move(diag));
+
+  std::map<std::string, std::vector<SuppressionComment>> suppressions = std::move(project.suppressions);
+  std::vector<const FileFacts*> all_facts;
+  for (const auto& facts : cpp_facts) all_facts.push_back(&facts);
+  for (auto& r : python_results) {
+    for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
+    if (r.facts) all_facts.push_back(&*r.facts);
+  }
+  for (const auto& facts : project.config_facts) all_facts.push_back(&facts);
+  for (const FileFacts* facts : all_facts) suppressions[facts->path] = facts->suppressions;
+
+  FindingFiles finding_files(options.limits, std::move(suppressions));
+  judge(all_facts, project.table, options, finding_files, result);
+
   std::stable_sort(result.findings.begin(), result.findings.end(), [](const Finding& a, const Finding& b) {
     const auto& pa = a.location.range.begin;
     const auto& pb = b.location.range.begin;
     return std::tie(a.location.path, pa.line, pa.column, a.rule_id) <
            std::tie(b.location.path, pb.line, pb.column, b.rule_id);
   });
+  if (options.keep_facts) {
+    for (auto& facts : cpp_facts) result.facts.push_back(std::move(facts));
+    for (auto& r : python_results)
+      if (r.facts) result.facts.push_back(std::move(*r.facts));
+    for (auto& facts : project.config_facts) result.facts.push_back(std::move(facts));
+  }
+  // Diagnostics in path order, as files are.
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const FileDiagnostic& a, const FileDiagnostic& b) { return a.path < b.path; });
   return result;
 }
 

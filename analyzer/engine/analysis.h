@@ -1,6 +1,7 @@
-// The pipeline, end to end for a set of paths: discovery -> read -> front-end -> Facts ->
-// rules -> Findings -> filters (select/ignore, inline suppressions). Files are analysed
-// independently and in parallel; the output order is deterministic.
+// The pipeline, end to end for a set of paths: discovery -> read -> front-ends (in parallel)
+// -> Facts -> the project step (engine/project.h: values across modules and config files) ->
+// rules -> Findings -> filters (select/ignore, inline suppressions). The output order is
+// deterministic.
 #pragma once
 
 #include "core/facts.h"
@@ -39,6 +40,10 @@ struct AnalysisResult {
   std::size_t bytes_read = 0;
   std::size_t bytes_parsed = 0;
   std::size_t suppressed = 0;
+  double project_seconds = 0.0;           // the project step's share of the run
+  std::size_t project_rounds = 0;         // passes the project step added
+  std::size_t project_apis = 0;           // project callables it found
+  std::size_t project_bytes_parsed = 0;   // what its passes parsed (bytes_parsed is the first pass's)
   bool usage_error = false;               // a named path does not exist
   std::vector<FileFacts> facts;           // only with AnalysisOptions::keep_facts
   std::optional<GpuCheckSummary> gpu_check;  // set when gpu_check ran over the findings

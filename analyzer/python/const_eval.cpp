@@ -143,3 +143,262 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
 }
 
 }  // namespace cudnnlint::python
+
+namespace cudnnlint::python {
+
+namespace {
+
+constexpr int kMaxRefDepth = 16;
+
+bool is_framework_root(std::string_view qualified, std::span<const std::string> roots) {
+  const auto top = qualified.substr(0, qualified.find('.'));
+  for (const auto& root : roots)
+    if (root == top) return true;
+  return false;
+}
+
+// Names that hold a configuration or parsed arguments in real code: cfg, config, conf, args,
+// opt/opts/options, hparams, hp, params, settings, flags/FLAGS, yacs's _C.
+bool config_like(std::string_view name) {
+  std::string lower;
+  for (char c : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (lower == "c" || lower == "_c" || lower == "hp" || lower == "hps") return true;
+  for (std::string_view word : {"cfg", "conf", "args", "opt", "hparam", "param", "setting", "flag"})
+    if (lower.find(word) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::string> string_literal(TSNode node, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (!is(node, g.string)) return std::nullopt;
+  std::string_view text = node_text(node, source);
+  std::size_t prefix = 0;
+  bool raw = false;
+  while (prefix < text.size() && std::isalpha(static_cast<unsigned char>(text[prefix]))) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[prefix])));
+    if (c == 'f' || c == 'b') return std::nullopt;  // f-strings are computed, bytes are not text
+    if (c == 'r') raw = true;
+    ++prefix;
+  }
+  text.remove_prefix(prefix);
+  if (text.empty()) return std::nullopt;
+  const char quote = text.front();
+  const std::size_t width = text.size() >= 6 && text.substr(0, 3) == std::string(3, quote) ? 3 : 1;
+  if (text.size() < 2 * width) return std::nullopt;
+  const std::string_view content = text.substr(width, text.size() - 2 * width);
+  if (!raw && content.find('\\') != std::string_view::npos) return std::nullopt;
+  return std::string(content);
+}
+
+bool ValueEvaluator::is_import(const Binding& binding, std::string_view name) const {
+  return binding.count == 1 && ts_node_is_null(binding.value) && ts_node_is_null(binding.definition) &&
+         binding.parameter < 0 && imports_.lookup(name).has_value();
+}
+
+std::string ValueEvaluator::callable_name(const Scope& function) const {
+  if (module_.empty() || function.kind != Scope::Kind::Function || function.name.empty()) return "";
+  const Scope* parent = function.parent;
+  if (parent != nullptr && parent->kind == Scope::Kind::Module) return module_ + "." + std::string(function.name);
+  if (function.is_method() && function.name == "__init__" && parent->parent != nullptr &&
+      parent->parent->kind == Scope::Kind::Module && !parent->name.empty())
+    return module_ + "." + std::string(parent->name);
+  return "";
+}
+
+std::optional<ValueRef> ValueEvaluator::parameter_ref(const Scope& function, const Parameter& parameter,
+                                                      int depth) const {
+  if (parameter.kind != Parameter::Kind::Normal) return std::nullopt;
+  std::string callable = callable_name(function);
+  if (callable.empty()) return std::nullopt;
+  ValueRef ref;
+  ref.kind = ValueRef::Kind::Parameter;
+  ref.target = std::move(callable);
+  ref.parameter = std::string(parameter.name);
+  ref.index = parameter.index;
+  ref.of_class = function.is_method();
+  if (!ts_node_is_null(parameter.default_value) && depth < kMaxRefDepth) {
+    // A default is evaluated when the def runs, in the scope around it.
+    Value d;
+    d.where = locator_.locate(parameter.default_value);
+    d.spelling = std::string(node_text(parameter.default_value, locator_.source));
+    d.constant = folder_.fold(parameter.default_value, function.parent);
+    if (!d.constant) {
+      std::vector<ProvenanceStep> steps;
+      d.ref = reference(parameter.default_value, function.parent, {}, depth + 1, steps);
+      if (d.ref) {
+        d.ref->steps.insert(d.ref->steps.begin(), steps.begin(), steps.end());
+        d.ref->spelling = d.spelling;
+      }
+    }
+    ref.default_value.push_back(std::move(d));
+  }
+  return ref;
+}
+
+const SelfAttribute* ValueEvaluator::self_attribute(TSNode attribute, const Scope* scope) const {
+  const Grammar& g = Grammar::get();
+  if (!is(attribute, g.attribute)) return nullptr;
+  const TSNode object = field(attribute, g.f_object);
+  if (!is(object, g.identifier)) return nullptr;
+  const Scope* method = scope;
+  while (method != nullptr && method->kind != Scope::Kind::Function) method = method->parent;
+  if (method == nullptr || !method->is_method() || method->parameters.empty() ||
+      method->parameters.front().kind != Parameter::Kind::Self ||
+      method->parameters.front().name != node_text(object, locator_.source))
+    return nullptr;
+  const Scope& owner = *method->parent;
+  const auto name = node_text(field(attribute, g.f_attribute), locator_.source);
+  const auto it = owner.self_attributes.find(name);
+  if (it == owner.self_attributes.end() || it->second.count != 1 || ts_node_is_null(it->second.value)) return nullptr;
+  return &it->second;
+}
+
+std::optional<ValueRef> ValueEvaluator::self_attribute_ref(TSNode attribute, const Scope* scope, int depth,
+                                                           std::vector<ProvenanceStep>& steps) const {
+  const SelfAttribute* set_ptr = self_attribute(attribute, scope);
+  if (set_ptr == nullptr) return std::nullopt;
+  const SelfAttribute& set = *set_ptr;
+  const auto name = node_text(field(attribute, Grammar::get().f_attribute), locator_.source);
+  auto found = reference(set.value, set.method, {}, depth + 1, steps);
+  if (found) {
+    TSNode statement = ts_node_parent(set.value);
+    steps.push_back(ProvenanceStep{locator_.locate(statement),
+                                   "self." + std::string(name) + " = " +
+                                       std::string(node_text(set.value, locator_.source)) + " is set here"});
+  }
+  return found;
+}
+
+std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scope* scope) const {
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  std::vector<std::string> path;
+  TSNode node = expression;
+  for (int guard = 0; guard < 32; ++guard) {
+    if (is(node, g.attribute)) {
+      path.emplace_back(node_text(field(node, g.f_attribute), source));
+      node = field(node, g.f_object);
+    } else if (is(node, g.subscript)) {
+      const auto key = string_literal(field(node, g.f_subscript), source);
+      if (!key || key->empty()) return std::nullopt;
+      path.push_back(*key);
+      node = field(node, g.f_value);
+    } else {
+      break;
+    }
+  }
+  if (path.empty() || !is(node, g.identifier)) return std::nullopt;
+  std::string root(node_text(node, source));
+  // `self.cfg.MODEL.X`: the object is self's cfg.
+  if (root == "self" && path.size() >= 2) {
+    root += "." + path.back();
+    path.pop_back();
+  }
+  const std::string_view last_root = std::string_view(root).substr(root.rfind('.') == std::string::npos ? 0 : root.rfind('.') + 1);
+  if (!config_like(last_root)) return std::nullopt;
+  // An imported module is not a config object (`tf.config.x`, `from . import constants as C`).
+  if (root.find('.') == std::string::npos) {
+    const Binding* binding = scopes_.lookup(scope, root).second;
+    if ((binding == nullptr || is_import(*binding, root)) && imports_.lookup(root)) return std::nullopt;
+  }
+  ValueRef ref;
+  ref.kind = ValueRef::Kind::ConfigKey;
+  for (auto it = path.rbegin(); it != path.rend(); ++it) ref.target += (ref.target.empty() ? "" : ".") + *it;
+  ref.root = std::move(root);
+  return ref;
+}
+
+std::optional<ValueRef> ValueEvaluator::reference(TSNode node, const Scope* scope,
+                                                  std::span<const std::string_view> shadowed, int depth,
+                                                  std::vector<ProvenanceStep>& steps) const {
+  if (ts_node_is_null(node) || depth > kMaxRefDepth) return std::nullopt;
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  if (is(node, g.parenthesized_expression)) return reference(ts_node_named_child(node, 0), scope, shadowed, depth + 1, steps);
+  if (is(node, g.identifier)) {
+    const auto name = node_text(node, source);
+    if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
+    const auto [defining, binding] = scopes_.lookup(scope, name);
+    if (binding == nullptr || is_import(*binding, name)) {
+      const auto imported = imports_.lookup(name);
+      if (!imported || is_framework_root(*imported, framework_roots_) || imported->find('.') == std::string_view::npos)
+        return std::nullopt;
+      ValueRef ref;
+      ref.kind = ValueRef::Kind::ModuleAttribute;
+      ref.target = std::string(*imported);
+      return ref;
+    }
+    if (binding->simple()) {
+      auto found = reference(binding->value, defining, {}, depth + 1, steps);
+      if (found) {
+        TSNode statement = ts_node_parent(binding->target);
+        if (ts_node_is_null(statement)) statement = binding->target;
+        steps.push_back(ProvenanceStep{locator_.locate(statement),
+                                       std::string(name) + " = " + std::string(node_text(binding->value, source)) +
+                                           " is defined here"});
+      }
+      return found;
+    }
+    if (binding->only_parameter() && defining->kind == Scope::Kind::Function)
+      return parameter_ref(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)], depth);
+    return std::nullopt;
+  }
+  if (is(node, g.attribute)) {
+    // A module's constant through an imported module object: `C.BN_EPS` with `import pkg.constants as C`.
+    TSNode root = node;
+    std::vector<std::string_view> parts;
+    while (is(root, g.attribute)) {
+      parts.push_back(node_text(field(root, g.f_attribute), source));
+      root = field(root, g.f_object);
+    }
+    const Binding* root_binding = is(root, g.identifier) ? scopes_.lookup(scope, node_text(root, source)).second : nullptr;
+    if (is(root, g.identifier) && (root_binding == nullptr || is_import(*root_binding, node_text(root, source)))) {
+      if (const auto imported = imports_.lookup(node_text(root, source))) {
+        if (is_framework_root(*imported, framework_roots_)) return std::nullopt;
+        ValueRef ref;
+        ref.kind = ValueRef::Kind::ModuleAttribute;
+        ref.target = std::string(*imported);
+        for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+          ref.target += '.';
+          ref.target += *it;
+        }
+        return ref;
+      }
+    }
+    if (auto self = self_attribute_ref(node, scope, depth, steps)) return self;
+    return config_ref(node, scope);
+  }
+  if (is(node, g.subscript)) return config_ref(node, scope);
+  return std::nullopt;
+}
+
+Value ValueEvaluator::evaluate(TSNode expression, const Scope* scope, std::span<const std::string_view> shadowed) const {
+  Value value;
+  value.where = locator_.locate(expression);
+  value.spelling = std::string(node_text(expression, locator_.source));
+  value.constant = folder_.fold(expression, scope, shadowed);
+  if (value.constant) return value;
+  // `self.eps` set to a constant in __init__ folds too.
+  if (const SelfAttribute* set = self_attribute(expression, scope)) {
+    if (auto folded = folder_.fold(set->value, set->method)) {
+      folded->spelling = value.spelling;
+      const auto name = node_text(field(expression, Grammar::get().f_attribute), locator_.source);
+      folded->provenance.push_back(ProvenanceStep{
+          locator_.locate(ts_node_parent(set->value)),
+          "self." + std::string(name) + " = " + std::string(node_text(set->value, locator_.source)) + " is set here"});
+      value.constant = std::move(folded);
+      return value;
+    }
+  }
+  std::vector<ProvenanceStep> steps;
+  value.ref = reference(expression, scope, shadowed, 0, steps);
+  if (value.ref) {
+    value.ref->steps.insert(value.ref->steps.begin(), steps.begin(), steps.end());
+    value.ref->spelling = value.spelling;
+  }
+  return value;
+}
+
+}  // namespace cudnnlint::python

@@ -1,11 +1,16 @@
-// Constant folding of Python expressions to numbers: literals in every spelling (1e-6,
-// .000001, 1_000, 0x10), unary and binary arithmetic (10**-6, 1/1e6, -1e-5), and names
-// bound once to a constant in an enclosing scope. The result records where each name it
-// read was defined (provenance).
+// Values of Python expressions as far as one module can tell.
+//  - Constant folding to numbers: literals in every spelling (1e-6, .000001, 1_000, 0x10),
+//    unary and binary arithmetic (10**-6, 1/1e6, -1e-5), float()/int(), and names bound once to
+//    a constant in an enclosing scope, with where each name was defined (provenance).
+//  - References the project step follows (core/facts.h ValueRef): a name imported from another
+//    module, a parameter of a module-level function or class, `self.x` set from an __init__
+//    parameter, and attribute or subscript chains off a config-like object (`cfg.MODEL.BN_EPS`,
+//    `args.bn_eps`, `config["model"]["eps"]`).
 #pragma once
 
 #include "core/facts.h"
 #include "core/source_file.h"
+#include "python/imports.h"
 #include "python/scopes.h"
 
 #include <optional>
@@ -42,7 +47,49 @@ class ConstantFolder {
   const ScopeTree& scopes_;
 };
 
+// Folds to a number where possible, else finds the reference a value stands for.
+class ValueEvaluator {
+ public:
+  ValueEvaluator(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports,
+                 std::string module, std::span<const std::string> framework_roots)
+      : locator_(locator), scopes_(scopes), imports_(imports), folder_(locator, scopes), module_(std::move(module)),
+        framework_roots_(framework_roots) {}
+
+  const ConstantFolder& folder() const { return folder_; }
+  std::optional<ConstantValue> fold(TSNode expression, const Scope* scope,
+                                    std::span<const std::string_view> shadowed = {}) const {
+    return folder_.fold(expression, scope, shadowed);
+  }
+  // The value of `expression` at a use in `scope`.
+  Value evaluate(TSNode expression, const Scope* scope, std::span<const std::string_view> shadowed = {}) const;
+
+  // The qualified name a project callable is known by: "pkg.mod.fn" for a module-level def,
+  // "pkg.mod.Cls" for a module-level class (whose __init__ binds a call's arguments). "" otherwise.
+  std::string callable_name(const Scope& function) const;
+
+ private:
+  std::optional<ValueRef> reference(TSNode expression, const Scope* scope, std::span<const std::string_view> shadowed,
+                                    int depth, std::vector<ProvenanceStep>& steps) const;
+  std::optional<ValueRef> parameter_ref(const Scope& function, const Parameter& parameter, int depth) const;
+  const SelfAttribute* self_attribute(TSNode attribute, const Scope* scope) const;
+  // A name bound only by an import statement.
+  bool is_import(const Binding& binding, std::string_view name) const;
+  std::optional<ValueRef> self_attribute_ref(TSNode attribute, const Scope* scope, int depth,
+                                             std::vector<ProvenanceStep>& steps) const;
+  std::optional<ValueRef> config_ref(TSNode expression, const Scope* scope) const;
+  const NodeLocator& locator_;
+  const ScopeTree& scopes_;
+  const ImportTable& imports_;
+  ConstantFolder folder_;
+  std::string module_;
+  std::span<const std::string> framework_roots_;
+};
+
 // Parses a Python integer or float literal's text; nullopt for imaginary or malformed ones.
 std::optional<double> parse_python_number(std::string_view literal);
+
+// The text of a plain string literal without prefix and quotes; nullopt for f-strings,
+// concatenations and escapes the analyser does not decode.
+std::optional<std::string> string_literal(TSNode node, std::string_view source);
 
 }  // namespace cudnnlint::python

@@ -1,16 +1,39 @@
-// The Python front-end: one source file in, Facts out. Knows Python syntax and the API
-// table's shape, nothing about cuDNN verdicts.
+// The Python front-end: one source file in, Facts out. Parses (only the regions that can
+// matter), builds scopes and imports, and runs the resolver with the extractors the run needs.
+// Knows Python syntax and the API table's shape, nothing about cuDNN verdicts.
 #pragma once
 
+#include "core/api_table.h"
 #include "core/facts.h"
 #include "core/source_file.h"
-#include "rules/api_table.h"
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace cudnnlint::python {
 
 class Parser;
+
+enum class ParseMode {
+  Regions,  // parse only the top-level statements that can produce facts (python/regions.h)
+  Full,     // parse everything: the reference the shortcut is tested against
+};
+
+struct PythonOptions {
+  ParseMode mode = ParseMode::Regions;
+  std::string module;            // the file's module name ("pkg.sub.mod"); "" when unknown
+  bool is_package = false;       // an __init__.py
+  std::vector<std::string> families{std::string(kNormalizationFamily)};  // which extractors run
+  bool argparse = false;         // collect add_argument defaults
+  bool config_defaults = false;  // collect yacs-style config defaults
+  // What the region planner keeps: top-level statements containing one of `triggers` (the
+  // prefilter's substrings), naming one of `trigger_words` (whole identifiers: the project's own
+  // callables), or assigning one of `attributes` on an object (`m.eps = ...`).
+  std::vector<std::string> triggers;
+  std::vector<std::string> trigger_words;
+  std::vector<std::string> attributes;
+};
 
 struct PythonAnalysis {
   FileFacts facts;
@@ -18,15 +41,25 @@ struct PythonAnalysis {
   std::size_t parsed_bytes = 0;             // less than the file when only regions were parsed
 };
 
-enum class ParseMode {
-  Regions,  // parse only the top-level statements that can produce facts (python/regions.h)
-  Full,     // parse everything: the reference the shortcut is tested against
-};
-
-// Whether `text` can name any API of `table` at all; files that cannot are not parsed.
-bool may_contain_trigger(std::string_view text, const ApiTable& table);
+// Whether `text` contains any of `tokens`; files that cannot name an API are not parsed.
+bool may_contain_any(std::string_view text, const std::vector<std::string>& tokens);
+// Whether `text` names any of `words` as a whole identifier.
+bool names_any(std::string_view text, const std::vector<std::string>& words);
 
 PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser,
-                              ParseMode mode = ParseMode::Regions);
+                              const PythonOptions& options);
+
+// What a module binds at its top level, for following `from .constants import EPS` and
+// re-exports through __init__.py (the project step asks for the modules it needs).
+struct ModuleExports {
+  std::string module;
+  std::map<std::string, Value> values;          // `NAME = <expr>` bound once
+  std::map<std::string, std::string> imported;  // `from .x import NAME` -> "pkg.x.NAME"
+  std::vector<std::string> definitions;         // module-level def and class names
+  std::vector<std::string> star_modules;        // `from .x import *` -> "pkg.x"
+};
+
+ModuleExports module_exports(const SourceFile& file, const ApiTable& table, const Parser& parser,
+                             const std::string& module, bool is_package);
 
 }  // namespace cudnnlint::python

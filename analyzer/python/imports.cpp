@@ -12,6 +12,26 @@ std::string normalize_dotted(std::string_view text) {
   return out;
 }
 
+std::string absolute_module(const ModuleContext& context, int level, std::string_view relative) {
+  if (context.name.empty() || level < 1) return "";
+  std::string base = context.name;
+  // A module's package is its name without the last part; a package's is itself.
+  int climb = context.is_package ? level - 1 : level;
+  for (; climb > 0; --climb) {
+    const auto dot = base.rfind('.');
+    if (dot == std::string::npos) {
+      if (climb == 1) {
+        base.clear();
+        break;
+      }
+      return "";
+    }
+    base.resize(dot);
+  }
+  if (relative.empty()) return base;
+  return base.empty() ? std::string(relative) : base + "." + std::string(relative);
+}
+
 void ImportTable::bind(std::string local, std::string qualified) {
   note_module(qualified);
   bindings_[std::move(local)] = std::move(qualified);
@@ -55,10 +75,19 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
   }
   if (!is(statement, g.import_from_statement)) return;
   const TSNode module_node = field(statement, g.f_module_name);
-  // Relative imports name this project's own modules, which cudnnlint does not resolve across files.
-  if (ts_node_is_null(module_node) || !is(module_node, g.dotted_name)) return;
-  const std::string module = normalize_dotted(node_text(module_node, source));
-  note_module(module);
+  if (ts_node_is_null(module_node)) return;
+  std::string module;
+  if (is(module_node, g.dotted_name)) {
+    module = normalize_dotted(node_text(module_node, source));
+    note_module(module);
+  } else {
+    // `from .x import y`, `from .. import y`: relative to this module, inside the project.
+    const std::string text = normalize_dotted(node_text(module_node, source));
+    const auto dots = text.find_first_not_of('.');
+    const int level = static_cast<int>(dots == std::string::npos ? text.size() : dots);
+    module = absolute_module(context_, level, dots == std::string::npos ? "" : std::string_view(text).substr(dots));
+    if (module.empty()) return;
+  }
   for (uint32_t i = 0; i < count; ++i) {
     const TSNode child = ts_node_named_child(statement, i);
     if (ts_node_eq(child, module_node)) continue;
@@ -72,6 +101,7 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
         bind(std::string(node_text(alias, source)), module + "." + normalize_dotted(node_text(name, source)));
     } else if (is(child, g.wildcard_import)) {
       // `from torch.nn import *` binds every public name of the module; bind the ones we know.
+      star_modules_.push_back(module);
       const std::string prefix = module + ".";
       for (const auto& qualified : star_candidates) {
         if (qualified.size() <= prefix.size() || qualified.compare(0, prefix.size(), prefix) != 0) continue;

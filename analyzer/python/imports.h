@@ -12,8 +12,19 @@
 
 namespace cudnnlint::python {
 
+// Where a module sits in its project, so that relative imports can be made absolute.
+struct ModuleContext {
+  std::string name;         // "pkg.sub.mod"; "" when unknown (relative imports are then ignored)
+  bool is_package = false;  // an __init__.py: `from . import x` starts at the module itself
+};
+
+// `from ..a import b` seen from `context`: the absolute module ("pkg.a"), or "" when it climbs
+// above the top package or the module's name is unknown.
+std::string absolute_module(const ModuleContext& context, int level, std::string_view relative);
+
 class ImportTable {
  public:
+  explicit ImportTable(ModuleContext context = {}) : context_(std::move(context)) {}
   // Records the bindings of one import_statement or import_from_statement node.
   // `star_candidates` are the qualified names a `from M import *` may bind (API names).
   void add_statement(TSNode statement, std::string_view source, const std::vector<std::string>& star_candidates);
@@ -23,11 +34,15 @@ class ImportTable {
   std::optional<std::string_view> lookup(std::string_view local) const;
   // Top-level modules named by any import ("torch", "tensorflow", ...), in first-seen order.
   const std::vector<std::string>& top_modules() const { return top_modules_; }
+  // Modules imported with `from M import *` (absolute names).
+  const std::vector<std::string>& star_modules() const { return star_modules_; }
 
  private:
   void note_module(std::string_view dotted);
+  ModuleContext context_;
   std::unordered_map<std::string, std::string> bindings_;
   std::vector<std::string> top_modules_;
+  std::vector<std::string> star_modules_;
 };
 
 // "torch . nn" (dotted_name text may hold spaces or comments) -> "torch.nn".

@@ -147,9 +147,10 @@ void bound_names(std::string_view text, std::vector<std::string_view>& out, IsRe
   }
 }
 
-// Whether a definition assigns a batch-norm epsilon attribute (`m.eps = ...`).
-bool assigns_eps_attribute(std::string_view text) {
-  for (std::string_view attribute : {".eps", ".epsilon", "._epsilon"}) {
+// Whether a definition assigns one of `attributes` on an object (`m.eps = ...`).
+bool assigns_attribute(std::string_view text, const std::vector<std::string>& attributes) {
+  for (const std::string& name : attributes) {
+    const std::string attribute = "." + name;
     for (std::size_t at = text.find(attribute); at != std::string_view::npos; at = text.find(attribute, at + 1)) {
       const std::size_t after = at + attribute.size();
       if (after < text.size() && is_identifier_char(text[after])) continue;
@@ -183,6 +184,8 @@ TSPoint point_at(std::string_view source, std::uint32_t offset, std::uint32_t ro
 }
 
 }  // namespace
+
+bool mentions_identifier(std::string_view text, std::string_view word) { return mentions_word(text, word); }
 
 std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view source) {
   std::vector<std::uint32_t> starts;
@@ -287,13 +290,19 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
   return merged;
 }
 
-std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens) {
+std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                                    const std::vector<std::string>& trigger_words,
+                                    const std::vector<std::string>& attributes) {
+  auto names_a_trigger = [&](std::string_view text) {
+    return mentions_any(text, trigger_tokens) ||
+           std::any_of(trigger_words.begin(), trigger_words.end(), [&](const std::string& w) { return mentions_word(text, w); });
+  };
   // A lone CR ends a line for Python but not for tree-sitter's row count: keep such files simple.
   for (std::size_t at = source.find('\r'); at != std::string_view::npos; at = source.find('\r', at + 1))
     if (at + 1 >= source.size() || source[at + 1] != '\n') return std::nullopt;
   auto chunks = split_top_level(source);
   if (!chunks || chunks->size() < 2) return std::nullopt;
-  // A chunk matters when it names a batch-norm API, sets an epsilon attribute, rebinds module
+  // A chunk matters when it names an API, sets an instance attribute the table names, rebinds module
   // names from outside (global/nonlocal), or uses a name that something relevant bound (an
   // alias, a partial, a subclass). Module statements are always parsed (constants live there);
   // a relevant one contributes every name it binds. Repeat until nothing changes.
@@ -307,9 +316,9 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     const TopLevelChunk& chunk = (*chunks)[k];
     const std::string_view text = text_of(k);
     if (!chunk.is_definition) keep[k] = 1;
-    if (mentions_any(text, trigger_tokens) ||
+    if (names_a_trigger(text) ||
         (chunk.is_definition && (mentions_word(text, "global") || mentions_word(text, "nonlocal") ||
-                                 assigns_eps_attribute(text))))
+                                 assigns_attribute(text, attributes))))
       relevant[k] = 1;
   }
   for (bool changed = true; changed;) {
@@ -331,7 +340,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
         if (chunk.is_class) interesting.push_back(chunk.name);
       } else {
         bound_names(text_of(k), interesting, [&](std::string_view word) {
-          return mentions_any(word, trigger_tokens) ||
+          return names_a_trigger(word) ||
                  std::find(interesting.begin(), interesting.end(), word) != interesting.end();
         });
       }

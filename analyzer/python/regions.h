@@ -1,5 +1,5 @@
-// Deciding which parts of a module to parse. Parsing is the cost, and in a file that names a
-// batch-norm API most top-level functions and classes cannot matter: only imports, module
+// Deciding which parts of a module to parse. Parsing is the cost, and in a file that names an
+// API of the run's families most top-level functions and classes cannot matter: only imports, module
 // statements (constants, aliases, partials) and the definitions that mention a trigger token
 // or a name bound to one can produce facts. The rest is left out of the parse through
 // tree-sitter's included ranges; the names those definitions bind are still recorded, so
@@ -35,7 +35,15 @@ struct ParsePlan {
   std::size_t parsed_bytes = 0;
 };
 
-// nullopt: parse the whole file (nothing to gain, or the lexer could not split it).
-std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens);
+// nullopt: parse the whole file (nothing to gain, or the lexer could not split it). A definition
+// is kept when it contains a trigger token, names one of `trigger_words` (whole identifiers: the
+// project's own callables), assigns one of `attributes` on an object (`m.eps = ...`), or uses a
+// name that something kept binds.
+std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                                    const std::vector<std::string>& trigger_words,
+                                    const std::vector<std::string>& attributes);
+
+// Whether `text` names `word` as a whole identifier.
+bool mentions_identifier(std::string_view text, std::string_view word);
 
 }  // namespace cudnnlint::python

@@ -69,21 +69,65 @@ void ScopeTree::bind_parameters(Scope& scope, TSNode parameters, std::string_vie
   if (ts_node_is_null(parameters)) return;
   const Grammar& g = Grammar::get();
   const uint32_t n = ts_node_named_child_count(parameters);
+  const bool method = scope.is_method();
+  int position = 0;          // positional index among the call's arguments (self excluded)
+  bool keyword_only = false; // after `*` or `*args`
+  auto add = [&](std::string_view name, TSNode default_value, Parameter::Kind kind) {
+    Parameter param{name, -1, default_value, kind};
+    if (kind == Parameter::Kind::Normal) {
+      if (method && scope.parameters.empty()) {
+        param.kind = Parameter::Kind::Self;  // `self` (or `cls`) is bound by the call's receiver
+      } else if (!keyword_only) {
+        param.index = position++;
+      }
+    }
+    Binding& binding = scope.bindings[name];
+    if (binding.count++ == 0) binding.parameter = static_cast<int>(scope.parameters.size());
+    scope.parameters.push_back(param);
+  };
   for (uint32_t i = 0; i < n; ++i) {
     const TSNode param = ts_node_named_child(parameters, i);
     if (is(param, g.identifier)) {
-      count_binding(scope, node_text(param, source));
+      add(node_text(param, source), {}, Parameter::Kind::Normal);
     } else if (is(param, g.default_parameter) || is(param, g.typed_default_parameter)) {
       const TSNode name = field(param, g.f_name);
-      if (!ts_node_is_null(name)) count_binding(scope, node_text(name, source));
-    } else {
-      // typed_parameter, *args, **kwargs: the identifier is the first named child.
-      const TSNode first = ts_node_named_child(param, 0);
-      if (is(first, g.identifier)) count_binding(scope, node_text(first, source));
-      else if (!ts_node_is_null(first) && ts_node_named_child_count(first) > 0 &&
-               is(ts_node_named_child(first, 0), g.identifier))
-        count_binding(scope, node_text(ts_node_named_child(first, 0), source));
+      if (!ts_node_is_null(name)) add(node_text(name, source), field(param, g.f_value), Parameter::Kind::Normal);
+    } else if (is(param, g.list_splat_pattern) || is(param, g.dictionary_splat_pattern) ||
+               is(param, g.typed_parameter)) {
+      // typed_parameter wraps an identifier or a splat pattern.
+      TSNode inner = param;
+      if (is(param, g.typed_parameter)) inner = ts_node_named_child(param, 0);
+      if (is(inner, g.identifier)) {
+        add(node_text(inner, source), {}, Parameter::Kind::Normal);
+      } else if (is(inner, g.list_splat_pattern) || is(inner, g.dictionary_splat_pattern)) {
+        const bool var_args = is(inner, g.list_splat_pattern);
+        const TSNode id = ts_node_named_child(inner, 0);
+        if (is(id, g.identifier))
+          add(node_text(id, source), {}, var_args ? Parameter::Kind::VarArgs : Parameter::Kind::VarKeywords);
+        if (var_args) {
+          scope.has_var_args = true;
+          keyword_only = true;
+        } else {
+          scope.has_var_keywords = true;
+        }
+      }
+    } else if (is(param, g.keyword_separator)) {
+      keyword_only = true;
     }
+  }
+}
+
+void ScopeTree::note_self_attribute(Scope& method, TSNode target, TSNode value, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (!is(target, g.attribute) || method.parameters.empty() || method.parameters.front().kind != Parameter::Kind::Self)
+    return;
+  const TSNode object = field(target, g.f_object);
+  if (!is(object, g.identifier) || node_text(object, source) != method.parameters.front().name) return;
+  Scope& owner = const_cast<Scope&>(*method.parent);
+  SelfAttribute& attribute = owner.self_attributes[node_text(field(target, g.f_attribute), source)];
+  if (attribute.count++ == 0) {
+    attribute.value = value;
+    attribute.method = &method;
   }
 }
 
@@ -104,9 +148,13 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
     Scope& current = *stack.back();
     if (sym == g.function_definition || sym == g.class_definition) {
       const TSNode name = field(node, g.f_name);
-      if (!ts_node_is_null(name)) count_binding(current, node_text(name, source));
+      if (!ts_node_is_null(name)) {
+        Binding& binding = current.bindings[node_text(name, source)];
+        if (binding.count++ == 0) binding.definition = node;
+      }
       const bool is_class = sym == g.class_definition;
       Scope& inner = open(is_class ? Scope::Kind::Class : Scope::Kind::Function, node, &current);
+      if (!ts_node_is_null(name)) inner.name = node_text(name, source);
       if (is_class) {
         classes_.push_back(ClassInfo{node, node_text(name, source), field(node, g.f_superclasses), &inner});
       } else {
@@ -136,6 +184,7 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
     if (sym == g.assignment) {
       const TSNode left = field(node, g.f_left);
       TSNode right = field(node, g.f_right);
+      if (current.is_method() && is(left, g.attribute)) note_self_attribute(current, left, right, source);
       // `a = b = 1`: the innermost right-hand side is the value of every target.
       while (is(right, g.assignment)) {
         bind_target(current, field(right, g.f_left), source);
@@ -153,7 +202,9 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
       return false;
     }
     if (sym == g.augmented_assignment) {
-      bind_target(current, field(node, g.f_left), source);
+      const TSNode left = field(node, g.f_left);
+      if (current.is_method() && is(left, g.attribute)) note_self_attribute(current, left, {}, source);
+      bind_target(current, left, source);
       return false;
     }
     if (sym == g.for_statement) {

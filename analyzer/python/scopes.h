@@ -19,7 +19,26 @@ struct Binding {
   std::uint32_t count = 0;  // how many times the scope binds the name (assignments, params, imports, ...)
   TSNode target{};          // the identifier of the first simple `name = value` assignment
   TSNode value{};           // its right-hand side; null when the first binding was not a simple assignment
+  TSNode definition{};      // the def / class statement when that is the first binding
+  int parameter = -1;       // index into the function scope's `parameters` when a parameter binds it
   bool simple() const { return count == 1 && !ts_node_is_null(value); }
+  bool only_definition() const { return count == 1 && !ts_node_is_null(definition); }
+  bool only_parameter() const { return count == 1 && parameter >= 0; }
+};
+
+// One parameter of a def, as a call binds it.
+struct Parameter {
+  std::string_view name;
+  int index = -1;           // position among the call's arguments, self excluded; -1 keyword-only
+  TSNode default_value{};   // null when it has none
+  enum class Kind { Normal, Self, VarArgs, VarKeywords } kind = Kind::Normal;
+};
+
+// `self.x = value` inside a method of a class.
+struct SelfAttribute {
+  std::uint32_t count = 0;  // assignments to self.x in all methods
+  TSNode value{};           // the first one's right-hand side
+  const struct Scope* method = nullptr;  // the method holding it
 };
 
 struct Scope {
@@ -27,7 +46,12 @@ struct Scope {
   Kind kind = Kind::Module;
   const Scope* parent = nullptr;
   TSNode node{};
+  std::string_view name;    // the def's or class's name ("" for the module)
   std::unordered_map<std::string_view, Binding> bindings;
+  std::vector<Parameter> parameters;  // functions: in order
+  bool has_var_args = false, has_var_keywords = false;
+  std::unordered_map<std::string_view, SelfAttribute> self_attributes;  // classes
+  bool is_method() const { return kind == Kind::Function && parent != nullptr && parent->kind == Kind::Class; }
 };
 
 struct ClassInfo {
@@ -58,6 +82,7 @@ class ScopeTree {
   Scope& open(Scope::Kind kind, TSNode node, Scope* parent);
   void bind_target(Scope& scope, TSNode target, std::string_view source, int depth = 0);
   void bind_parameters(Scope& scope, TSNode parameters, std::string_view source);
+  void note_self_attribute(Scope& method, TSNode target, TSNode value, std::string_view source);
   std::deque<Scope> scopes_;
   std::unordered_map<std::uint64_t, Scope*> by_node_;
   std::vector<ClassInfo> classes_;

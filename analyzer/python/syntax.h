@@ -33,9 +33,11 @@ struct Grammar {
       expression_statement, block, subscript, for_in_clause, else_clause, while_statement, try_statement,
       except_clause, finally_clause, with_clause, with_item, match_statement, case_clause,
       except_group_clause, list_comprehension, set_comprehension, dictionary_comprehension,
-      generator_expression;
+      generator_expression, typed_parameter, list_splat_pattern, dictionary_splat_pattern, keyword_separator,
+      comparison_operator, dictionary, pair, list, none, return_statement, concatenated_string, string_content;
   TSFieldId f_name, f_alias, f_module_name, f_function, f_arguments, f_object, f_attribute, f_left, f_right,
-      f_operator, f_argument, f_value, f_condition, f_superclasses, f_parameters, f_consequence;
+      f_operator, f_argument, f_value, f_condition, f_superclasses, f_parameters, f_consequence, f_body, f_key,
+      f_subscript, f_type;
 
   static const Grammar& get();
 };

@@ -126,12 +126,14 @@ def test_provenance_of_cpp_values(cli):
 def test_integer_convolution_data_types_are_facts_not_findings(cli):
     fixture = REPO / "tests" / "fixtures" / "cpp" / "cudnn_api.cpp"
     doc = json.loads(cli.run("--format", "facts", fixture).stdout)
-    convolutions = [c for c in doc["files"][0]["convolutions"] if c["input"]["data_type"] == "CUDNN_DATA_INT8"]
+    convolutions = [c for c in doc["files"][0]["convolutions"] if c.get("dtype") == "int8"]
     assert len(convolutions) == 1
     conv = convolutions[0]
-    assert conv["input"]["format"] == "CUDNN_TENSOR_NHWC"
-    assert conv["filter"]["data_type"] == "CUDNN_DATA_INT8"
-    assert conv["convolution"]["data_type"] == "CUDNN_DATA_INT32"
+    assert conv["layout"] == "NHWC"
+    assert conv["filter_dtype"] == "int8"
+    assert conv["compute_type"] == "int32"
+    int8_inputs = [d for d in doc["files"][0]["descriptors"] if d["data_type"] == "CUDNN_DATA_INT8"]
+    assert int8_inputs and int8_inputs[0]["format"] == "CUDNN_TENSOR_NHWC"
     findings, _ = cli.json(fixture)
     lines = {f["line"] for f in findings["findings"]}
     assert conv["call"]["line"] not in lines

@@ -4,16 +4,27 @@
 #include "core/source_file.h"
 #include "python/frontend.h"
 #include "python/syntax.h"
-#include "rules/api_table.h"
+#include "core/api_table.h"
 
 #include <string>
 
 namespace cudnnlint::testing {
 
-inline python::PythonAnalysis analyze_source(const std::string& text, const std::string& path = "model.py") {
+// The options a first pass uses: regions planned from the normalization triggers.
+inline python::PythonOptions first_pass_options(python::ParseMode mode = python::ParseMode::Regions) {
+  python::PythonOptions options;
+  options.mode = mode;
+  options.module = "model";
+  options.triggers = ApiTable::builtin().trigger_tokens(options.families);
+  options.attributes = ApiTable::builtin().instance_attributes();
+  return options;
+}
+
+inline python::PythonAnalysis analyze_source(const std::string& text, const std::string& path = "model.py",
+                                             python::ParseMode mode = python::ParseMode::Regions) {
   const SourceFile file(path, text);
   const python::Parser parser;
-  return python::analyze_python(file, ApiTable::builtin(), parser);
+  return python::analyze_python(file, ApiTable::builtin(), parser, first_pass_options(mode));
 }
 
 inline FileFacts facts_of(const std::string& text) { return analyze_source(text).facts; }

@@ -1,7 +1,7 @@
 // The C++/CUDA front-end, run by the real Clang on sources that include the real cuDNN headers
 // of the CUDA toolkit: facts per API, values from literals, constexpr, #define and enumerators.
 #include "cpp/frontend.h"
-#include "rules/api_table.h"
+#include "core/api_table.h"
 
 #include <gtest/gtest.h>
 
@@ -87,9 +87,15 @@ void other(cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w, cudnnConvolutio
   ASSERT_EQ(tensor.names, (std::vector<std::string>{"n", "c", "h", "w"}));
   EXPECT_EQ(tensor.values[2]->value, 32);
   EXPECT_EQ(result.facts.descriptors[2].names[2], "stride_h");
-  ASSERT_EQ(result.facts.convolutions.size(), 1u);
-  EXPECT_EQ(result.facts.convolutions[0].api, "cudnnGetConvolution2dForwardOutputDim");
-  EXPECT_EQ(result.facts.convolutions[0].filter.values[2]->value, 5);
+  ASSERT_EQ(result.facts.conv_geometries.size(), 1u);
+  const ConvGeometryFact& conv = result.facts.conv_geometries[0];
+  EXPECT_EQ(conv.api, "cudnnGetConvolution2dForwardOutputDim");
+  ASSERT_EQ(conv.kernel.size(), 2u);
+  EXPECT_EQ(conv.kernel[0]->value, 5);  // the filter's h
+  ASSERT_EQ(conv.input.size(), 4u);
+  EXPECT_EQ(conv.input[2]->value, 32);
+  EXPECT_EQ(conv.dtype, DType::Float16);
+  EXPECT_EQ(conv.input_set_by, "cudnnSetTensor4dDescriptor");
 }
 
 TEST(CppFrontend, CudaFileParsesOnTheHostSide) {

@@ -1,7 +1,7 @@
 // Emitters: the line-hash fingerprint against codeql-action's own test vectors, and the
 // structure of SARIF, JSON, text and GitHub output for a known finding.
 #include "emit/emitters.h"
-#include "emit/line_hash.h"
+#include "core/line_hash.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -32,7 +32,7 @@ ReplayConfig tensor(std::vector<std::int64_t> dims, std::string api = "cudnnSetT
   ReplayConfig r;
   r.op = "tensor-descriptor";
   r.api = std::move(api);
-  r.dtype = "float32";
+  r.dtype = DType::Float32;
   r.layout = "NCHW";
   r.input = std::move(dims);
   r.expect = "CUDNN_STATUS_BAD_PARAM";
@@ -42,14 +42,14 @@ ReplayConfig tensor(std::vector<std::int64_t> dims, std::string api = "cudnnSetT
 ReplayConfig convolution(std::int64_t in, std::int64_t k, std::int64_t pad, std::int64_t stride, std::int64_t dilation) {
   ReplayConfig r;
   r.op = "convolution";
-  r.dtype = "float32";
+  r.dtype = DType::Float32;
   r.layout = "NCHW";
   r.input = {1, 3, in, in};
   r.filter = {8, 3, k, k};
   r.padding = {pad, pad};
   r.stride = {stride, stride};
   r.dilation = {dilation, dilation};
-  r.compute_type = "float32";
+  r.compute_type = DType::Float32;
   r.expect = "CUDNN_STATUS_BAD_PARAM";
   return r;
 }
@@ -70,13 +70,13 @@ TEST(HostValues, NonFiniteDetectionPerType) {
   const std::vector<double> finite{0.5, -1.0, 2.0};
   const std::vector<double> with_inf{0.5, INFINITY};
   const std::vector<double> with_nan{NAN, 1.0};
-  for (const char* type : {"float32", "float16", "bfloat16", "float64"}) {
-    EXPECT_FALSE(any_nonfinite(encode(finite, type), type)) << type;
-    EXPECT_TRUE(any_nonfinite(encode(with_inf, type), type)) << type;
-    EXPECT_TRUE(any_nonfinite(encode(with_nan, type), type)) << type;
+  for (const DType type : {DType::Float32, DType::Float16, DType::BFloat16, DType::Float64}) {
+    EXPECT_FALSE(any_nonfinite(encode(finite, type), type)) << dtype_name(type);
+    EXPECT_TRUE(any_nonfinite(encode(with_inf, type), type)) << dtype_name(type);
+    EXPECT_TRUE(any_nonfinite(encode(with_nan, type), type)) << dtype_name(type);
   }
-  EXPECT_FALSE(any_nonfinite(encode(finite, "int8"), "int8"));
-  EXPECT_EQ(encode(finite, "float16").size(), 6u);
+  EXPECT_FALSE(any_nonfinite(encode(finite, DType::Int8), DType::Int8));
+  EXPECT_EQ(encode(finite, DType::Float16).size(), 6u);
 }
 
 TEST(Loading, AnExplicitLibraryThatIsMissingIsReportedNotFatal) {
@@ -137,7 +137,7 @@ TEST(DescriptorTier, FilterAndConvolutionDescriptors) {
   const CudnnApi& cudnn = *environment().cudnn;
   ReplayConfig filter;
   filter.op = "filter-descriptor";
-  filter.dtype = "float32";
+  filter.dtype = DType::Float32;
   filter.layout = "NCHW";
   filter.filter = {0, 3, 3, 3};
   EXPECT_EQ(run_descriptor_tier(cudnn, filter).status, "CUDNN_STATUS_BAD_PARAM");
@@ -187,7 +187,7 @@ TEST(DescriptorTier, ConvolutionOutputSizeAgreesWithTheRuleEverywhere) {
 
 TEST(DescriptorTier, BatchNormDescriptorsCannotJudgeEpsilon) {
   REQUIRE_CUDNN();
-  const TierResult r = run_descriptor_tier(*environment().cudnn, batchnorm_replay(-1e-5, ""));
+  const TierResult r = run_descriptor_tier(*environment().cudnn, batchnorm_replay(-1e-5, DType::Unknown));
   EXPECT_FALSE(r.failed) << r.detail;
   EXPECT_FALSE(r.decisive);
   EXPECT_NE(r.detail.find("epsilon is only checked when batch norm runs"), std::string::npos);
@@ -204,7 +204,7 @@ TEST(GpuCheck, VerdictsPerFindingAndSummary) {
   REQUIRE_CUDNN();
   std::vector<Finding> findings{finding_with(convolution(1, 3, 0, 1, 1)),   // BAD_PARAM: confirmed
                                 finding_with(convolution(5, 3, 1, 1, 1)),   // fine: not reproduced
-                                finding_with(batchnorm_replay(0.0, "")),    // needs the execution tier
+                                finding_with(batchnorm_replay(0.0, DType::Unknown)),    // needs the execution tier
                                 finding_with(ReplayConfig{})};              // not a cuDNN configuration
   findings[2].replay.expect = "non-finite output";
   findings[3].replay.unknown = "PyTorch refuses it first";
@@ -232,7 +232,7 @@ TEST(GpuCheck, VerdictsPerFindingAndSummary) {
 TEST(GpuCheck, AConfigurationCuDnnCannotExpressIsSkippedNotJudged) {
   REQUIRE_CUDNN();
   ReplayConfig odd = convolution(1, 3, 0, 1, 1);
-  odd.dtype = "complex64";  // no cuDNN data type: nothing about the finding's values is tested
+  odd.dtype = DType::Complex64;  // no cuDNN data type: nothing about the finding's values is tested
   std::vector<Finding> findings{finding_with(odd)};
   GpuCheckOptions options;
   options.execution = false;
@@ -261,14 +261,14 @@ TEST(ExecutionTier, BatchNormEpsilonCasesRunAndReportStatusAndNonFinite) {
   ASSERT_TRUE(tier.broken().empty()) << tier.broken();
   struct Case {
     double eps;
-    const char* dtype;
+    DType dtype;
   };
-  for (const Case c : {Case{1e-5, "float32"}, Case{1e-6, "float32"}, Case{1e-6, "float16"}, Case{0.0, "float32"},
-                       Case{0.0, "float16"}, Case{-1e-5, "float32"}}) {
+  for (const Case c : {Case{1e-5, DType::Float32}, Case{1e-6, DType::Float32}, Case{1e-6, DType::Float16},
+                       Case{0.0, DType::Float32}, Case{0.0, DType::Float16}, Case{-1e-5, DType::Float32}}) {
     const auto r = tier.run(batchnorm_replay(c.eps, c.dtype));
     ASSERT_TRUE(r) << tier.broken();
     std::cout << "[measured] cuDNN " << env.cudnn->version << " on " << env.device << ": " << r->detail << '\n';
-    if (c.eps == 1e-5 && std::string(c.dtype) == "float32") {
+    if (c.eps == 1e-5 && c.dtype == DType::Float32) {
       EXPECT_FALSE(r->failed) << r->detail;
       EXPECT_FALSE(r->nonfinite) << r->detail;
     }

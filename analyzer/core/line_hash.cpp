@@ -1,4 +1,4 @@
-#include "emit/line_hash.h"
+#include "core/line_hash.h"
 
 #include <array>
 #include <cstdint>

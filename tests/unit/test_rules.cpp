@@ -1,7 +1,7 @@
 // Every batch-norm epsilon verdict, per framework and per target. Facts are built directly:
 // the rules are language-neutral and must not depend on how a front-end found them.
 #include "kb/kb.h"
-#include "rules/api_table.h"
+#include "core/api_table.h"
 #include "rules/rule.h"
 
 #include <gtest/gtest.h>
@@ -13,7 +13,7 @@ NormalizationFact fact_for(const std::string& api, double eps, std::map<std::str
   NormalizationFact fact;
   fact.api = api;
   fact.spelled_as = api;
-  fact.eps_param = ApiTable::builtin().find(api)->eps_name;
+  fact.eps_param = ApiTable::builtin().find(api)->eps().name;
   fact.call = Location{"m.py", {{3, 5, 5, 40}, {3, 30, 30, 65}}};
   fact.eps_location = Location{"m.py", {{3, 20, 20, 55}, {3, 24, 24, 59}}};
   fact.eps_source = EpsSource::Explicit;
@@ -38,7 +38,7 @@ std::vector<Finding> judge(const NormalizationFact& fact, const Target& t) {
   facts.path = "m.py";
   facts.normalizations.push_back(fact);
   std::vector<Finding> findings;
-  run_rules(facts, t, findings);
+  run_rules(RuleInput{facts, t, ApiTable::builtin()}, findings);
   return findings;
 }
 
@@ -195,18 +195,27 @@ TEST(RuleRegistry, EveryRuleHasAKbEntry) {
 
 TEST(ApiTable, ArgumentPositionsFromTheResearch) {
   const ApiTable& table = ApiTable::builtin();
-  EXPECT_EQ(table.find("torch.nn.BatchNorm2d")->eps_index, 1);
-  EXPECT_EQ(table.find("torch.nn.LazyBatchNorm2d")->eps_index, 0);
-  EXPECT_EQ(table.find("keras.layers.BatchNormalization")->eps_index, 2);
-  EXPECT_EQ(table.find("torch.nn.functional.batch_norm")->eps_index, 7);
-  EXPECT_EQ(table.find("torch.batch_norm")->eps_index, 7);
-  EXPECT_EQ(table.find("haiku.BatchNorm")->eps_index, 3);
-  EXPECT_EQ(table.find("flax.linen.BatchNorm")->eps_index, 3);
-  EXPECT_FALSE(table.find("flax.nnx.BatchNorm")->eps_index.has_value());
-  EXPECT_EQ(table.find("paddle.nn.BatchNorm")->eps_index, 4);
-  EXPECT_EQ(table.find("tensorflow.nn.batch_normalization")->eps_name, "variance_epsilon");
+  EXPECT_EQ(table.find("torch.nn.BatchNorm2d")->eps().index, 1);
+  EXPECT_EQ(table.find("torch.nn.LazyBatchNorm2d")->eps().index, 0);
+  EXPECT_EQ(table.find("keras.layers.BatchNormalization")->eps().index, 2);
+  EXPECT_EQ(table.find("torch.nn.functional.batch_norm")->eps().index, 7);
+  EXPECT_EQ(table.find("torch.batch_norm")->eps().index, 7);
+  EXPECT_EQ(table.find("haiku.BatchNorm")->eps().index, 3);
+  EXPECT_EQ(table.find("flax.linen.BatchNorm")->eps().index, 3);
+  EXPECT_FALSE(table.find("flax.nnx.BatchNorm")->eps().index.has_value());
+  EXPECT_EQ(table.find("paddle.nn.BatchNorm")->eps().index, 4);
+  EXPECT_EQ(table.find("tensorflow.nn.batch_normalization")->eps().name, "variance_epsilon");
   EXPECT_EQ(table.find("torch.nn.LayerNorm"), nullptr);
-  EXPECT_THROW(ApiTable::parse("{\"frameworks\": {}, \"normalizations\": [{}]}"), std::runtime_error);
+  EXPECT_THROW(ApiTable::parse("{\"frameworks\": {}, \"apis\": [{}]}"), std::runtime_error);
+  // Convolutions: PyTorch's positional order and Keras's names.
+  EXPECT_EQ(table.find("torch.nn.Conv2d")->arg("kernel_size")->index, 2);
+  EXPECT_EQ(table.find("torch.nn.Conv2d")->arg("padding")->default_number, 0.0);
+  EXPECT_EQ(table.find("keras.layers.Conv2D")->arg("out_channels")->name, "filters");
+  EXPECT_EQ(table.find("keras.layers.Conv2D")->arg("padding")->default_text, "valid");
+  EXPECT_EQ(table.find("torch.nn.Conv2d")->family, "convolution");
+  // mmcv's registry names.
+  EXPECT_EQ(table.config_type("mmcv", "SyncBN")->canonical, "torch.nn.SyncBatchNorm");
+  EXPECT_EQ(table.config_type("mmcv", "LN"), nullptr);
 }
 
 TEST(Target, VersionsAndFrameworkSpecs) {
@@ -251,7 +260,7 @@ DescriptorFact descriptor(DescriptorFact::Kind kind, std::vector<std::string> na
 
 std::vector<Finding> judge_file(const FileFacts& facts) {
   std::vector<Finding> out;
-  run_rules(facts, Target{}, out);
+  run_rules(RuleInput{facts, Target{}, ApiTable::builtin()}, out);
   return out;
 }
 
@@ -287,14 +296,23 @@ class ConvolutionOutput : public ::testing::TestWithParam<ConvCase> {};
 TEST_P(ConvolutionOutput, MatchesWhatCudnnMeasured) {
   using K = DescriptorFact::Kind;
   const ConvCase& c = GetParam();
+  (void)sizeof(K);
   FileFacts facts;
-  ConvolutionFact conv;
+  auto v = [](std::int64_t value) {
+    return std::optional<IntegerValue>(IntegerValue{value, std::to_string(value), Location{"m.cpp", {{2, 10, 0, 0}, {2, 11, 0, 0}}}, {}});
+  };
+  ConvGeometryFact conv;
   conv.api = "cudnnGetConvolution2dForwardOutputDim";
-  conv.input = descriptor(K::Tensor, {"n", "c", "h", "w"}, {1, 3, c.in, c.in});
-  conv.filter = descriptor(K::Filter, {"k", "c", "h", "w"}, {4, 3, c.filter, c.filter});
-  conv.convolution = descriptor(K::Convolution, {"pad_h", "pad_w", "stride_h", "stride_w", "dilation_h", "dilation_w"},
-                                {c.pad, c.pad, c.stride, c.stride, c.dilation, c.dilation});
-  facts.convolutions.push_back(conv);
+  conv.input = {v(1), v(3), v(c.in), v(c.in)};
+  conv.out_channels = v(4);
+  conv.in_channels = v(3);
+  conv.kernel = {v(c.filter), v(c.filter)};
+  conv.padding = {v(c.pad), v(c.pad)};
+  conv.stride = {v(c.stride), v(c.stride)};
+  conv.dilation = {v(c.dilation), v(c.dilation)};
+  conv.padding_mode = "explicit";
+  conv.input_api = "cudnnSetTensor4dDescriptor";
+  facts.conv_geometries.push_back(conv);
   const auto findings = judge_file(facts);
   EXPECT_EQ(findings.size(), c.empty ? 1u : 0u) << c.in << " " << c.filter << " " << c.pad << " " << c.stride;
   if (c.empty && !findings.empty()) {
@@ -322,11 +340,12 @@ TEST(TorchIntegerInputRule, OneErrorPerFactNamingTheDtypeAndWhereItIsSet) {
   fact.consumer = "torch::nn::Conv2d";
   fact.use = Location{"m.cpp", {{9, 5, 5, 80}, {9, 10, 10, 85}}};
   fact.variable = "image";
-  fact.dtype = "kByte";
+  fact.dtype = DType::UInt8;
+  fact.dtype_spelling = "kByte";
   fact.dtype_location = Location{"m.cpp", {{3, 40, 40, 30}, {3, 52, 52, 42}}};
   facts.tensor_inputs.push_back(fact);
   std::vector<Finding> out;
-  run_rules(facts, Target{}, out);
+  run_rules(RuleInput{facts, Target{}, ApiTable::builtin()}, out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].rule_id, "torch-integer-input");
   EXPECT_EQ(out[0].level, Level::Error);
@@ -348,10 +367,12 @@ TensorInputFact half_input(std::string weight_dtype) {
   fact.consumer = "torch::nn::Conv2d";
   fact.use = Location{"m.cpp", {{9, 5, 5, 80}, {9, 10, 10, 85}}};
   fact.variable = "x";
-  fact.dtype = "kHalf";
+  fact.dtype = DType::Float16;
+  fact.dtype_spelling = "kHalf";
   fact.dtype_location = Location{"m.cpp", {{3, 40, 40, 30}, {3, 52, 52, 42}}};
-  fact.weight_dtype = std::move(weight_dtype);
-  if (!fact.weight_dtype.empty()) fact.weight_dtype_location = Location{"m.cpp", {{2, 3, 3, 10}, {2, 9, 9, 16}}};
+  fact.weight_dtype = dtype_from_spelling(weight_dtype);
+  fact.weight_dtype_spelling = std::move(weight_dtype);
+  if (fact.weight_dtype != DType::Unknown) fact.weight_dtype_location = Location{"m.cpp", {{2, 3, 3, 10}, {2, 9, 9, 16}}};
   return fact;
 }
 
@@ -359,7 +380,7 @@ TEST(TorchConvDtypeMismatchRule, HalfInputIntoFloatModuleIsOneErrorWithBothOrigi
   FileFacts facts;
   facts.tensor_inputs.push_back(half_input("kFloat"));
   std::vector<Finding> out;
-  run_rules(facts, Target{}, out);
+  run_rules(RuleInput{facts, Target{}, ApiTable::builtin()}, out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].rule_id, "torch-conv-dtype-mismatch");
   EXPECT_EQ(out[0].kb_id, "pytorch/conv-input-weight-dtype-mismatch");
@@ -373,7 +394,7 @@ TEST(TorchConvDtypeMismatchRule, SilentWhenTheWeightTypeIsUnknownOrTheSame) {
     FileFacts facts;
     facts.tensor_inputs.push_back(half_input(weight));
     std::vector<Finding> out;
-    run_rules(facts, Target{}, out);
+    run_rules(RuleInput{facts, Target{}, ApiTable::builtin()}, out);
     EXPECT_TRUE(out.empty()) << "weight dtype '" << weight << "'";
   }
 }

@@ -1,4 +1,4 @@
-#include "gpu_check/sarif_report.h"
+#include "emit/sarif_read.h"
 
 #include "emit/replay_json.h"
 
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace cudnnlint::gpu {
+namespace cudnnlint {
 
 namespace {
 
@@ -91,4 +91,4 @@ void annotate_sarif(SarifFindings& report, const GpuCheckSummary& summary) {
   }
 }
 
-}  // namespace cudnnlint::gpu
+}  // namespace cudnnlint

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-namespace cudnnlint::gpu {
+namespace cudnnlint {
 
 struct SarifFindings {
   nlohmann::json log;
@@ -21,4 +21,4 @@ SarifFindings read_sarif_findings(const std::filesystem::path& file);
 // Writes properties.gpuCheck into each result and the summary into each run's properties.
 void annotate_sarif(SarifFindings& report, const GpuCheckSummary& summary);
 
-}  // namespace cudnnlint::gpu
+}  // namespace cudnnlint

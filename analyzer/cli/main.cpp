@@ -6,13 +6,14 @@
 #include "emit/replay_json.h"
 #include "engine/analysis.h"
 #include "gpu_check/gpu_check.h"
-#include "gpu_check/sarif_report.h"
+#include "emit/sarif_read.h"
 #include "kb/kb.h"
 #include "rules/rule.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -74,10 +75,10 @@ int run_doctor(const gpu::GpuCheckOptions& options) {
 // `cudnnlint gpu-check report.sarif`: replays the findings of an earlier SARIF report.
 int run_gpu_check_on_sarif(const std::string& sarif_file, const gpu::GpuCheckOptions& options,
                            const std::string& format, std::ostream& out) {
-  gpu::SarifFindings report = gpu::read_sarif_findings(sarif_file);
+  SarifFindings report = read_sarif_findings(sarif_file);
   const GpuCheckSummary summary = gpu::run_gpu_check(report.findings, options);
   if (format == "sarif" || format == "json") {
-    gpu::annotate_sarif(report, summary);
+    annotate_sarif(report, summary);
     out << report.log.dump(2) << '\n';
     return kExitClean;
   }
@@ -127,6 +128,7 @@ int main(int argc, char** argv) {
   std::string compile_commands_dir;
   std::vector<std::string> extra_args;
   bool gpu_check_flag = false;
+  bool timings = false;
   std::string gpu_check_tier = "all";
   std::string cudnn_library;
 
@@ -167,6 +169,8 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
+  app.add_flag("--timings", timings,
+               "Print to stderr how long the analysis and its project step took (for benchmarks)");
   app.add_flag("--gpu-check", gpu_check_flag,
                "After analysis, replay each finding's configuration against the installed cuDNN (see README: gpu_check)");
   app.add_option("--gpu-check-tier", gpu_check_tier,
@@ -285,7 +289,12 @@ int main(int argc, char** argv) {
       if (!fail_level) throw std::invalid_argument("bad fail-level '" + fail_text + "'");
     }
 
+    const auto started = std::chrono::steady_clock::now();
     AnalysisResult result = analyze(options);
+    if (timings)
+      std::cerr << "timings: analysis " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+                << " s, of which the project step " << result.project_seconds << " s (" << result.project_rounds
+                << " extra passes, " << result.project_apis << " project callables)\n";
     if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const std::filesystem::path source_root =

@@ -1,0 +1,238 @@
+#include "core/api_table.h"
+
+#include "core/embedded.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace cudnnlint {
+
+namespace {
+
+CudnnPath parse_path(const std::string& text) {
+  if (text == "passthrough") return CudnnPath::Passthrough;
+  if (text == "fallback_native") return CudnnPath::FallbackNative;
+  if (text == "clamp_tf") return CudnnPath::ClampTf;
+  if (text == "keras") return CudnnPath::Keras;
+  if (text == "clamp_cudnn_min") return CudnnPath::ClampCudnnMin;
+  if (text == "none") return CudnnPath::None;
+  if (text == "graph") return CudnnPath::Graph;
+  throw std::runtime_error("unknown cudnn_path '" + text + "'");
+}
+
+EpsStorage parse_storage(const std::string& text) {
+  if (text == "float64") return EpsStorage::Float64;
+  if (text == "float32") return EpsStorage::Float32;
+  if (text == "array") return EpsStorage::Array;
+  throw std::runtime_error("unknown eps_storage '" + text + "'");
+}
+
+std::string_view leaf_of(std::string_view qualified) {
+  const auto colons = qualified.rfind("::");
+  if (colons != std::string_view::npos) qualified = qualified.substr(colons + 2);
+  const auto dot = qualified.rfind('.');
+  return dot == std::string_view::npos ? qualified : qualified.substr(dot + 1);
+}
+
+// The smallest set of substrings that still covers every API leaf name: a file that names an
+// API must contain its leaf (through an import, an attribute or a star import of its module).
+std::vector<std::string> minimal_cover(std::vector<std::string> leaves) {
+  std::sort(leaves.begin(), leaves.end(), [](const auto& a, const auto& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+  });
+  std::vector<std::string> kept;
+  for (const auto& leaf : leaves) {
+    const bool covered = std::any_of(kept.begin(), kept.end(),
+                                     [&](const std::string& k) { return leaf.find(k) != std::string::npos; });
+    if (!covered) kept.push_back(leaf);
+  }
+  return kept;
+}
+
+ApiArg parse_arg(const nlohmann::json& json) {
+  ApiArg arg;
+  arg.name = json.at("name").get<std::string>();
+  if (json.contains("index") && !json.at("index").is_null()) arg.index = json.at("index").get<int>();
+  if (json.contains("default")) {
+    const auto& d = json.at("default");
+    arg.has_default = !d.is_null();
+    if (d.is_number()) arg.default_number = d.get<double>();
+    else if (d.is_string()) arg.default_text = d.get<std::string>();
+    else if (!d.is_null()) arg.default_text = d.dump();
+  }
+  return arg;
+}
+
+}  // namespace
+
+const ApiArg* ApiEntry::arg(std::string_view role) const {
+  const auto it = args.find(role);
+  return it == args.end() ? nullptr : &it->second;
+}
+
+const ApiArg& ApiEntry::eps() const {
+  static const ApiArg none{};
+  const ApiArg* found = arg("eps");
+  return found ? *found : none;
+}
+
+const char* cudnn_path_name(CudnnPath path) {
+  switch (path) {
+    case CudnnPath::Passthrough: return "passthrough";
+    case CudnnPath::FallbackNative: return "fallback_native";
+    case CudnnPath::ClampTf: return "clamp_tf";
+    case CudnnPath::Keras: return "keras";
+    case CudnnPath::ClampCudnnMin: return "clamp_cudnn_min";
+    case CudnnPath::None: return "none";
+    case CudnnPath::Graph: return "graph";
+  }
+  return "none";
+}
+
+void ApiTable::index_names(std::size_t entry, const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    if (!by_name_.emplace(name, entry).second) throw std::runtime_error("name listed twice: " + name);
+    names_.push_back(name);
+    name_entry_.push_back(entry);
+  }
+}
+
+ApiTable ApiTable::parse(std::string_view json_text) {
+  ApiTable table;
+  try {
+    const auto doc = nlohmann::json::parse(json_text);
+    for (const auto& [key, info] : doc.at("frameworks").items()) {
+      table.frameworks_.push_back(
+          FrameworkInfo{key, info.at("display").get<std::string>(), info.at("roots").get<std::vector<std::string>>()});
+    }
+    for (const auto& entry : doc.at("apis")) {
+      ApiEntry api;
+      const auto names = entry.at("names").get<std::vector<std::string>>();
+      if (names.empty()) throw std::runtime_error("an entry has no names");
+      api.canonical = names.front();
+      api.family = entry.at("family").get<std::string>();
+      api.framework = entry.at("framework").get<std::string>();
+      if (!table.framework(api.framework)) throw std::runtime_error("unknown framework '" + api.framework + "'");
+      api.is_class = entry.at("kind").get<std::string>() == "class";
+      for (const auto& [role, arg] : entry.at("args").items()) api.args.emplace(role, parse_arg(arg));
+      if (api.family == kNormalizationFamily) {
+        if (!api.arg("eps")) throw std::runtime_error(api.canonical + ": a normalization needs an \"eps\" argument");
+        const auto& norm = entry.at("normalization");
+        api.eps_attribute = norm.value("eps_attribute", "");
+        api.eps_storage = parse_storage(norm.at("eps_storage").get<std::string>());
+        api.cudnn_path = parse_path(norm.at("cudnn_path").get<std::string>());
+      } else if (api.family == kConvolutionFamily) {
+        const auto& conv = entry.at("convolution");
+        api.spatial_dims = conv.at("spatial_dims").get<int>();
+        api.layout = conv.value("layout", "");
+      } else {
+        throw std::runtime_error(api.canonical + ": unknown family '" + api.family + "'");
+      }
+      const std::size_t index = table.apis_.size();
+      table.apis_.push_back(std::move(api));
+      table.index_names(index, names);
+    }
+    if (doc.contains("config_types"))
+      for (const auto& [system, types] : doc.at("config_types").items())
+        for (const auto& [type, target] : types.items()) {
+          const std::string name = target.get<std::string>();
+          if (!table.find(name)) throw std::runtime_error("config type " + system + "/" + type + " names unknown API " + name);
+          table.config_types_[system][type] = name;
+        }
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("rules/api_table.json: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    if (what.rfind("rules/api_table.json", 0) == 0) throw;
+    throw std::runtime_error("rules/api_table.json: " + what);
+  }
+  return table;
+}
+
+ApiTable ApiTable::with_entries(std::span<const ApiEntry> extra, std::span<const std::vector<std::string>> names) const {
+  ApiTable copy = *this;
+  for (std::size_t i = 0; i < extra.size() && i < names.size(); ++i) {
+    const std::size_t index = copy.apis_.size();
+    copy.apis_.push_back(extra[i]);
+    for (const auto& name : names[i]) {
+      if (!copy.by_name_.emplace(name, index).second) continue;  // a framework name wins over a project alias
+      copy.names_.push_back(name);
+      copy.name_entry_.push_back(index);
+    }
+  }
+  return copy;
+}
+
+const ApiTable& ApiTable::builtin() {
+  static const ApiTable table = [] {
+    for (const auto& file : embedded_files())
+      if (file.path == "rules/api_table.json") return parse(file.contents);
+    throw std::runtime_error("rules/api_table.json is not compiled into this binary");
+  }();
+  return table;
+}
+
+const ApiEntry* ApiTable::find(std::string_view qualified_name) const {
+  const auto it = by_name_.find(std::string(qualified_name));
+  return it == by_name_.end() ? nullptr : &apis_[it->second];
+}
+
+std::vector<std::string> ApiTable::names_of(std::string_view family) const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (apis_[name_entry_[i]].family == family) out.push_back(names_[i]);
+  return out;
+}
+
+std::vector<std::string> ApiTable::trigger_tokens(std::span<const std::string> families) const {
+  auto wanted = [&](const std::string& family) {
+    return families.empty() || std::find(families.begin(), families.end(), family) != families.end();
+  };
+  std::vector<std::string> leaves;
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    const ApiEntry& api = apis_[name_entry_[i]];
+    if (!wanted(api.family)) continue;
+    // C++ setters (BatchNormOptions::eps) are found by clang, not by this prefilter.
+    if (names_[i].find("::") != std::string::npos || api.framework == "cudnn") continue;
+    leaves.emplace_back(leaf_of(names_[i]));
+  }
+  for (const auto& [system, types] : config_types_)
+    for (const auto& [type, target] : types)
+      if (const ApiEntry* api = find(target); api && wanted(api->family)) {
+        leaves.push_back("'" + type + "'");
+        leaves.push_back("\"" + type + "\"");
+      }
+  return minimal_cover(std::move(leaves));
+}
+
+std::vector<std::string> ApiTable::instance_attributes() const {
+  std::vector<std::string> out;
+  for (const auto& api : apis_)
+    if (!api.eps_attribute.empty() &&
+        std::find(out.begin(), out.end(), api.eps_attribute) == out.end())
+      out.push_back(api.eps_attribute);
+  return out;
+}
+
+const ApiEntry* ApiTable::config_type(std::string_view system, std::string_view type) const {
+  const auto s = config_types_.find(std::string(system));
+  if (s == config_types_.end()) return nullptr;
+  const auto t = s->second.find(std::string(type));
+  return t == s->second.end() ? nullptr : find(t->second);
+}
+
+const FrameworkInfo* ApiTable::framework(std::string_view key) const {
+  for (const auto& fw : frameworks_)
+    if (fw.key == key) return &fw;
+  return nullptr;
+}
+
+const FrameworkInfo* ApiTable::framework_for_module(std::string_view top_module) const {
+  for (const auto& fw : frameworks_)
+    for (const auto& root : fw.roots)
+      if (root == top_module) return &fw;
+  return nullptr;
+}
+
+}  // namespace cudnnlint

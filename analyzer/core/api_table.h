@@ -1,0 +1,122 @@
+// The API table (rules/api_table.json, validated against rules/api_table.schema.json at build
+// and compiled in): which framework calls belong to which rule family (normalization,
+// convolution, ...), where each argument a family reads sits (by role: name, position,
+// default), and family data such as how a framework hands batch-norm epsilon to cuDNN.
+// Front-ends bind arguments with it; extractors and rules read the family data. Knowing a new
+// framework API is a data change.
+#pragma once
+
+#include "core/facts.h"
+
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace cudnnlint {
+
+enum class CudnnPath {
+  Passthrough,     // eps reaches cuDNN unchanged (MXNet, torch.cudnn_batch_norm, the C API)
+  FallbackNative,  // PyTorch: eps < CUDNN_BN_MIN_EPSILON silently selects the native kernel
+  ClampTf,         // TF fused batch norm: eps < 1.001e-5 silently raised to 1.001e-5
+  Keras,           // Keras BatchNormalization: ClampTf on Keras 2's fused path, None on Keras 3
+  ClampCudnnMin,   // Paddle: raised to CUDNN_BN_MIN_EPSILON with a log line
+  None,            // never calls cuDNN batch norm
+  Graph,           // the cuDNN graph API (cudnn-frontend): epsilon is a scalar tensor, no documented minimum
+};
+
+enum class EpsStorage { Float64, Float32, Array };
+
+// The families the table knows. An extractor per family turns calls into facts.
+inline constexpr std::string_view kNormalizationFamily = "normalization";
+inline constexpr std::string_view kConvolutionFamily = "convolution";
+
+// One argument an extractor reads, by its role in the family ("eps", "kernel_size").
+struct ApiArg {
+  std::string name;               // the keyword
+  std::optional<int> index;       // positional index, excluding self; nullopt: keyword-only
+  std::optional<double> default_number;
+  std::string default_text;       // a string default ("valid"), or the JSON of a list default
+  bool has_default = false;
+  // Project callables: the default as written in their def (a location, maybe a reference).
+  std::optional<Value> project_default;
+};
+
+struct ApiEntry {
+  std::string canonical;          // the first name listed
+  std::string family;             // "normalization", "convolution"
+  std::string framework;          // key into frameworks ("torch", "keras", ...)
+  bool is_class = false;
+  std::map<std::string, ApiArg, std::less<>> args;  // by role
+
+  // normalization
+  EpsStorage eps_storage = EpsStorage::Float64;
+  CudnnPath cudnn_path = CudnnPath::None;
+  std::string eps_attribute;      // attribute holding eps on an instance ("" if none)
+
+  // convolution
+  int spatial_dims = 0;
+  std::string layout;             // "NCHW" (channels first) or "NHWC"; "" when the call decides
+
+  // Project callables added by the project step (engine/project.h): a function or class of the
+  // analysed code that passes a value on to `underlying`, a framework API (how the code names
+  // it there: `underlying_spelled`), through the places in `forwards` (definition first).
+  bool from_project = false;
+  std::string underlying;
+  std::string underlying_spelled;
+  std::vector<ProvenanceStep> forwards;
+
+  const ApiArg* arg(std::string_view role) const;
+  // The normalization's epsilon argument (every normalization entry has one).
+  const ApiArg& eps() const;
+};
+
+struct FrameworkInfo {
+  std::string key;
+  std::string display;            // "PyTorch"
+  std::vector<std::string> roots; // top-level Python modules
+};
+
+class ApiTable {
+ public:
+  // The table compiled into the binary, parsed once.
+  static const ApiTable& builtin();
+  static ApiTable parse(std::string_view json_text);  // throws std::runtime_error on bad data
+
+  // A copy with `extra` entries (project callables), each under its names.
+  ApiTable with_entries(std::span<const ApiEntry> extra, std::span<const std::vector<std::string>> names) const;
+
+  // Look up a fully qualified name such as "torch.nn.BatchNorm2d".
+  const ApiEntry* find(std::string_view qualified_name) const;
+  const FrameworkInfo* framework(std::string_view key) const;
+  // The framework whose root module is `top_module` ("torch" for "torch"), or nullptr.
+  const FrameworkInfo* framework_for_module(std::string_view top_module) const;
+  // Every qualified name in the table, for star-import binding.
+  const std::vector<std::string>& qualified_names() const { return names_; }
+  // The names of one family's entries.
+  std::vector<std::string> names_of(std::string_view family) const;
+  // Substrings of which at least one must occur in a file for an API of these families to be
+  // named in it (the prefilter and the region planner read them). Empty `families`: all.
+  std::vector<std::string> trigger_tokens(std::span<const std::string> families = {}) const;
+  // Attribute names that hold a family's value on an instance (".eps" writes), for the planner.
+  std::vector<std::string> instance_attributes() const;
+  // Registry type names of config systems (mmcv `dict(type='BN')`) -> the API they build.
+  const ApiEntry* config_type(std::string_view system, std::string_view type) const;
+  const std::map<std::string, std::map<std::string, std::string>>& config_types() const { return config_types_; }
+
+ private:
+  void index_names(std::size_t entry, const std::vector<std::string>& names);
+  std::vector<ApiEntry> apis_;
+  std::unordered_map<std::string, std::size_t> by_name_;
+  std::vector<std::string> names_;
+  std::vector<std::size_t> name_entry_;  // parallel to names_
+  std::vector<FrameworkInfo> frameworks_;
+  std::map<std::string, std::map<std::string, std::string>> config_types_;  // system -> type -> API name
+};
+
+const char* cudnn_path_name(CudnnPath path);
+
+}  // namespace cudnnlint

@@ -1,0 +1,602 @@
+#include "engine/project.h"
+
+#include "config/config_file.h"
+#include "core/suppression.h"
+#include "python/frontend.h"
+#include "python/syntax.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+namespace cudnnlint {
+
+namespace {
+
+constexpr int kMaxRounds = 6;
+constexpr int kMaxChain = 12;
+
+std::string leaf_of(std::string_view qualified) {
+  const auto dot = qualified.rfind('.');
+  return std::string(dot == std::string_view::npos ? qualified : qualified.substr(dot + 1));
+}
+
+std::string where_text(const Location& where) {
+  return where.path + ":" + std::to_string(where.range.begin.line);
+}
+
+// Names that hold parsed command-line arguments in real code.
+bool args_like(std::string_view root) {
+  const auto dot = root.rfind('.');
+  std::string lower;
+  for (char c : dot == std::string_view::npos ? root : root.substr(dot + 1))
+    lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower.find("arg") != std::string::npos || lower.find("opt") != std::string::npos ||
+         lower.find("flag") != std::string::npos || lower.find("hparam") != std::string::npos || lower == "hp" ||
+         lower == "hps";
+}
+
+// A key path specific enough to tie a config value to the code that reads it: two or more
+// components (`MODEL.BN_EPS`, `model.bn_eps`), or one compound name (`batch_norm_eps`). A bare
+// `eps` could be any optimizer's or scheduler's.
+bool distinctive(const std::string& path) {
+  return path.find('.') != std::string::npos || path.find('_') != std::string::npos;
+}
+
+// Whether a YAML file is read by OmegaConf (Hydra), which takes `1e-6` as a number (PyYAML alone
+// does not): its own syntax says so.
+bool omegaconf_file(std::string_view text) {
+  return text.find("${") != std::string_view::npos || text.find("_target_") != std::string_view::npos ||
+         text.find("@package") != std::string_view::npos || text.find("defaults:") != std::string_view::npos;
+}
+
+struct SettledValue {
+  double value = 0.0;
+  std::vector<ProvenanceStep> provenance;  // definition first
+};
+
+class ProjectStep {
+ public:
+  ProjectStep(const ProjectInput& input, std::vector<PythonFileResult>& results)
+      : in_(input), results_(results), table_(*input.pass.table) {}
+
+  ProjectOutcome run() {
+    const auto start = std::chrono::steady_clock::now();
+    add_project_apis();
+    settle_references();
+    merge_default_uses();
+    read_hydra_targets();
+    out_.table = std::move(table_);
+    out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(out_);
+  }
+
+ private:
+  // ---- passes ------------------------------------------------------------------------------
+
+  // Analyses the files that contain one of `required` with `options`; returns their results.
+  std::vector<PythonFileResult> pass(const PythonPassOptions& options) {
+    std::vector<std::size_t> all(in_.python_files.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    std::vector<PythonFileResult> results(in_.python_files.size());
+    run_python_pass(in_.python_files, in_.modules, all, options, results);
+    for (const auto& r : results)
+      if (r.facts) {
+        out_.bytes_parsed += r.bytes_parsed;
+        ++out_.files_parsed;
+      }
+    return results;
+  }
+
+  std::vector<const FileFacts*> all_facts() const {
+    std::vector<const FileFacts*> out;
+    for (const auto& r : results_)
+      if (r.facts) out.push_back(&*r.facts);
+    return out;
+  }
+
+  // ---- module exports ----------------------------------------------------------------------
+
+  const python::ModuleExports* exports_of(std::size_t file) {
+    if (const auto it = exports_.find(file); it != exports_.end()) return it->second.get();
+    std::unique_ptr<python::ModuleExports> exports;
+    if (auto source = read_quietly(in_.python_files[file], in_.pass.limits)) {
+      if (!parser_) parser_ = std::make_unique<python::Parser>();
+      exports = std::make_unique<python::ModuleExports>(python::module_exports(
+          *source, *in_.pass.table, *parser_, in_.modules.of(file).name, in_.modules.of(file).is_package));
+    }
+    const auto* raw = exports.get();
+    exports_.emplace(file, std::move(exports));
+    return raw;
+  }
+
+  // The definition a re-exported name stands for ("pkg.NaiveSyncBN" -> "pkg.layers.bn.NaiveSyncBN").
+  std::string canonical(const std::string& qualified, int depth = 0) {
+    if (depth > kMaxChain) return qualified;
+    const auto split = in_.modules.split(qualified);
+    if (!split || split->second.find('.') != std::string::npos) return qualified;
+    const python::ModuleExports* exports = exports_of(split->first);
+    if (exports == nullptr) return qualified;
+    if (const auto it = exports->imported.find(split->second); it != exports->imported.end())
+      return canonical(it->second, depth + 1);
+    return qualified;
+  }
+
+  // ---- 1. project callables ----------------------------------------------------------------
+
+  // Names under which the packages above `callable` re-export it (`from .bn import X` in
+  // pkg/__init__.py makes "pkg.X" another name of "pkg.bn.X").
+  std::vector<std::string> aliases_of(const std::string& callable) {
+    std::vector<std::string> names{callable};
+    const std::string leaf = leaf_of(callable);
+    std::string package = callable.substr(0, callable.size() - leaf.size());
+    if (!package.empty()) package.pop_back();  // the defining module
+    while (true) {
+      const auto dot = package.rfind('.');
+      if (dot == std::string::npos) break;
+      package.resize(dot);
+      const auto file = in_.modules.file_of(package);
+      if (!file) continue;
+      const python::ModuleExports* exports = exports_of(*file);
+      if (exports == nullptr) continue;
+      bool reexported = false;
+      if (const auto it = exports->imported.find(leaf); it != exports->imported.end())
+        reexported = canonical(it->second) == callable;
+      for (const auto& star : exports->star_modules)
+        if (!reexported && canonical(star + "." + leaf) == callable) reexported = true;
+      if (reexported) names.push_back(package + "." + leaf);
+    }
+    return names;
+  }
+
+  std::optional<ApiEntry> entry_for(const ForwardingFact& f) {
+    const ApiEntry* base = table_.find(f.api);
+    if (base == nullptr) base = table_.find(canonical(f.api));
+    if (base == nullptr) return std::nullopt;
+    if (!f.inherits_signature && !base->arg(f.role)) return std::nullopt;
+    ApiEntry entry = *base;
+    entry.canonical = f.callable;
+    entry.is_class = f.is_class;
+    entry.from_project = true;
+    entry.underlying = base->from_project ? base->underlying : f.api;
+    entry.underlying_spelled = base->from_project ? base->underlying_spelled : f.api_spelled;
+    const std::string name = leaf_of(f.callable);
+    ProvenanceStep step;
+    step.where = f.reaches;
+    if (f.inherits_signature) {
+      step.what = f.reaches_text + " takes " + f.api_spelled + "'s arguments";
+    } else {
+      ApiArg arg;
+      arg.name = f.parameter;
+      if (f.index >= 0) arg.index = f.index;
+      arg.project_default = f.default_value;
+      arg.has_default = f.default_value.has_value();
+      entry.args.clear();
+      entry.args.emplace(f.role, std::move(arg));
+      if (!f.is_class) entry.eps_attribute.clear();
+      step.what = name + " passes its `" + f.parameter + "` on to " + f.api_spelled + " here";
+    }
+    entry.forwards.clear();
+    entry.forwards.push_back(step);
+    if (base->from_project) entry.forwards.insert(entry.forwards.end(), base->forwards.begin(), base->forwards.end());
+    return entry;
+  }
+
+  void add_project_apis() {
+    std::vector<ApiEntry> entries;
+    std::vector<std::vector<std::string>> names;
+    std::set<std::string> known;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      // Entries first from what is known, chains (a wrapper of a wrapper) settling over iterations.
+      std::vector<std::string> fresh;
+      for (bool grew = true; grew;) {
+        grew = false;
+        for (const FileFacts* facts : all_facts())
+          for (const ForwardingFact& f : facts->forwardings) {
+            if (known.count(f.callable)) continue;
+            auto entry = entry_for(f);
+            if (!entry) continue;
+            known.insert(f.callable);
+            std::vector<std::string> aliases = aliases_of(f.callable);
+            for (const auto& alias : aliases) fresh.push_back(alias);
+            entries.push_back(std::move(*entry));
+            names.push_back(std::move(aliases));
+            table_ = in_.pass.table->with_entries(entries, names);
+            grew = true;
+          }
+      }
+      if (fresh.empty()) break;
+      // Analyse again every file that names one of them, with the grown table.
+      std::set<std::string> leaves;
+      for (const auto& name : fresh) leaves.insert(leaf_of(name));
+      PythonPassOptions options = in_.pass;
+      options.table = &table_;
+      options.required.assign(leaves.begin(), leaves.end());
+      for (const auto& group : names)
+        for (const auto& name : group) {
+          const std::string leaf = leaf_of(name);
+          auto& words = options.python.trigger_words;
+          if (std::find(words.begin(), words.end(), leaf) == words.end()) words.push_back(leaf);
+        }
+      std::vector<PythonFileResult> again = pass(options);
+      for (std::size_t i = 0; i < again.size(); ++i) {
+        if (!again[i].facts) continue;
+        results_[i].facts = std::move(again[i].facts);
+        results_[i].diagnostics = std::move(again[i].diagnostics);
+      }
+      ++out_.rounds;
+    }
+    out_.project_apis = entries.size();
+    if (entries.empty()) table_ = *in_.pass.table;
+  }
+
+  // ---- 2. references -----------------------------------------------------------------------
+
+  std::optional<SettledValue> module_value(const std::string& qualified, int depth) {
+    if (depth > kMaxChain) return std::nullopt;
+    const auto split = in_.modules.split(qualified);
+    if (!split || split->second.find('.') != std::string::npos) return std::nullopt;
+    const python::ModuleExports* exports = exports_of(split->first);
+    if (exports == nullptr) return std::nullopt;
+    const std::string& name = split->second;
+    if (const auto it = exports->values.find(name); it != exports->values.end()) {
+      const Value& v = it->second;
+      std::optional<SettledValue> settled;
+      if (v.constant) {
+        settled = SettledValue{v.constant->value, v.constant->provenance};
+      } else if (v.ref && v.ref->kind == ValueRef::Kind::ModuleAttribute) {
+        settled = module_value(v.ref->target, depth + 1);
+      }
+      if (settled) settled->provenance.push_back({v.where, name + " = " + v.spelling + " is defined here"});
+      return settled;
+    }
+    if (const auto it = exports->imported.find(name); it != exports->imported.end())
+      return module_value(it->second, depth + 1);
+    for (const auto& star : exports->star_modules)
+      if (auto settled = module_value(star + "." + name, depth + 1)) return settled;
+    return std::nullopt;
+  }
+
+  // The facts that read a value from elsewhere, with where they sit.
+  struct Pending {
+    std::size_t file;
+    std::size_t fact;
+  };
+
+  std::vector<Pending> pending(ValueRef::Kind kind) const {
+    std::vector<Pending> out;
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      if (!results_[i].facts) continue;
+      const auto& norms = results_[i].facts->normalizations;
+      for (std::size_t k = 0; k < norms.size(); ++k)
+        if (norms[k].eps_source == EpsSource::NotConstant && norms[k].eps_ref && norms[k].eps_ref->kind == kind)
+          out.push_back({i, k});
+    }
+    return out;
+  }
+
+  static void settle(NormalizationFact& fact, double value, std::string spelling, std::vector<ProvenanceStep> provenance) {
+    const ValueRef ref = *fact.eps_ref;
+    fact.eps = ConstantValue{value, std::move(spelling), std::move(provenance)};
+    for (const auto& step : ref.steps) fact.eps->provenance.push_back(step);
+    fact.eps_source = EpsSource::Explicit;
+    fact.eps_ref.reset();
+  }
+
+  const config::ConfigDocument* document(std::size_t index) {
+    if (const auto it = documents_.find(index); it != documents_.end()) return it->second.get();
+    std::unique_ptr<config::ConfigDocument> doc;
+    auto loaded = load_source_file(in_.config_files[index], in_.pass.limits);
+    if (auto* file = std::get_if<SourceFile>(&loaded)) {
+      auto parsed = config::ConfigDocument::parse(*file);
+      if (auto* d = std::get_if<config::ConfigDocument>(&parsed)) {
+        doc = std::make_unique<config::ConfigDocument>(std::move(*d));
+        omegaconf_[index] = omegaconf_file(file->text());
+        out_.suppressions[file->path()] = hash_comment_suppressions(file->text());
+      } else {
+        out_.diagnostics.push_back(std::get<FileDiagnostic>(std::move(parsed)));
+      }
+    }
+    const auto* raw = doc.get();
+    documents_.emplace(index, std::move(doc));
+    return raw;
+  }
+
+  // Config files that may set `path`: their text names its last key.
+  std::vector<std::size_t> config_candidates(const std::string& path) {
+    const std::string last = leaf_of(path);
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
+      auto& text = config_texts_[i];
+      if (!text) {
+        auto source = read_quietly(in_.config_files[i], in_.pass.limits);
+        text = source ? std::optional<std::string>(source->text()) : std::optional<std::string>(std::string());
+      }
+      if (text->find(last) != std::string::npos) out.push_back(i);
+    }
+    return out;
+  }
+
+  struct ConfigHit {
+    const config::ConfigScalar* scalar = nullptr;
+    double value = 0.0;
+    std::vector<ProvenanceStep> steps;
+    std::string file;
+  };
+
+  // Every config file's value for `path` (the code's key path below its config object).
+  std::vector<ConfigHit> config_values(const std::string& path, bool yacs_reader) {
+    std::vector<ConfigHit> hits;
+    if (!distinctive(path)) return hits;
+    for (const std::size_t index : config_candidates(path)) {
+      const config::ConfigDocument* doc = document(index);
+      if (doc == nullptr) continue;
+      // Hydra mounts a config group's file under its folder's name unless `# @package` says otherwise.
+      std::vector<std::string> prefixes;
+      if (doc->package() == "_global_") prefixes = {""};
+      else if (!doc->package().empty() && doc->package() != "_group_") prefixes = {doc->package()};
+      else {
+        prefixes = {""};
+        const std::filesystem::path file(doc->path());
+        const std::string parent = file.parent_path().filename().string();
+        if (!parent.empty()) prefixes.push_back(parent);
+        const std::string grandparent = file.parent_path().parent_path().filename().string();
+        if (!parent.empty() && !grandparent.empty()) prefixes.push_back(grandparent + "." + parent);
+      }
+      for (const auto& prefix : prefixes) {
+        std::string key = path;
+        if (!prefix.empty()) {
+          if (path.rfind(prefix + ".", 0) != 0) continue;
+          key = path.substr(prefix.size() + 1);
+        }
+        const config::ConfigScalar* scalar = doc->find(key);
+        if (scalar == nullptr) continue;
+        ConfigHit hit;
+        hit.file = doc->path();
+        const config::ConfigScalar* final_scalar = doc->resolve(*scalar, hit.steps);
+        if (final_scalar == nullptr) break;
+        std::reverse(hit.steps.begin(), hit.steps.end());
+        const bool python_reader = doc->format() == config::ConfigDocument::Format::Json || yacs_reader ||
+                                   omegaconf_[index];
+        const auto number = final_scalar->yaml_number ? final_scalar->yaml_number
+                            : python_reader           ? final_scalar->python_number
+                                                      : std::nullopt;
+        if (!number) break;
+        hit.scalar = scalar;
+        hit.value = *number;
+        hits.push_back(std::move(hit));
+        break;
+      }
+    }
+    return hits;
+  }
+
+  void settle_references() {
+    // Module constants: `from .constants import BN_EPS`.
+    for (const Pending& p : pending(ValueRef::Kind::ModuleAttribute)) {
+      NormalizationFact& fact = results_[p.file].facts->normalizations[p.fact];
+      if (auto settled = module_value(fact.eps_ref->target, 0))
+        settle(fact, settled->value, fact.eps_ref->spelling, std::move(settled->provenance));
+    }
+    const std::vector<Pending> config_reads = pending(ValueRef::Kind::ConfigKey);
+    if (config_reads.empty()) return;
+
+    // What may set them: argparse defaults, yacs-style defaults, config files.
+    std::set<std::string> argparse_dests, leaves;
+    for (const Pending& p : config_reads) {
+      const ValueRef& ref = *results_[p.file].facts->normalizations[p.fact].eps_ref;
+      if (ref.target.find('.') == std::string::npos && args_like(ref.root)) argparse_dests.insert(ref.target);
+      leaves.insert(leaf_of(ref.target));
+    }
+    std::vector<PythonFileResult> argparse_results, default_results;
+    if (!argparse_dests.empty()) {
+      PythonPassOptions options = in_.pass;
+      options.python.families.clear();
+      options.python.argparse = true;
+      options.python.triggers = {"add_argument"};
+      options.required = {"add_argument"};
+      argparse_results = pass(options);
+    }
+    {
+      PythonPassOptions options = in_.pass;
+      options.python.families.clear();
+      options.python.config_defaults = true;
+      options.python.triggers.clear();
+      options.python.trigger_words.assign(leaves.begin(), leaves.end());
+      options.required = options.python.trigger_words;
+      default_results = pass(options);
+    }
+    auto remember_suppressions = [&](const std::vector<PythonFileResult>& results) {
+      for (const auto& r : results)
+        if (r.facts) out_.suppressions.emplace(r.facts->path, r.facts->suppressions);
+    };
+    remember_suppressions(argparse_results);
+    remember_suppressions(default_results);
+
+    // One read may be set in several places (two YAML files, two scripts' flags): each is a fact.
+    std::map<std::size_t, std::vector<std::pair<std::size_t, std::vector<NormalizationFact>>>> replacements;
+    for (const Pending& p : config_reads) {
+      const NormalizationFact& original = results_[p.file].facts->normalizations[p.fact];
+      const ValueRef& ref = *original.eps_ref;
+      const Location use = original.eps_location.value_or(original.call);
+      std::vector<NormalizationFact> settled;
+      // argparse: `args.bn_eps` with add_argument("--bn-eps", default=...).
+      if (argparse_dests.count(ref.target)) {
+        std::set<std::string> seen;
+        for (const auto& r : argparse_results) {
+          if (!r.facts) continue;
+          for (const ArgumentFact& arg : r.facts->arguments) {
+            if (arg.dest != ref.target || !arg.default_value || !arg.default_value->constant) continue;
+            const Location& at = arg.default_value->where;
+            if (!seen.insert(where_text(at) + ":" + std::to_string(at.range.begin.column)).second) continue;
+            NormalizationFact fact = original;
+            const std::string flag = arg.flag.empty() ? arg.dest : arg.flag;
+            settle(fact, arg.default_value->constant->value, ref.spelling, arg.default_value->constant->provenance);
+            fact.eps_location = at;
+            fact.eps_via = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
+                           "; passing " + flag + " on the command line overrides it";
+            fact.uses.push_back({use, "read here as " + ref.spelling});
+            settled.push_back(std::move(fact));
+          }
+        }
+      }
+      // yacs: `_C.MODEL.BN_EPS = 1e-5`, overridden by any config file that sets the key.
+      std::vector<const ConfigDefaultFact*> defaults;
+      for (const auto& r : default_results)
+        if (r.facts)
+          for (const ConfigDefaultFact& d : r.facts->config_defaults)
+            if (d.path == ref.target) defaults.push_back(&d);
+      const std::vector<ConfigHit> hits = config_values(ref.target, !defaults.empty());
+      for (const ConfigHit& hit : hits) {
+        NormalizationFact fact = original;
+        settle(fact, hit.value, ref.spelling, hit.steps);
+        fact.eps_location = hit.scalar->where;
+        fact.eps_via = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
+        fact.origin = "config";
+        fact.uses.push_back({use, "read here as " + ref.spelling});
+        settled.push_back(std::move(fact));
+      }
+      if (hits.empty())
+        for (const ConfigDefaultFact* d : defaults) {
+          NormalizationFact fact = original;
+          settle(fact, d->value.constant->value, ref.spelling, d->value.constant->provenance);
+          fact.eps_location = d->value.where;
+          fact.eps_via = "the default of " + d->path + " set at " + where_text(d->where) +
+                         "; no config file in the analysed tree sets it";
+          fact.uses.push_back({use, "read here as " + ref.spelling});
+          settled.push_back(std::move(fact));
+        }
+      if (!settled.empty()) replacements[p.file].emplace_back(p.fact, std::move(settled));
+    }
+    for (auto& [file, list] : replacements) {
+      auto& norms = results_[file].facts->normalizations;
+      // Back to front, so indices stay valid.
+      std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (auto& [index, facts] : list) {
+        norms.erase(norms.begin() + static_cast<std::ptrdiff_t>(index));
+        norms.insert(norms.begin() + static_cast<std::ptrdiff_t>(index), facts.begin(), facts.end());
+      }
+    }
+  }
+
+  // Calls that take the same default of a project callable are one finding at the default,
+  // naming the first call and how many others share it.
+  void merge_default_uses() {
+    struct Key {
+      std::string path;
+      std::uint32_t offset;
+      std::string api;
+      auto operator<=>(const Key&) const = default;
+    };
+    std::map<Key, std::pair<std::size_t, std::size_t>> first;
+    std::map<Key, std::size_t> others;
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      if (!results_[i].facts) continue;
+      auto& norms = results_[i].facts->normalizations;
+      for (std::size_t k = 0; k < norms.size();) {
+        NormalizationFact& fact = norms[k];
+        if (fact.eps_via.rfind("the default of ", 0) != 0 || fact.eps_via.find(", used by ") == std::string::npos ||
+            !fact.eps_location) {
+          ++k;
+          continue;
+        }
+        const Key key{fact.eps_location->path, fact.eps_location->range.begin.byte_offset, fact.api};
+        const auto it = first.find(key);
+        if (it == first.end()) {
+          first.emplace(key, std::pair{i, k});
+          ++k;
+          continue;
+        }
+        NormalizationFact& kept = results_[it->second.first].facts->normalizations[it->second.second];
+        if (!fact.uses.empty()) kept.uses.push_back(fact.uses.front());  // the call
+        ++others[key];
+        norms.erase(norms.begin() + static_cast<std::ptrdiff_t>(k));
+      }
+    }
+    for (const auto& [key, count] : others) {
+      NormalizationFact& kept = results_[first[key].first].facts->normalizations[first[key].second];
+      kept.eps_via += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
+    }
+  }
+
+  // ---- 3. Hydra _target_ -------------------------------------------------------------------
+
+  void read_hydra_targets() {
+    const std::vector<std::string> tokens = table_.trigger_tokens(std::vector<std::string>{std::string(kNormalizationFamily)});
+    for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
+      if (in_.config_files[i].ends_with(".json")) continue;
+      auto& text = config_texts_[i];
+      if (!text) {
+        auto source = read_quietly(in_.config_files[i], in_.pass.limits);
+        text = source ? std::optional<std::string>(source->text()) : std::optional<std::string>(std::string());
+      }
+      if (text->find("_target_") == std::string::npos || !python::may_contain_any(*text, tokens)) continue;
+      const config::ConfigDocument* doc = document(i);
+      if (doc == nullptr) continue;
+      FileFacts facts;
+      facts.path = doc->path();
+      facts.language = "yaml";
+      for (const config::TargetNode& node : doc->targets()) {
+        const ApiEntry* api = table_.find(node.target);
+        if (api == nullptr || api->family != kNormalizationFamily) continue;
+        NormalizationFact fact;
+        fact.api = api->from_project ? api->underlying : node.target;
+        fact.spelled_as = api->from_project ? api->underlying_spelled : node.target;
+        fact.eps_param = api->eps().name;
+        fact.call = node.where;
+        fact.origin = "hydra _target_";
+        const config::ConfigScalar* eps = nullptr;
+        for (const std::size_t k : node.keywords)
+          if (doc->scalars()[k].path.back() == api->eps().name) eps = &doc->scalars()[k];
+        if (eps == nullptr && api->eps().index && static_cast<std::size_t>(*api->eps().index) < node.positional.size())
+          eps = &doc->scalars()[node.positional[static_cast<std::size_t>(*api->eps().index)]];
+        if (eps == nullptr) {
+          fact.eps_source = EpsSource::Default;
+          if (api->eps().default_number) fact.eps = ConstantValue{*api->eps().default_number, "default", {}};
+        } else {
+          std::vector<ProvenanceStep> steps;
+          const config::ConfigScalar* value = doc->resolve(*eps, steps);
+          std::reverse(steps.begin(), steps.end());
+          fact.eps_location = eps->where;
+          // Hydra reads YAML through OmegaConf: `1e-6` is a number there.
+          const auto number = value ? (value->yaml_number ? value->yaml_number : value->python_number) : std::nullopt;
+          if (number) {
+            fact.eps_source = EpsSource::Explicit;
+            fact.eps = ConstantValue{*number, eps->text, std::move(steps)};
+          } else {
+            fact.eps_source = EpsSource::NotConstant;
+          }
+        }
+        if (api->from_project)
+          for (const auto& step : api->forwards) fact.uses.push_back(step);
+        facts.normalizations.push_back(std::move(fact));
+      }
+      if (const auto it = out_.suppressions.find(facts.path); it != out_.suppressions.end())
+        facts.suppressions = it->second;
+      if (!facts.normalizations.empty()) out_.config_facts.push_back(std::move(facts));
+    }
+  }
+
+  const ProjectInput& in_;
+  std::vector<PythonFileResult>& results_;
+  ApiTable table_;
+  ProjectOutcome out_;
+  std::unique_ptr<python::Parser> parser_;
+  std::unordered_map<std::size_t, std::unique_ptr<python::ModuleExports>> exports_;
+  std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;
+  std::unordered_map<std::size_t, bool> omegaconf_;
+  std::unordered_map<std::size_t, std::optional<std::string>> config_texts_;
+};
+
+}  // namespace
+
+ProjectOutcome run_project_step(const ProjectInput& input, std::vector<PythonFileResult>& results) {
+  return ProjectStep(input, results).run();
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,77 @@
+#include "engine/python_pass.h"
+
+#include "python/syntax.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+namespace cudnnlint {
+
+void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t, const python::Parser&)>& fn) {
+  if (count == 0) return;
+  unsigned threads = jobs != 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, count));
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    const python::Parser parser;  // tree-sitter parsers are not thread-safe: one per worker
+    for (std::size_t k = next++; k < count; k = next++) fn(k, parser);
+  };
+  if (threads <= 1) {
+    worker();
+    return;
+  }
+  std::vector<std::jthread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+}
+
+std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits& limits) {
+  auto loaded = load_source_file(path, limits);
+  if (std::holds_alternative<LoadError>(loaded)) return std::nullopt;
+  return std::move(std::get<SourceFile>(loaded));
+}
+
+void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
+                     const std::vector<std::size_t>& which, const PythonPassOptions& options,
+                     std::vector<PythonFileResult>& results) {
+  parallel_for(which.size(), options.jobs, [&](std::size_t k, const python::Parser& parser) {
+    const std::size_t i = which[k];
+    PythonFileResult result;
+    try {
+      auto loaded = load_source_file(files[i], options.limits);
+      if (auto* error = std::get_if<LoadError>(&loaded)) {
+        result.diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt, std::move(error->message)});
+        results[i] = std::move(result);
+        return;
+      }
+      const SourceFile& file = std::get<SourceFile>(loaded);
+      result.bytes_read = file.text().size();
+      const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
+      // `required` selects the files of a later pass (in every mode: it is part of the analysis);
+      // the trigger prefilter is the shortcut --full-parse turns off.
+      const bool selected = !options.required.empty() ? python::names_any(content, options.required)
+                            : options.skip_prefilter  ? true
+                                                      : python::may_contain_any(content, options.python.triggers);
+      if (!selected) {
+        results[i] = std::move(result);
+        return;
+      }
+      python::PythonOptions per_file = options.python;
+      per_file.module = modules.of(i).name;
+      per_file.is_package = modules.of(i).is_package;
+      python::PythonAnalysis analysis = python::analyze_python(file, *options.table, parser, per_file);
+      result.bytes_parsed = analysis.parsed_bytes;
+      result.diagnostics = std::move(analysis.diagnostics);
+      result.facts = std::move(analysis.facts);
+    } catch (const std::exception& e) {
+      // A bug of ours on one file must not cost the user the rest of the run.
+      result.diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
+                                    std::string("internal error while analysing this file: ") + e.what()});
+    }
+    results[i] = std::move(result);
+  });
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,49 @@
+// One pass of the Python front-end over a set of files, in parallel: read each file once,
+// skip it when it cannot name a trigger token, analyse the rest. The project step runs a first
+// pass over every file and further passes over the few files its findings make interesting.
+#pragma once
+
+#include "core/api_table.h"
+#include "core/facts.h"
+#include "core/source_file.h"
+#include "engine/module_index.h"
+#include "python/frontend.h"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cudnnlint {
+
+struct PythonFileResult {
+  std::optional<FileFacts> facts;          // set when the file was analysed
+  std::vector<FileDiagnostic> diagnostics;
+  std::size_t bytes_read = 0;
+  std::size_t bytes_parsed = 0;
+};
+
+struct PythonPassOptions {
+  const ApiTable* table = nullptr;
+  python::PythonOptions python;   // module and is_package are filled per file
+  LoadLimits limits;
+  bool skip_prefilter = false;    // --full-parse: no trigger prefilter
+  // A later pass: only files naming one of these identifiers are analysed (whatever the mode).
+  std::vector<std::string> required;
+  unsigned jobs = 0;
+};
+
+// Runs `fn(i)` for i in [0, count) on `jobs` threads (0: one per core); each thread owns a parser.
+void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t, const python::Parser&)>& fn);
+
+// Analyses `files[i]` for each i in `which` into `results[i]`.
+void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
+                     const std::vector<std::size_t>& which, const PythonPassOptions& options,
+                     std::vector<PythonFileResult>& results);
+
+// Reads a file's text for a token search or a lazy parse; nullopt (and no diagnostic) when it
+// cannot be read: the first pass has reported that already.
+std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits& limits);
+
+}  // namespace cudnnlint

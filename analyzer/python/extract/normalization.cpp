@@ -1,0 +1,195 @@
+#include "python/extract/normalization.h"
+
+namespace cudnnlint::python {
+
+namespace {
+
+std::string leaf_of(std::string_view qualified) {
+  const auto dot = qualified.rfind('.');
+  return std::string(dot == std::string_view::npos ? qualified : qualified.substr(dot + 1));
+}
+
+std::string short_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out.push_back(c);
+  }
+  if (out.size() > 60) out = out.substr(0, 57) + "...";
+  return out;
+}
+
+std::string where_text(const Location& where) {
+  return where.path + ":" + std::to_string(where.range.begin.line);
+}
+
+}  // namespace
+
+void NormalizationExtractor::set_eps(NormalizationFact& fact, const ApiUse& use, const ArgBinding& binding,
+                                     Resolver& r) {
+  const ApiEntry& api = use.api;
+  switch (binding.source) {
+    case ArgBinding::Source::Explicit: {
+      fact.eps_source = EpsSource::Explicit;
+      fact.eps_location = r.locate(binding.value);
+      Value value = r.evaluate(binding.value);
+      if (value.constant) {
+        fact.eps = std::move(value.constant);
+      } else {
+        fact.eps_source = EpsSource::NotConstant;
+        r.note_forwarding(use, "eps", value, binding.value);
+        fact.eps_ref = std::move(value.ref);
+      }
+      break;
+    }
+    case ArgBinding::Source::Default: {
+      fact.eps_source = EpsSource::Default;
+      const ApiArg& eps = api.eps();
+      if (!api.from_project) {
+        if (eps.default_number) fact.eps = ConstantValue{*eps.default_number, "default", {}};
+        break;
+      }
+      if (!eps.project_default) break;
+      // A project callable's default: the finding belongs at the default, and names the call.
+      const Value& d = *eps.project_default;
+      const std::string call = short_text(r.text(use.site));
+      fact.eps_location = d.where;
+      fact.eps_via = "the default of " + leaf_of(api.canonical) + "'s `" + eps.name + "`, used by " + call + " at " +
+                     where_text(r.locate(use.site));
+      fact.uses.push_back(ProvenanceStep{r.locate(use.site), call + " takes the default of `" + eps.name + "` here"});
+      if (d.constant) {
+        fact.eps_source = EpsSource::Explicit;
+        fact.eps = d.constant;
+        fact.eps->spelling = d.spelling;
+      } else if (d.ref) {
+        fact.eps_source = EpsSource::NotConstant;
+        fact.eps_ref = d.ref;
+      }
+      break;
+    }
+    case ArgBinding::Source::Unresolvable:
+      fact.eps_source = EpsSource::Unresolvable;
+      break;
+  }
+  if (api.from_project)
+    for (const auto& step : api.forwards) fact.uses.push_back(step);
+}
+
+NormalizationFact& NormalizationExtractor::emit(const ApiUse& use, Resolver& r) {
+  const ApiEntry& api = use.api;
+  NormalizationFact fact;
+  fact.api = api.from_project ? api.underlying : use.qualified;
+  fact.spelled_as = api.from_project ? api.underlying_spelled : use.spelled;
+  fact.eps_param = api.eps().name;
+  fact.call = r.locate(use.site);
+  fact.origin = use.origin;
+  set_eps(fact, use, bind_arg(api.eps(), use.args, use.shift), r);
+  if (!api.from_project)
+    for (const auto& [name, value] : use.args.keywords) {
+      if (name == api.eps().name) continue;
+      fact.literal_args.emplace(std::string(name), r.literal(value));
+    }
+  r.out().normalizations.push_back(std::move(fact));
+  return r.out().normalizations.back();
+}
+
+void NormalizationExtractor::on_use(const ApiUse& use, Resolver& r) {
+  if (use.origin == "functools.partial") {
+    emit(use, r);
+    partial_facts_[ts_node_start_byte(use.site)] = r.out().normalizations.size() - 1;
+    return;
+  }
+  if (!ts_node_is_null(use.partial)) {
+    // `BN(64, eps=1e-6)` through `BN = partial(nn.BatchNorm2d, eps=1e-3)`: a fact of its own when
+    // the call sets eps; otherwise context for the partial's fact.
+    const ArgBinding own = bind_arg(use.api.eps(), *use.own_args, use.own_shift);
+    if (own.source == ArgBinding::Source::Explicit && !ts_node_is_null(own.value)) {
+      NormalizationFact& fact = emit(use, r);
+      fact.eps_location = r.locate(own.value);
+      if (fact.eps)
+        fact.eps->provenance.push_back(ProvenanceStep{
+            r.locate(use.partial), use.spelled + " is functools.partial(" +
+                                       std::string(r.text(ts_node_named_child(field(use.partial, Grammar::get().f_arguments), 0))) +
+                                       ", ...) defined here"});
+      return;
+    }
+    pending_uses_.emplace_back(ts_node_start_byte(use.partial),
+                               ProvenanceStep{r.locate(use.site), use.spelled + "(...) constructs the layer here"});
+    return;
+  }
+  emit(use, r);
+}
+
+void NormalizationExtractor::on_instance_write(const ApiEntry& api, const std::string& qualified,
+                                               const std::string& spelled, TSNode assignment, TSNode value,
+                                               Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode left = field(assignment, g.f_left);
+  const auto attribute = r.text(field(left, g.f_attribute));
+  if (api.eps_attribute.empty() || attribute != api.eps_attribute) return;
+  CallArgs args;
+  args.keywords.emplace_back(api.eps().name, value);
+  const ApiUse use{api, qualified, spelled, assignment, args, 0, "attribute assignment"};
+  NormalizationFact& fact = emit(use, r);
+  fact.eps_param = std::string(r.text(field(left, g.f_object))) + "." + std::string(attribute);
+}
+
+// mmcv / mmengine configs: `norm_cfg=dict(type='BN', eps=1e-3)` builds the registry's layer with
+// the remaining keys as keyword arguments (mmcv.cnn.build_norm_layer).
+void NormalizationExtractor::mmcv_config(TSNode site, std::string_view type, TSNode eps_value,
+                                         const std::vector<std::pair<std::string, TSNode>>& others, Resolver& r) {
+  const ApiEntry* api = r.table().config_type("mmcv", type);
+  if (api == nullptr) return;
+  CallArgs args;
+  if (!ts_node_is_null(eps_value)) args.keywords.emplace_back(api->eps().name, eps_value);
+  for (const auto& [name, value] : others) args.keywords.emplace_back(name, value);
+  const std::string spelled = "dict(type='" + std::string(type) + "')";
+  const ApiUse use{*api, api->canonical, spelled, site, args, 0, "mmcv config dict"};
+  emit(use, r);
+}
+
+void NormalizationExtractor::on_other_call(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (!r.is_builtin(field(call, g.f_function), "dict")) return;
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  if (!args.positional.empty() || args.has_double_star) return;
+  std::optional<std::string> type;
+  TSNode eps{};
+  std::vector<std::pair<std::string, TSNode>> others;
+  for (const auto& [name, value] : args.keywords) {
+    if (name == "type") type = string_literal(value, r.source());
+    else if (name == "eps") eps = value;
+    else others.emplace_back(std::string(name), value);
+  }
+  if (type) mmcv_config(call, *type, eps, others, r);
+}
+
+void NormalizationExtractor::on_dictionary(TSNode dictionary, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  std::optional<std::string> type;
+  TSNode eps{};
+  std::vector<std::pair<std::string, TSNode>> others;
+  const uint32_t n = ts_node_named_child_count(dictionary);
+  for (uint32_t i = 0; i < n; ++i) {
+    const TSNode pair = ts_node_named_child(dictionary, i);
+    if (is(pair, g.comment)) continue;
+    if (!is(pair, g.pair)) return;  // a ** splat: the keys are not all visible
+    const auto key = string_literal(field(pair, g.f_key), r.source());
+    if (!key) return;
+    const TSNode value = field(pair, g.f_value);
+    if (*key == "type") type = string_literal(value, r.source());
+    else if (*key == "eps") eps = value;
+    else others.emplace_back(*key, value);
+  }
+  if (type) mmcv_config(dictionary, *type, eps, others, r);
+}
+
+void NormalizationExtractor::finish(Resolver& r) {
+  for (auto& [partial_start, step] : pending_uses_) {
+    const auto it = partial_facts_.find(partial_start);
+    if (it != partial_facts_.end()) r.out().normalizations[it->second].uses.push_back(std::move(step));
+  }
+}
+
+}  // namespace cudnnlint::python

@@ -1,0 +1,67 @@
+// bn-eps-below-cudnn-min: an epsilon below CUDNN_BN_MIN_EPSILON, which was 1e-5 before cuDNN
+// 7.5.0 and is 0.0 since. What that means depends on how the framework hands epsilon to cuDNN:
+// the C API and MXNet pass it unchanged (BAD_PARAM on an old cuDNN; unknown cuDNN: a warning
+// that says so), PyTorch silently falls back to its native kernel, Paddle raises it with a log
+// line. float32 storage turns an exact 1e-5 into 9.99999975e-06, below the old floor.
+#include "rules/batchnorm/eps_context.h"
+
+namespace cudnnlint {
+
+void check_BnEpsBelowCudnnMin(const RuleInput& input, std::vector<Finding>& out) {
+  for (const NormalizationFact& fact : input.facts.normalizations) {
+    const auto ctx = batchnorm::eps_context(fact, input);
+    if (!ctx || ctx->eps < 0 || ctx->path == CudnnPath::ClampTf) continue;
+    const std::string target_note = input.target.describe_cudnn();
+    if (ctx->eps == 0) {
+      if (ctx->path != CudnnPath::Passthrough || !ctx->old_cudnn) continue;  // bn-eps-zero's
+      batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Error,
+                                 ctx->what + " in " + ctx->layer +
+                                     " is below CUDNN_BN_MIN_EPSILON (1e-5 before cuDNN 7.5): CUDNN_STATUS_BAD_PARAM",
+                                 target_note, out);
+      continue;
+    }
+    const double effective = batchnorm::stored_eps(*ctx);
+    if (effective >= batchnorm::kOldCudnnFloor) continue;
+    const std::string float_trap = ctx->eps >= batchnorm::kOldCudnnFloor
+                                       ? " (it is stored as float32: float32(" + batchnorm::number(ctx->eps) +
+                                             ") = " + batchnorm::number(effective) + " < 1e-5)"
+                                       : "";
+    switch (ctx->path) {
+      case CudnnPath::Passthrough: {
+        if (ctx->cudnn_known && !ctx->old_cudnn) break;
+        std::string message = ctx->what + " in " + ctx->layer + " is below 1e-5" + float_trap +
+                              " and reaches cuDNN unchanged: ";
+        message += ctx->old_cudnn ? "this cuDNN rejects it with CUDNN_STATUS_BAD_PARAM (CUDNN_BN_MIN_EPSILON is "
+                                    "1e-5 before 7.5)"
+                                  : "cuDNN < 7.5 rejects it with CUDNN_STATUS_BAD_PARAM; 7.5 and later accept it. "
+                                    "cuDNN version unknown: pass --cudnn-version";
+        batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, ctx->old_cudnn ? Level::Error : Level::Warning,
+                                   std::move(message), target_note, out);
+        break;
+      }
+      case CudnnPath::FallbackNative:
+        if (!ctx->old_cudnn) break;
+        batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Note,
+                                   ctx->what + " in " + ctx->layer +
+                                       " is below CUDNN_BN_MIN_EPSILON (1e-5 before cuDNN 7.5): PyTorch silently runs "
+                                       "its native batch-norm kernel instead of cuDNN (no error, slower)",
+                                   target_note, out);
+        break;
+      case CudnnPath::ClampCudnnMin:
+        if (!ctx->old_cudnn) break;
+        batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Warning,
+                                   ctx->what + " in " + ctx->layer + " is below 1e-5" + float_trap +
+                                       ": Paddle raises it to CUDNN_BN_MIN_EPSILON (1e-5 before cuDNN 7.5) with a log "
+                                       "line, so the model computes with another epsilon than it declares",
+                                   target_note, out);
+        break;
+      case CudnnPath::ClampTf:
+      case CudnnPath::Keras:
+      case CudnnPath::None:
+      case CudnnPath::Graph:  // cudnn-frontend needs cuDNN 8 or later: the old 1e-5 floor never applies
+        break;
+    }
+  }
+}
+
+}  // namespace cudnnlint

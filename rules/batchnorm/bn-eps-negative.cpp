@@ -1,0 +1,44 @@
+// bn-eps-negative: a negative batch-norm epsilon. cuDNN rejects it on every version
+// (epsilon must be >= CUDNN_BN_MIN_EPSILON, which is never above 0); frameworks that do not
+// pass it to cuDNN compute rsqrt(var + eps) = NaN wherever the variance is below |eps|.
+#include "rules/batchnorm/eps_context.h"
+
+namespace cudnnlint {
+
+void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
+  for (const NormalizationFact& fact : input.facts.normalizations) {
+    const auto ctx = batchnorm::eps_context(fact, input);
+    if (!ctx || ctx->eps >= 0) continue;
+    std::string why;
+    switch (ctx->path) {
+      case CudnnPath::Passthrough:
+        why = "cuDNN rejects it with CUDNN_STATUS_BAD_PARAM on every version (epsilon must be >= CUDNN_BN_MIN_EPSILON)";
+        break;
+      case CudnnPath::FallbackNative:
+        why = "PyTorch sends eps below CUDNN_BN_MIN_EPSILON to its native kernel, where var + eps < 0 in "
+              "low-variance channels gives NaN";
+        break;
+      case CudnnPath::ClampTf:
+        why = "TensorFlow's fused batch norm silently replaces it with 1.001e-5, so the layer computes with another "
+              "epsilon than declared; unfused paths give rsqrt(var + eps) = NaN in low-variance channels" +
+              ctx->keras_caveat;
+        break;
+      case CudnnPath::ClampCudnnMin:
+        why = "Paddle raises it to CUDNN_BN_MIN_EPSILON (0.0 on cuDNN >= 7.5, so eps = 0) with a log line";
+        break;
+      case CudnnPath::Keras:
+      case CudnnPath::None:
+        why = "rsqrt(var + eps) is NaN in every channel whose variance is below |eps|";
+        break;
+      case CudnnPath::Graph:
+        why = "the cuDNN graph API documents no minimum epsilon (whether it rejects a negative one is "
+              "unconfirmed); if it runs, rsqrt(var + eps) is NaN in every channel whose variance is below |eps|";
+        break;
+    }
+    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsNegative, Level::Error,
+                               "negative batch-norm epsilon " + ctx->what + " in " + ctx->layer + ": " + why,
+                               "every cuDNN version", out);
+  }
+}
+
+}  // namespace cudnnlint

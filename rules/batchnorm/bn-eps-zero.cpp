@@ -1,0 +1,36 @@
+// bn-eps-zero: epsilon 0. A channel with zero variance computes 1/sqrt(0) = inf, then NaN.
+// PyTorch hands eps=0 to cuDNN since 7.5 (0 >= CUDNN_BN_MIN_EPSILON), whose kernel has no zero
+// guard; before 7.5 it runs its native kernel, which maps 1/sqrt(0) to 0. A clamping path
+// (bn-eps-silently-clamped) and the C API on cuDNN < 7.5 (bn-eps-below-cudnn-min) are reported
+// by those rules instead.
+#include "rules/batchnorm/eps_context.h"
+
+namespace cudnnlint {
+
+void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
+  for (const NormalizationFact& fact : input.facts.normalizations) {
+    const auto ctx = batchnorm::eps_context(fact, input);
+    if (!ctx || ctx->eps != 0 || ctx->path == CudnnPath::ClampTf) continue;
+    if (ctx->path == CudnnPath::Passthrough && ctx->old_cudnn) continue;
+    Level level = Level::Warning;
+    std::string target_note = input.target.describe_cudnn();
+    std::string why = "a channel with zero variance (constant input, zero padding, dead activations) computes "
+                      "1/sqrt(0) = inf and then NaN";
+    if (ctx->path == CudnnPath::FallbackNative) {
+      if (ctx->old_cudnn) {
+        level = Level::Note;
+        why = "with cuDNN < 7.5 PyTorch uses its native kernel, which maps 1/sqrt(0) to 0, so zero-variance "
+              "channels silently output the bias";
+      } else {
+        why += "; PyTorch hands eps=0 to cuDNN (0 >= CUDNN_BN_MIN_EPSILON since cuDNN 7.5), whose kernel has no "
+               "zero guard";
+      }
+    }
+    if (ctx->path == CudnnPath::None)
+      target_note = "any version (" + ctx->layer + " does not call cuDNN batch norm)";
+    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsZero, level,
+                               "batch-norm " + ctx->what + " in " + ctx->layer + ": " + why, std::move(target_note), out);
+  }
+}
+
+}  // namespace cudnnlint

@@ -1,0 +1,50 @@
+// What the four batch-norm epsilon rules share: the fact's epsilon as the framework stores it,
+// the path by which the framework hands it to cuDNN (the API table's cudnn_path, with Keras
+// resolved for the target), and one way to write the finding.
+// Facts (shared/research/cudnn-facts.md):
+//  - CUDNN_BN_MIN_EPSILON was 1e-5 up to cuDNN 7.4 and is 0.0 since 7.5.0; eps below it is BAD_PARAM.
+//  - PyTorch never passes eps < CUDNN_BN_MIN_EPSILON to cuDNN: it silently uses its native kernel.
+//  - TF fused batch norm (and Keras 2's fused BatchNormalization) raise eps < 1.001e-5 to 1.001e-5.
+//  - float32(1e-5) = 9.99999975e-06 < 1e-5: frameworks that store eps as float fall under the old floor.
+#pragma once
+
+#include "rules/rule.h"
+
+#include <optional>
+#include <string>
+
+namespace cudnnlint::batchnorm {
+
+inline constexpr double kOldCudnnFloor = 1e-5;     // CUDNN_BN_MIN_EPSILON before cuDNN 7.5.0
+inline constexpr double kTfFusedFloor = 1.001e-5;  // TF's min_epsilon in fused_batch_norm
+inline constexpr Version kFloorLowered{7, 5, 0};
+
+struct EpsContext {
+  EpsContext(const NormalizationFact& f, const ApiEntry& a) : fact(f), api(a) {}
+  const NormalizationFact& fact;
+  const ApiEntry& api;
+  double eps = 0.0;
+  std::string what;          // "eps=1e-6", "eps=EPS (= 1e-06)", "m.eps = 1e-6"
+  std::string layer;         // how the code names the layer
+  CudnnPath path = CudnnPath::None;  // Keras resolved: ClampTf (fused), None (not), or ClampTf when unknown
+  bool keras_unknown = false;        // a Keras layer whose version (2 clamps, 3 does not) is unknown
+  std::string keras_caveat;          // sentence to append when keras_unknown
+  bool cudnn_known = false;
+  bool old_cudnn = false;            // target cuDNN < 7.5
+};
+
+// nullopt when the fact has no settled epsilon or names an API the table does not know.
+std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleInput& input);
+
+// eps as the framework stores it (float32 storage rounds 1e-5 down).
+double stored_eps(const EpsContext& ctx);
+std::string number(double value);
+// "Keras 2 (--framework)" or "Keras version unknown".
+std::string keras_target_note(const Target& target);
+
+// Writes the finding: primary location at the epsilon, provenance as related locations, and
+// the replay configuration gpu_check rebuilds.
+void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
+                     std::vector<Finding>& out);
+
+}  // namespace cudnnlint::batchnorm
