@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <malloc.h>
 #include <unistd.h>
 
 namespace {
@@ -104,6 +105,11 @@ int run_rules_listing() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Every file of a tree is read into a buffer of its size and freed: keep such buffers (up to
+  // 32 MiB) in the heap for reuse instead of mapping and unmapping each one, which costs a page
+  // fault per 4 KiB read (measured: about 6% of a run over transformers + timm).
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
   CLI::App app{"cudnnlint: finds model configurations that cuDNN rejects or that end in NaN/Inf"};
   app.set_version_flag("--version", std::string("cudnnlint ") + CUDNNLINT_VERSION);
 
@@ -294,7 +300,9 @@ int main(int argc, char** argv) {
     if (timings)
       std::cerr << "timings: analysis " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
                 << " s, of which the project step " << result.project_seconds << " s (" << result.project_rounds
-                << " extra passes, " << result.project_apis << " project callables)\n";
+                << " extra passes, " << result.project_apis << " project callables); parsed " << result.bytes_parsed
+                << " of " << result.bytes_read << " bytes read, and " << result.project_bytes_parsed
+                << " more in the project step\n";
     if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const std::filesystem::path source_root =

@@ -206,6 +206,30 @@ std::vector<std::string> ApiTable::trigger_tokens(std::span<const std::string> f
   return minimal_cover(std::move(leaves));
 }
 
+std::vector<std::string> ApiTable::trigger_words(std::span<const std::string> families) const {
+  std::vector<std::string> words;
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    const ApiEntry& api = apis_[name_entry_[i]];
+    if (!families.empty() && std::find(families.begin(), families.end(), api.family) == families.end()) continue;
+    if (names_[i].find("::") != std::string::npos || api.framework == "cudnn") continue;
+    std::string leaf(leaf_of(names_[i]));
+    if (std::find(words.begin(), words.end(), leaf) == words.end()) words.push_back(std::move(leaf));
+  }
+  return words;
+}
+
+std::vector<std::string> ApiTable::quoted_tokens(std::span<const std::string> families) const {
+  std::vector<std::string> out;
+  for (const auto& [system, types] : config_types_)
+    for (const auto& [type, target] : types)
+      if (const ApiEntry* api = find(target);
+          api && (families.empty() || std::find(families.begin(), families.end(), api->family) != families.end())) {
+        out.push_back("'" + type + "'");
+        out.push_back("\"" + type + "\"");
+      }
+  return out;
+}
+
 std::vector<std::string> ApiTable::instance_attributes() const {
   std::vector<std::string> out;
   for (const auto& api : apis_)

@@ -101,6 +101,11 @@ class ApiTable {
   // Substrings of which at least one must occur in a file for an API of these families to be
   // named in it (the prefilter and the region planner read them). Empty `families`: all.
   std::vector<std::string> trigger_tokens(std::span<const std::string> families = {}) const;
+  // Every Python leaf name of these families ("BatchNorm2d", "batch_norm"): the identifiers a
+  // definition must name to use one of their APIs (the region planner matches whole words).
+  std::vector<std::string> trigger_words(std::span<const std::string> families = {}) const;
+  // Config registry names as code quotes them ("'BN'", "\"SyncBN\""): substrings to match anywhere.
+  std::vector<std::string> quoted_tokens(std::span<const std::string> families = {}) const;
   // Attribute names that hold a family's value on an instance (".eps" writes), for the planner.
   std::vector<std::string> instance_attributes() const;
   // Registry type names of config systems (mmcv `dict(type='BN')`) -> the API they build.

@@ -1,10 +1,12 @@
 #include "core/source_file.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace cudnnlint {
@@ -29,6 +31,14 @@ std::size_t find_invalid_utf8(std::string_view text) {
   std::size_t i = 0;
   const std::size_t n = text.size();
   while (i < n) {
+    // Source is mostly ASCII: skip eight bytes at a time while none has its high bit set.
+    while (i + 8 <= n) {
+      std::uint64_t word;
+      std::memcpy(&word, bytes + i, 8);
+      if (word & 0x8080808080808080ull) break;
+      i += 8;
+    }
+    if (i >= n) break;
     const unsigned char lead = bytes[i];
     if (lead < 0x80) {
       ++i;
@@ -66,6 +76,12 @@ std::size_t utf16_length(std::string_view utf8) {
 
 SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {
   if (text_.size() >= 3 && text_.compare(0, 3, "\xEF\xBB\xBF") == 0) content_offset_ = 3;
+}
+
+// Most files read are never asked for a position (the prefilter drops them): lines are
+// indexed on first use.
+const std::vector<std::size_t>& SourceFile::line_starts() const {
+  if (!line_starts_.empty()) return line_starts_;
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < text_.size(); ++i) {
     // CR, LF and CRLF all end a line, as Python and GitHub's line hashing treat them.
@@ -76,13 +92,17 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
       line_starts_.push_back(i + 1);
     }
   }
+  return line_starts_;
 }
+
+std::size_t SourceFile::line_count() const { return line_starts().size(); }
 
 Position SourceFile::position_at(std::size_t byte_offset) const {
   byte_offset = std::min(byte_offset, text_.size());
-  const auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), byte_offset);
-  const std::size_t line_index = static_cast<std::size_t>(it - line_starts_.begin()) - 1;
-  std::size_t line_start = line_starts_[line_index];
+  const auto& starts = line_starts();
+  const auto it = std::upper_bound(starts.begin(), starts.end(), byte_offset);
+  const std::size_t line_index = static_cast<std::size_t>(it - starts.begin()) - 1;
+  std::size_t line_start = starts[line_index];
   if (line_index == 0) line_start = std::max(line_start, std::min(content_offset_, byte_offset));
   const std::string_view prefix(text_.data() + line_start, byte_offset - line_start);
   Position pos;
@@ -98,35 +118,60 @@ SourceRange SourceFile::range(std::size_t begin_byte, std::size_t end_byte) cons
 }
 
 std::string_view SourceFile::line_text(std::uint32_t line) const {
-  if (line == 0 || line > line_starts_.size()) return {};
-  std::size_t begin = line_starts_[line - 1];
+  const auto& starts = line_starts();
+  if (line == 0 || line > starts.size()) return {};
+  std::size_t begin = starts[line - 1];
   if (line == 1) begin = std::max(begin, content_offset_);
-  std::size_t end = (line < line_starts_.size()) ? line_starts_[line] : text_.size();
+  std::size_t end = (line < starts.size()) ? starts[line] : text_.size();
   while (end > begin && (text_[end - 1] == '\n' || text_[end - 1] == '\r')) --end;
   return std::string_view(text_).substr(begin, end - begin);
 }
 
+namespace {
+
+// Closes a file descriptor on scope exit.
+struct FileDescriptor {
+  int fd = -1;
+  ~FileDescriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+}  // namespace
+
 std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) return LoadError{"no such file or directory"};
-  if (fs::is_directory(status)) return LoadError{"is a directory"};
-  if (!fs::is_regular_file(status)) return LoadError{"not a regular file"};
-  const auto size = fs::file_size(path, ec);
-  if (ec) return LoadError{"cannot read file size: " + ec.message()};
+  // One open, one fstat and one read: this runs for every file of the tree.
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below as not a regular file).
+  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+  struct stat info {};
+  if (file.fd < 0) {
+    const int error = errno;
+    if (::stat(path.c_str(), &info) != 0) return LoadError{"no such file or directory"};
+    if (S_ISDIR(info.st_mode)) return LoadError{"is a directory"};
+    return LoadError{std::string("cannot open: ") + std::strerror(error)};
+  }
+  if (::fstat(file.fd, &info) != 0) return LoadError{std::string("cannot read file size: ") + std::strerror(errno)};
+  if (S_ISDIR(info.st_mode)) return LoadError{"is a directory"};
+  if (!S_ISREG(info.st_mode)) return LoadError{"not a regular file"};
+  const auto size = static_cast<std::uintmax_t>(info.st_size);
   if (size > limits.max_bytes) {
     std::ostringstream msg;
     msg << "file is " << size << " bytes, above the " << limits.max_bytes
         << "-byte limit (--max-file-size); skipped";
     return LoadError{msg.str()};
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return LoadError{std::string("cannot open: ") + std::strerror(errno)};
   std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.bad()) return LoadError{std::string("read error: ") + std::strerror(errno)};
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t got = ::read(file.fd, text.data() + done, text.size() - done);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return LoadError{std::string("read error: ") + std::strerror(errno)};
+    }
+    if (got == 0) break;  // the file shrank while being read
+    done += static_cast<std::size_t>(got);
+  }
+  text.resize(done);
   if (text.find('\0') != std::string::npos) return LoadError{"binary file (contains NUL bytes); skipped"};
   if (const auto bad = limits.require_utf8 ? find_invalid_utf8(text) : std::string_view::npos;
       bad != std::string_view::npos) {

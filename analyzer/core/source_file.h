@@ -28,13 +28,16 @@ class SourceFile {
   SourceRange range(std::size_t begin_byte, std::size_t end_byte) const;
   // The text of 1-based line `line`, without its terminator.
   std::string_view line_text(std::uint32_t line) const;
-  std::size_t line_count() const { return line_starts_.size(); }
+  std::size_t line_count() const;
 
  private:
+  const std::vector<std::size_t>& line_starts() const;
   std::string path_;
   std::string text_;
   std::size_t content_offset_ = 0;
-  std::vector<std::size_t> line_starts_;  // byte offset of each line's first byte
+  // Byte offset of each line's first byte, built on first use. A SourceFile is used by one
+  // thread at a time.
+  mutable std::vector<std::size_t> line_starts_;
 };
 
 struct LoadError {

@@ -35,12 +35,20 @@ bool selected(const Finding& finding, const AnalysisOptions& options) {
   return !listed(options.ignore);
 }
 
-// The Python families a run extracts: those whose Python facts a rule reads. Convolution
-// geometry from Python carries no input size yet, so no rule can fire on it: it is extracted
-// for --format facts only.
+// The Python families a run extracts: those whose Python facts a selected rule reads. Convolution
+// geometry from Python carries no input size yet, so no rule fires on it: it is extracted for
+// --format facts only (all families, or those of the --select'ed rules).
 std::vector<std::string> python_families(const AnalysisOptions& options) {
-  std::vector<std::string> families{std::string(kNormalizationFamily)};
-  if (options.keep_facts) families.emplace_back(kConvolutionFamily);
+  auto selected_family = [&](std::string_view family) {
+    if (options.select.empty()) return true;
+    return std::any_of(options.select.begin(), options.select.end(), [&](const std::string& id) {
+      const RuleInfo* rule = find_rule(id);
+      return rule != nullptr && rule->family == family;
+    });
+  };
+  std::vector<std::string> families;
+  if (selected_family("batchnorm")) families.emplace_back(kNormalizationFamily);
+  if (options.keep_facts && selected_family("conv")) families.emplace_back(kConvolutionFamily);
   return families;
 }
 
@@ -179,7 +187,12 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.skip_prefilter = options.full_parse;
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
   pass.python.families = python_families(options);
-  pass.python.triggers = builtin.trigger_tokens(pass.python.families);
+  pass.words = builtin.trigger_words(pass.python.families);
+  for (const auto& token : builtin.quoted_tokens(pass.python.families))
+    pass.quoted.push_back(token.substr(1, token.size() - 2));
+  pass.build_filters = true;
+  pass.python.triggers = builtin.quoted_tokens(pass.python.families);
+  pass.python.trigger_words = pass.words;
   pass.python.attributes = builtin.instance_attributes();
   std::vector<PythonFileResult> python_results(python_files.size());
   std::vector<std::size_t> every(python_files.size());

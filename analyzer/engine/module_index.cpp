@@ -1,7 +1,8 @@
 #include "engine/module_index.h"
 
 #include <filesystem>
-#include <map>
+#include <functional>
+#include <sys/stat.h>
 
 namespace cudnnlint {
 
@@ -21,15 +22,29 @@ bool is_identifier(std::string_view text) {
 }  // namespace
 
 ModuleIndex::ModuleIndex(const std::vector<std::string>& python_files) {
-  std::map<std::string, bool> has_init;  // directory -> holds __init__.py
-  auto package_dir = [&](const fs::path& dir) {
-    const std::string key = dir.string();
-    const auto it = has_init.find(key);
-    if (it != has_init.end()) return it->second;
-    std::error_code ec;
-    const bool yes = fs::is_regular_file(dir / "__init__.py", ec);
-    has_init.emplace(key, yes);
-    return yes;
+  // Per folder, once: the dotted name of the package it is ("" when it is no package), found by
+  // climbing while folders hold an __init__.py. Folders are spelled as the walk gave them, made
+  // absolute once, so that "a/b" and "./a/b" are one folder.
+  std::error_code ec;
+  const std::string cwd = fs::current_path(ec).string();
+  std::unordered_map<std::string, std::optional<std::string>> package_of;  // folder -> package name
+  std::function<std::optional<std::string>(const std::string&, int)> package = [&](const std::string& dir,
+                                                                                    int depth) -> std::optional<std::string> {
+    if (const auto it = package_of.find(dir); it != package_of.end()) return it->second;
+    std::optional<std::string> name;
+    struct stat info {};
+    const std::string init = dir + "/__init__.py";
+    if (depth < 64 && ::stat(init.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      const auto slash = dir.rfind('/');
+      const std::string base = slash == std::string::npos ? dir : dir.substr(slash + 1);
+      if (is_identifier(base)) {
+        const std::string parent = slash == std::string::npos || slash == 0 ? "" : dir.substr(0, slash);
+        const auto above = parent.empty() ? std::nullopt : package(parent, depth + 1);
+        name = above ? *above + "." + base : base;
+      }
+    }
+    package_of.emplace(dir, name);
+    return name;
   };
   auto add_name = [&](const std::string& name, std::size_t index) {
     const auto [it, inserted] = by_name_.emplace(name, index);
@@ -37,34 +52,29 @@ ModuleIndex::ModuleIndex(const std::vector<std::string>& python_files) {
   };
   infos_.reserve(python_files.size());
   for (std::size_t i = 0; i < python_files.size(); ++i) {
-    std::error_code ec;
-    fs::path path = fs::absolute(fs::path(python_files[i]), ec).lexically_normal();
+    std::string path = python_files[i];
+    if (path.empty() || path[0] != '/') path = cwd + "/" + path;
+    const auto slash = path.rfind('/');
+    const std::string dir = path.substr(0, slash);
+    std::string file = path.substr(slash + 1);
+    const auto dot = file.rfind('.');
+    const std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
     ModuleInfo info;
-    std::string stem = path.stem().string();
     info.is_package = stem == "__init__";
-    std::vector<std::string> parts;
-    if (!info.is_package) parts.push_back(stem);
-    fs::path dir = path.parent_path();
-    bool valid = info.is_package || is_identifier(stem);
-    // Climb while the folder is a package (or, for __init__.py, starting at its own folder).
-    for (int guard = 0; guard < 64 && valid && !dir.empty() && package_dir(dir); ++guard) {
-      const std::string name = dir.filename().string();
-      if (!is_identifier(name)) {
-        valid = false;
-        break;
+    const auto parent = package(dir, 0);
+    if (info.is_package) {
+      if (parent) info.name = *parent;
+    } else if (is_identifier(stem)) {
+      info.name = parent ? *parent + "." + stem : stem;
+      // A module outside any package is also importable as "<folder>.<module>" when its folder's
+      // parent is on sys.path (a namespace package: `from models.resnet import x`).
+      if (!parent) {
+        const auto up = dir.rfind('/');
+        const std::string folder = up == std::string::npos ? dir : dir.substr(up + 1);
+        if (is_identifier(folder)) add_name(folder + "." + stem, i);
       }
-      parts.insert(parts.begin(), name);
-      if (dir == dir.parent_path()) break;
-      dir = dir.parent_path();
     }
-    if (valid && !parts.empty()) {
-      for (const auto& part : parts) info.name += (info.name.empty() ? "" : ".") + part;
-      add_name(info.name, i);
-      // A module outside any package is also importable as "<folder>.<module>" when its folder
-      // is on sys.path's parent (a namespace package: `from models.resnet import x`).
-      if (parts.size() == 1 && !info.is_package && is_identifier(dir.filename().string()))
-        add_name(dir.filename().string() + "." + info.name, i);
-    }
+    if (!info.name.empty()) add_name(info.name, i);
     infos_.push_back(std::move(info));
   }
 }

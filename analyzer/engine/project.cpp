@@ -55,6 +55,44 @@ bool omegaconf_file(std::string_view text) {
          text.find("@package") != std::string_view::npos || text.find("defaults:") != std::string_view::npos;
 }
 
+bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool config_like_root(std::string_view name) {
+  std::string lower;
+  for (char c : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  return lower == "_c" || lower == "c" || lower.find("cfg") != std::string::npos || lower.find("conf") != std::string::npos;
+}
+
+// Whether `text` may set a config default for a key ending in `key` the way yacs-style code does:
+// `<root>.A.<key> = value` with a config-like root (or, in a file that builds config nodes, any
+// root but self). Mirrors python/extract/config_values.h so that only such files are parsed.
+bool may_set_config_key(std::string_view text, std::string_view key) {
+  std::optional<bool> builds;  // looked for only when a root is not config-like
+  auto builds_nodes = [&] {
+    if (!builds)
+      builds = text.find("CN(") != std::string_view::npos || text.find("CfgNode(") != std::string_view::npos ||
+               text.find("ConfigDict(") != std::string_view::npos || text.find("EasyDict(") != std::string_view::npos ||
+               text.find("edict(") != std::string_view::npos || text.find("AttrDict(") != std::string_view::npos;
+    return *builds;
+  };
+  const std::string needle = "." + std::string(key);
+  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+    std::size_t after = at + needle.size();
+    if (after < text.size() && is_identifier_char(text[after])) continue;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    if (after >= text.size() || text[after] != '=' || (after + 1 < text.size() && text[after + 1] == '=')) continue;
+    std::size_t begin = at;
+    while (begin > 0 && (is_identifier_char(text[begin - 1]) || text[begin - 1] == '.')) --begin;
+    const std::string_view chain = text.substr(begin, at - begin);
+    const std::string_view root = chain.substr(0, chain.find('.'));
+    if (root.empty() || root == "self") continue;
+    if (config_like_root(root) || builds_nodes()) return true;
+  }
+  return false;
+}
+
 struct SettledValue {
   double value = 0.0;
   std::vector<ProvenanceStep> provenance;  // definition first
@@ -84,7 +122,9 @@ class ProjectStep {
     std::vector<std::size_t> all(in_.python_files.size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
     std::vector<PythonFileResult> results(in_.python_files.size());
-    run_python_pass(in_.python_files, in_.modules, all, options, results);
+    PythonPassOptions later = options;
+    later.build_filters = false;
+    run_python_pass(in_.python_files, in_.modules, all, later, results, &results_);
     for (const auto& r : results)
       if (r.facts) {
         out_.bytes_parsed += r.bytes_parsed;
@@ -129,6 +169,38 @@ class ProjectStep {
 
   // ---- 1. project callables ----------------------------------------------------------------
 
+  // Adds to `into` the facts of `more` it does not hold yet (the same call seen again in a later
+  // pass is one fact).
+  static void merge_new_facts(FileFacts& into, FileFacts&& more) {
+    auto offset = [](const Location& l) { return l.range.begin.byte_offset; };
+    for (auto& fact : more.normalizations) {
+      const bool known = std::any_of(into.normalizations.begin(), into.normalizations.end(), [&](const NormalizationFact& f) {
+        return offset(f.call) == offset(fact.call) && f.origin == fact.origin && f.api == fact.api &&
+               f.eps_location.has_value() == fact.eps_location.has_value() &&
+               (!f.eps_location || offset(*f.eps_location) == offset(*fact.eps_location));
+      });
+      if (!known) into.normalizations.push_back(std::move(fact));
+    }
+    for (auto& fact : more.forwardings) {
+      const bool known = std::any_of(into.forwardings.begin(), into.forwardings.end(), [&](const ForwardingFact& f) {
+        return f.callable == fact.callable && f.role == fact.role && offset(f.reaches) == offset(fact.reaches);
+      });
+      if (!known) into.forwardings.push_back(std::move(fact));
+    }
+    for (auto& fact : more.conv_geometries) {
+      const bool known = std::any_of(into.conv_geometries.begin(), into.conv_geometries.end(),
+                                     [&](const ConvGeometryFact& f) { return offset(f.call) == offset(fact.call); });
+      if (!known) into.conv_geometries.push_back(std::move(fact));
+    }
+    for (auto& framework : more.frameworks)
+      if (std::find(into.frameworks.begin(), into.frameworks.end(), framework) == into.frameworks.end())
+        into.frameworks.push_back(std::move(framework));
+    // Facts come in source order, whichever pass found them.
+    std::stable_sort(into.normalizations.begin(), into.normalizations.end(), [&](const auto& a, const auto& b) {
+      return offset(a.call) < offset(b.call);
+    });
+  }
+
   // Names under which the packages above `callable` re-export it (`from .bn import X` in
   // pkg/__init__.py makes "pkg.X" another name of "pkg.bn.X").
   std::vector<std::string> aliases_of(const std::string& callable) {
@@ -141,7 +213,8 @@ class ProjectStep {
       if (dot == std::string::npos) break;
       package.resize(dot);
       const auto file = in_.modules.file_of(package);
-      if (!file) continue;
+      // Only a package that names the callable can re-export it (the first pass's filter says).
+      if (!file || !results_[*file].identifiers.may_contain(leaf)) continue;
       const python::ModuleExports* exports = exports_of(*file);
       if (exports == nullptr) continue;
       bool reexported = false;
@@ -211,23 +284,25 @@ class ProjectStep {
           }
       }
       if (fresh.empty()) break;
-      // Analyse again every file that names one of them, with the grown table.
+      // Analyse again the code that names one of them, with the grown table: only the parts of
+      // each file around the new names (what the earlier passes parsed gave its facts already),
+      // and add what is new.
       std::set<std::string> leaves;
       for (const auto& name : fresh) leaves.insert(leaf_of(name));
       PythonPassOptions options = in_.pass;
       options.table = &table_;
       options.required.assign(leaves.begin(), leaves.end());
-      for (const auto& group : names)
-        for (const auto& name : group) {
-          const std::string leaf = leaf_of(name);
-          auto& words = options.python.trigger_words;
-          if (std::find(words.begin(), words.end(), leaf) == words.end()) words.push_back(leaf);
-        }
+      options.python.triggers.clear();
+      options.python.trigger_words = options.required;
       std::vector<PythonFileResult> again = pass(options);
       for (std::size_t i = 0; i < again.size(); ++i) {
         if (!again[i].facts) continue;
-        results_[i].facts = std::move(again[i].facts);
-        results_[i].diagnostics = std::move(again[i].diagnostics);
+        if (!results_[i].facts) {
+          results_[i].facts = std::move(again[i].facts);  // the identifier filter stays the first pass's
+          results_[i].diagnostics = std::move(again[i].diagnostics);
+        } else {
+          merge_new_facts(*results_[i].facts, std::move(*again[i].facts));
+        }
       }
       ++out_.rounds;
     }
@@ -398,7 +473,8 @@ class ProjectStep {
       PythonPassOptions options = in_.pass;
       options.python.families.clear();
       options.python.argparse = true;
-      options.python.triggers = {"add_argument"};
+      options.python.triggers.clear();
+      options.python.trigger_words = {"add_argument"};
       options.required = {"add_argument"};
       argparse_results = pass(options);
     }
@@ -409,6 +485,10 @@ class ProjectStep {
       options.python.triggers.clear();
       options.python.trigger_words.assign(leaves.begin(), leaves.end());
       options.required = options.python.trigger_words;
+      const std::vector<std::string> keys(leaves.begin(), leaves.end());
+      options.select = [keys](std::string_view text) {
+        return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return may_set_config_key(text, key); });
+      };
       default_results = pass(options);
     }
     auto remember_suppressions = [&](const std::vector<PythonFileResult>& results) {

@@ -35,10 +35,15 @@ std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits
 
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
-                     std::vector<PythonFileResult>& results) {
+                     std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters) {
+  const WordSet words(options.words), quoted(options.quoted), required(options.required), none;
   parallel_for(which.size(), options.jobs, [&](std::size_t k, const python::Parser& parser) {
     const std::size_t i = which[k];
     PythonFileResult result;
+    if (!options.required.empty() && filters != nullptr && !(*filters)[i].identifiers.may_contain_any(options.required)) {
+      results[i] = std::move(result);  // cannot name a required word: not even read
+      return;
+    }
     try {
       auto loaded = load_source_file(files[i], options.limits);
       if (auto* error = std::get_if<LoadError>(&loaded)) {
@@ -51,9 +56,15 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
       // `required` selects the files of a later pass (in every mode: it is part of the analysis);
       // the trigger prefilter is the shortcut --full-parse turns off.
-      const bool selected = !options.required.empty() ? python::names_any(content, options.required)
-                            : options.skip_prefilter  ? true
-                                                      : python::may_contain_any(content, options.python.triggers);
+      bool selected;
+      if (!options.required.empty()) {
+        selected = scan_identifiers(content, required, none, false).names_a_word &&
+                   (!options.select || options.select(content));
+      } else {
+        IdentifierScan scan = scan_identifiers(content, words, quoted, options.build_filters);
+        result.identifiers = std::move(scan.filter);
+        selected = options.skip_prefilter || scan.names_a_word;
+      }
       if (!selected) {
         results[i] = std::move(result);
         return;

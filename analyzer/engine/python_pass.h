@@ -6,6 +6,7 @@
 #include "core/api_table.h"
 #include "core/facts.h"
 #include "core/source_file.h"
+#include "core/text_search.h"
 #include "engine/module_index.h"
 #include "python/frontend.h"
 
@@ -19,6 +20,7 @@ namespace cudnnlint {
 
 struct PythonFileResult {
   std::optional<FileFacts> facts;          // set when the file was analysed
+  IdentifierFilter identifiers;            // the first pass's filter of the file's identifiers
   std::vector<FileDiagnostic> diagnostics;
   std::size_t bytes_read = 0;
   std::size_t bytes_parsed = 0;
@@ -29,18 +31,26 @@ struct PythonPassOptions {
   python::PythonOptions python;   // module and is_package are filled per file
   LoadLimits limits;
   bool skip_prefilter = false;    // --full-parse: no trigger prefilter
-  // A later pass: only files naming one of these identifiers are analysed (whatever the mode).
+  // The first pass: a file must name one of `words` (or hold one of `quoted` as a string) to be
+  // parsed; every file's identifier filter is kept for later passes.
+  std::vector<std::string> words;
+  std::vector<std::string> quoted;
+  bool build_filters = false;
+  // A later pass: only files naming one of these identifiers are analysed (whatever the mode),
+  // and, when set, for which `select` holds.
   std::vector<std::string> required;
+  std::function<bool(std::string_view)> select;
   unsigned jobs = 0;
 };
 
 // Runs `fn(i)` for i in [0, count) on `jobs` threads (0: one per core); each thread owns a parser.
 void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std::size_t, const python::Parser&)>& fn);
 
-// Analyses `files[i]` for each i in `which` into `results[i]`.
+// Analyses `files[i]` for each i in `which` into `results[i]`. A later pass (`required` set)
+// reads only the files whose first-pass filter (`filters`, when given) may name a required word.
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
-                     std::vector<PythonFileResult>& results);
+                     std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters = nullptr);
 
 // Reads a file's text for a token search or a lazy parse; nullopt (and no diagnostic) when it
 // cannot be read: the first pass has reported that already.

@@ -36,9 +36,10 @@ struct ParsePlan {
 };
 
 // nullopt: parse the whole file (nothing to gain, or the lexer could not split it). A definition
-// is kept when it contains a trigger token, names one of `trigger_words` (whole identifiers: the
-// project's own callables), assigns one of `attributes` on an object (`m.eps = ...`), or uses a
-// name that something kept binds.
+// is kept when it contains one of `trigger_tokens` (substrings, anywhere: quoted registry names),
+// names one of `trigger_words` in code (whole identifiers: API leaf names, the project's own
+// callables), assigns one of `attributes` on an object (`m.eps = ...`), or uses a name that
+// something kept binds.
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
                                     const std::vector<std::string>& attributes);

@@ -73,7 +73,11 @@ bool Resolver::visit(TSNode node, const TSTreeCursor* cursor) {
     const Scope* inner = scopes_.scope_of(node);
     if (sym == g_.class_definition) {
       Resolved base = class_api(node);
-      if (base.api != nullptr && scope()->kind == Scope::Kind::Module) note_subclass(node, base);
+      // Only for the families this run extracts: a subclass of nn.Conv2d matters to a run that reads
+      // convolution geometry, not to one that reads batch norms.
+      if (base.api != nullptr && scope()->kind == Scope::Kind::Module &&
+          std::any_of(extractors_.begin(), extractors_.end(), [&](Extractor* e) { return e->handles(*base.api); }))
+        note_subclass(node, base);
       class_stack_.push_back(std::move(base));
     }
     scope_stack_.push_back(inner ? inner : scope());

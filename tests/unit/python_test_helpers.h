@@ -15,7 +15,8 @@ inline python::PythonOptions first_pass_options(python::ParseMode mode = python:
   python::PythonOptions options;
   options.mode = mode;
   options.module = "model";
-  options.triggers = ApiTable::builtin().trigger_tokens(options.families);
+  options.triggers = ApiTable::builtin().quoted_tokens(options.families);
+  options.trigger_words = ApiTable::builtin().trigger_words(options.families);
   options.attributes = ApiTable::builtin().instance_attributes();
   return options;
 }

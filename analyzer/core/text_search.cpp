@@ -1,0 +1,200 @@
+#include "core/text_search.h"
+
+#include <algorithm>
+#include <array>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include <cstring>
+
+namespace cudnnlint {
+
+namespace {
+
+// Identifier bytes: ASCII letters, digits, '_' and every byte of a multi-byte UTF-8 character.
+constexpr std::array<bool, 256> kIdentifierByte = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c)
+    table[static_cast<std::size_t>(c)] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return table;
+}();
+
+}  // namespace
+
+// Constant work per identifier: its length and its first and last eight bytes. Two names that
+// share those collide, which costs a false positive of the filter or an exact comparison, never a
+// wrong answer.
+inline std::uint64_t load64(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+inline std::uint64_t combine(std::uint64_t head, std::uint64_t tail, std::size_t n) {
+  const std::uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ (n * 0x165667B19E3779F9ull);
+  return h ^ (h >> 29);
+}
+
+// The hash of the `n` bytes at `data`: their first eight (zero-padded) and, past eight, their
+// last eight, read little-endian. `readable` bytes from `data` may be read (at least `n`).
+inline std::uint64_t hash_of(const char* data, std::size_t n, std::size_t readable) {
+  std::uint64_t head = 0;
+  if (readable >= 8) {
+    head = load64(data);
+    if (n < 8) head &= (1ull << (8 * n)) - 1;  // little-endian: keep the first n bytes
+  } else {
+    for (std::size_t k = 0; k < n && k < 8; ++k) head |= static_cast<std::uint64_t>(static_cast<unsigned char>(data[k])) << (8 * k);
+  }
+  const std::uint64_t tail = n > 8 ? load64(data + n - 8) : 0;
+  return combine(head, tail, n);
+}
+
+std::uint64_t identifier_hash(std::string_view word) { return hash_of(word.data(), word.size(), word.size()); }
+
+namespace {
+
+// `head` holds the first `n` <= 4 bytes of a name (little-endian): all lowercase ASCII letters?
+// Within a name, a byte is one exactly when its top three bits are 011.
+inline bool short_lowercase_head(std::uint64_t head, std::size_t n) {
+  if (n > 4) return false;
+  const std::uint64_t mask = (1ull << (8 * n)) - 1;
+  return ((head & 0xE0E0E0E0ull & mask) == (0x60606060ull & mask));
+}
+
+}  // namespace
+
+bool is_short_lowercase(std::string_view word) {
+  if (word.empty() || word.size() > 4) return false;
+  for (const char c : word)
+    if (c < 'a' || c > 'z') return false;
+  return true;
+}
+
+WordSet::WordSet(const std::vector<std::string>& words) : quick_(64, 0) {
+  for (const auto& word : words) {
+    if (word.empty() || std::find(words_.begin(), words_.end(), word) != words_.end()) continue;
+    const std::uint64_t h = identifier_hash(word);
+    short_lowercase_ = short_lowercase_ || is_short_lowercase(word);
+    quick_[(h >> 6) & 63] |= 1ull << (h & 63);
+    by_hash_.emplace(h, words_.size());
+    words_.push_back(word);
+  }
+}
+
+bool WordSet::contains(std::uint64_t hash, std::string_view word) const {
+  if (words_.empty() || !(quick_[(hash >> 6) & 63] & (1ull << (hash & 63)))) return false;
+  const auto [begin, end] = by_hash_.equal_range(hash);
+  for (auto it = begin; it != end; ++it)
+    if (words_[it->second] == word) return true;
+  return false;
+}
+
+// Two bits per identifier, from the two halves of its hash.
+void IdentifierFilter::add(std::uint64_t hash) {
+  const std::uint64_t mask = bits_.size() * 64 - 1;
+  const std::uint64_t a = hash & mask, b = (hash >> 32) & mask;
+  bits_[a >> 6] |= 1ull << (a & 63);
+  bits_[b >> 6] |= 1ull << (b & 63);
+}
+
+bool IdentifierFilter::may_contain(std::string_view word) const {
+  if (bits_.empty() || is_short_lowercase(word)) return true;  // no record: anything may be there
+  const std::uint64_t hash = identifier_hash(word);
+  const std::uint64_t mask = bits_.size() * 64 - 1;
+  const std::uint64_t a = hash & mask, b = (hash >> 32) & mask;
+  return (bits_[a >> 6] & (1ull << (a & 63))) && (bits_[b >> 6] & (1ull << (b & 63)));
+}
+
+bool IdentifierFilter::may_contain_any(const std::vector<std::string>& words) const {
+  return std::any_of(words.begin(), words.end(), [&](const std::string& w) { return may_contain(w); });
+}
+
+namespace {
+
+#if defined(__SSE2__)
+// Bit k set when byte k of the 16 at `p` can be part of an identifier: an ASCII letter, digit or
+// '_', or any byte of a multi-byte UTF-8 character.
+inline std::uint32_t identifier_mask16(const unsigned char* p) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+  const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                                       _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1)));
+  const __m128i digit =
+      _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+  const __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+  const __m128i mask = _mm_or_si128(_mm_or_si128(letter, digit), under);
+  return static_cast<std::uint32_t>(_mm_movemask_epi8(mask) | _mm_movemask_epi8(v));
+}
+#endif
+
+}  // namespace
+
+IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter) {
+  IdentifierScan scan;
+  if (build_filter) {
+    // A power of two of 64-bit words, about one bit per two bytes of text.
+    std::size_t bits = 1024;
+    while (bits < text.size() / 2 && bits < (1u << 22)) bits <<= 1;
+    scan.filter.bits_.assign(bits / 64, 0);
+  }
+  const auto* data = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  // One identifier [start, end): into the filter, and checked against the words.
+  const bool skip_short = !words.has_short_lowercase() && !quoted.has_short_lowercase();
+  auto identifier = [&](std::size_t start, std::size_t end) {
+    if (data[start] >= '0' && data[start] <= '9') return false;  // a number (1e5, 0x1F, 1_000) is no name
+    const std::size_t len = end - start;
+    if (skip_short && len <= 4 && n - start >= 8 && short_lowercase_head(load64(text.data() + start), len)) return false;
+    const std::uint64_t h = hash_of(text.data() + start, len, n - start);
+    if (build_filter) scan.filter.add(h);
+    if (scan.names_a_word || !(words.may_hold(h) || quoted.may_hold(h))) return false;
+    const std::string_view word(text.data() + start, end - start);
+    if (words.contains(h, word)) {
+      scan.names_a_word = true;
+    } else if (start > 0 && end < n && (data[start - 1] == '\'' || data[start - 1] == '"') &&
+               data[end] == data[start - 1] && quoted.contains(h, word)) {
+      scan.names_a_word = true;
+    }
+    return scan.names_a_word && !build_filter;
+  };
+  // Sixty-four bytes at a time: a mask of identifier bytes, whose rising and falling edges are
+  // where identifiers start and end.
+  std::size_t open = std::string_view::npos;  // start of an identifier that runs on
+  bool previous = false;                      // whether the byte before the block is an identifier byte
+  for (std::size_t block = 0; block < n; block += 64) {
+    std::uint64_t mask = 0;
+    const std::size_t len = std::min<std::size_t>(64, n - block);
+#if defined(__SSE2__)
+    if (len == 64) {
+      mask = static_cast<std::uint64_t>(identifier_mask16(data + block)) |
+             (static_cast<std::uint64_t>(identifier_mask16(data + block + 16)) << 16) |
+             (static_cast<std::uint64_t>(identifier_mask16(data + block + 32)) << 32) |
+             (static_cast<std::uint64_t>(identifier_mask16(data + block + 48)) << 48);
+    } else
+#endif
+    {
+      for (std::size_t k = 0; k < len; ++k)
+        if (kIdentifierByte[data[block + k]]) mask |= 1ull << k;
+    }
+    const std::uint64_t shifted = (mask << 1) | (previous ? 1u : 0u);
+    std::uint64_t edges = (mask & ~shifted) | (~mask & shifted);  // starts, and ends (exclusive)
+    if (len < 64) edges &= (1ull << len) - 1;
+    while (edges != 0) {
+      const auto bit = static_cast<std::size_t>(__builtin_ctzll(edges));
+      edges &= edges - 1;
+      const std::size_t at = block + bit;
+      if (mask & (1ull << bit)) {
+        open = at;
+      } else if (open != std::string_view::npos) {
+        if (identifier(open, at)) return scan;
+        open = std::string_view::npos;
+      }
+    }
+    previous = len == 64 ? (mask >> 63) != 0 : false;
+  }
+  if (open != std::string_view::npos) identifier(open, n);
+  return scan;
+}
+
+}  // namespace cudnnlint
