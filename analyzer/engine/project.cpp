@@ -208,13 +208,17 @@ class ProjectStep {
     const std::string leaf = leaf_of(callable);
     std::string package = callable.substr(0, callable.size() - leaf.size());
     if (!package.empty()) package.pop_back();  // the defining module
+    const std::string defining_leaf = leaf_of(package);
     while (true) {
       const auto dot = package.rfind('.');
       if (dot == std::string::npos) break;
       package.resize(dot);
       const auto file = in_.modules.file_of(package);
-      // Only a package that names the callable can re-export it (the first pass's filter says).
-      if (!file || !results_[*file].identifiers.may_contain(leaf)) continue;
+      // Only a package that names the callable, or the module defining it (`from .bn import *`),
+      // can re-export it: the first pass's filter says which may.
+      if (!file || !(results_[*file].identifiers.may_contain(leaf) ||
+                     results_[*file].identifiers.may_contain(defining_leaf)))
+        continue;
       const python::ModuleExports* exports = exports_of(*file);
       if (exports == nullptr) continue;
       bool reexported = false;
@@ -593,7 +597,10 @@ class ProjectStep {
           continue;
         }
         NormalizationFact& kept = results_[it->second.first].facts->normalizations[it->second.second];
-        if (!fact.uses.empty()) kept.uses.push_back(fact.uses.front());  // the call
+        // The calls first (the kept fact's own, then the others'), then how the value travels.
+        if (!fact.uses.empty())
+          kept.uses.insert(kept.uses.begin() + static_cast<std::ptrdiff_t>(std::min(kept.uses.size(), 1 + others[key])),
+                           fact.uses.front());
         ++others[key];
         norms.erase(norms.begin() + static_cast<std::ptrdiff_t>(k));
       }

@@ -657,8 +657,9 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   };
   // `in_api_class`: the definition is a method of a class whose header names an API, where
   // `super().__init__(...)` and `Base.__init__(self, ...)` are calls of that API.
-  std::function<void(const TopLevelChunk&, int, bool)> include_definition = [&](const TopLevelChunk& chunk, int depth,
-                                                                                bool in_api_class) {
+  // `self_needed`: for a method, the self attributes the kept parts of its class read or assign.
+  std::function<void(const TopLevelChunk&, int, bool, const std::vector<std::string_view>&)> include_definition =
+      [&](const TopLevelChunk& chunk, int depth, bool in_api_class, const std::vector<std::string_view>& self_needed) {
     std::optional<Body> body;
     if (chunk.end - chunk.begin > kSplitAbove && depth < 3) body = split_body(source, chunk);
     if (!body) {
@@ -676,6 +677,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     code_identifiers(header, header_ids);
     for (std::size_t m = 0; m < count; ++m) code_identifiers(member_text(m), member_ids[m]);
     bool header_names_api = false;
+    std::vector<std::string_view> needed;  // a class's kept members' self attributes
     if (chunk.is_class) {
       header_names_api =
           names_a_trigger_in(header, header_ids) ||
@@ -688,7 +690,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       }
       for (bool grew = true; grew;) {
         grew = false;
-        std::vector<std::string_view> needed;
+        needed.clear();
         for (std::size_t m = 0; m < count; ++m)
           if (kept[m]) self_mentions(member_text(m), needed);
         for (std::size_t m = 0; m < count; ++m) {
@@ -705,7 +707,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       }
     } else {
       std::unordered_set<std::string_view> used(header_ids.begin(), header_ids.end());
-      std::vector<std::string_view> self_used;
+      std::vector<std::string_view> self_used = self_needed;
       self_mentions(header, self_used);
       for (std::size_t m = 0; m < count; ++m)
         if (relevant_text(member_text(m), member_ids[m]) ||
@@ -749,7 +751,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     for (std::size_t m = 0; m < count; ++m) {
       if (!kept[m]) continue;
       if (chunk.is_class && body->members[m].is_definition)
-        include_definition(body->members[m], depth + 1, header_names_api);
+        include_definition(body->members[m], depth + 1, header_names_api, needed);
       else include(body->members[m].begin, body->members[m].end);
     }
   };
@@ -759,7 +761,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       if (!chunk.name.empty()) plan.skipped_names.push_back(chunk.name);
       continue;
     }
-    if (chunk.is_definition) include_definition(chunk, 0, false);
+    if (chunk.is_definition) include_definition(chunk, 0, false, {});
     else include(chunk.begin, chunk.end);
   }
   if (plan.parsed_bytes >= source.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain

@@ -141,11 +141,13 @@ void NormalizationExtractor::mmcv_config(TSNode site, std::string_view type, TSN
                                          const std::vector<std::pair<std::string, TSNode>>& others, Resolver& r) {
   const ApiEntry* api = r.table().config_type("mmcv", type);
   if (api == nullptr) return;
+  // The registry's own name for the layer ("BN2d" builds torch.nn.BatchNorm2d), not the entry's first.
+  const std::string& qualified = r.table().config_types().at("mmcv").at(std::string(type));
   CallArgs args;
   if (!ts_node_is_null(eps_value)) args.keywords.emplace_back(api->eps().name, eps_value);
   for (const auto& [name, value] : others) args.keywords.emplace_back(name, value);
   const std::string spelled = "dict(type='" + std::string(type) + "')";
-  const ApiUse use{*api, api->canonical, spelled, site, args, 0, "mmcv config dict"};
+  const ApiUse use{*api, qualified, spelled, site, args, 0, "mmcv config dict"};
   emit(use, r);
 }
 

@@ -1,0 +1,244 @@
+// The generic resolver's new value sources within one file (references the project step
+// follows), the dtype vocabulary, the module index, relative imports, and region planning at
+// member and statement level (which must give exactly a full parse's facts).
+#include "core/dtype.h"
+#include "engine/module_index.h"
+#include "python/imports.h"
+#include "python_test_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace cudnnlint {
+namespace {
+
+using testing::analyze_source;
+
+FileFacts facts_in(const std::string& text, python::ParseMode mode = python::ParseMode::Regions,
+                   const std::string& module = "model") {
+  const SourceFile file("model.py", text);
+  const python::Parser parser;
+  auto options = testing::first_pass_options(mode);
+  options.module = module;
+  return python::analyze_python(file, ApiTable::builtin(), parser, options).facts;
+}
+
+TEST(DTypeVocabulary, EverySpellingOfAFrameworkNamesOneType) {
+  EXPECT_EQ(dtype_from_spelling("torch.float16"), DType::Float16);
+  EXPECT_EQ(dtype_from_spelling("torch.half"), DType::Float16);
+  EXPECT_EQ(dtype_from_spelling("kHalf"), DType::Float16);
+  EXPECT_EQ(dtype_from_spelling("torch::kFloat16"), DType::Float16);
+  EXPECT_EQ(dtype_from_spelling("CUDNN_DATA_HALF"), DType::Float16);
+  EXPECT_EQ(dtype_from_spelling("mixed_float16"), DType::Float16);
+  EXPECT_EQ(dtype_from_spelling("'bfloat16'"), DType::BFloat16);
+  EXPECT_EQ(dtype_from_spelling("tf.int32"), DType::Int32);
+  EXPECT_EQ(dtype_from_spelling("np.uint8"), DType::UInt8);
+  EXPECT_EQ(dtype_from_spelling("at::kByte"), DType::UInt8);
+  EXPECT_EQ(dtype_from_spelling("torch.long"), DType::Int64);
+  // A bare builtin is ambiguous across frameworks (torch: float64 for `float`): not a dtype.
+  EXPECT_EQ(dtype_from_spelling("float"), DType::Unknown);
+  EXPECT_EQ(dtype_from_spelling("int"), DType::Unknown);
+  EXPECT_EQ(dtype_from_spelling("torch.nn"), DType::Unknown);
+  for (const DType d : {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64, DType::Int8, DType::UInt8,
+                        DType::Int32, DType::Int64, DType::Bool}) {
+    EXPECT_EQ(dtype_from_name(dtype_name(d)), d);
+    EXPECT_EQ(dtype_from_spelling(libtorch_name(d)), d) << dtype_name(d);
+  }
+  EXPECT_TRUE(is_floating(DType::BFloat16));
+  EXPECT_TRUE(is_integer(DType::Bool));
+  EXPECT_EQ(element_size(DType::Float16), 2u);
+  EXPECT_EQ(cudnn_data_type_name(DType::Int8), "CUDNN_DATA_INT8");
+  EXPECT_EQ(torch_cpp_type_name(DType::Float16), "c10::Half");
+}
+
+TEST(RelativeImports, MadeAbsoluteFromTheModulesPlace) {
+  const python::ModuleContext module{"pkg.sub.mod", false};
+  EXPECT_EQ(python::absolute_module(module, 1, "constants"), "pkg.sub.constants");
+  EXPECT_EQ(python::absolute_module(module, 2, "layers"), "pkg.layers");
+  EXPECT_EQ(python::absolute_module(module, 1, ""), "pkg.sub");
+  EXPECT_EQ(python::absolute_module(module, 4, "x"), "");  // above the top package
+  const python::ModuleContext package{"pkg.sub", true};
+  EXPECT_EQ(python::absolute_module(package, 1, "bn"), "pkg.sub.bn");
+  EXPECT_EQ(python::absolute_module({"", false}, 1, "x"), "");
+}
+
+TEST(ModuleIndex, NamesFromPackagesAndNamespaceFolders) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / "cudnnlint_module_index";
+  fs::remove_all(root);
+  fs::create_directories(root / "pkg" / "layers");
+  fs::create_directories(root / "tools");
+  for (const char* file : {"pkg/__init__.py", "pkg/layers/__init__.py", "pkg/layers/bn.py", "tools/train.py",
+                           "pkg/not-a-module.py"})
+    std::ofstream(root / file) << "\n";
+  const std::vector<std::string> files{(root / "pkg/__init__.py").string(), (root / "pkg/layers/__init__.py").string(),
+                                       (root / "pkg/layers/bn.py").string(), (root / "tools/train.py").string(),
+                                       (root / "pkg/not-a-module.py").string()};
+  const ModuleIndex index(files);
+  EXPECT_EQ(index.of(0).name, "pkg");
+  EXPECT_TRUE(index.of(0).is_package);
+  EXPECT_EQ(index.of(1).name, "pkg.layers");
+  EXPECT_EQ(index.of(2).name, "pkg.layers.bn");
+  EXPECT_EQ(index.of(3).name, "train");
+  EXPECT_EQ(index.of(4).name, "");
+  EXPECT_EQ(index.file_of("pkg.layers.bn"), 2u);
+  EXPECT_EQ(index.file_of("tools.train"), 3u);  // a namespace folder
+  const auto split = index.split("pkg.layers.bn.NaiveSyncBN");
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->first, 2u);
+  EXPECT_EQ(split->second, "NaiveSyncBN");
+  EXPECT_FALSE(index.split("torch.nn.BatchNorm2d").has_value());
+  fs::remove_all(root);
+}
+
+TEST(References, ImportedNamesParametersConfigAndSelfAttributes) {
+  const FileFacts facts = facts_in(
+      "import torch.nn as nn\n"
+      "import torch.nn.functional as F\n"
+      "from .constants import EPS\n"
+      "from . import constants as C\n"
+      "def conv_bn(c, eps=1e-3):\n"
+      "    return nn.BatchNorm2d(c, eps=eps)\n"
+      "class Frozen(nn.Module):\n"
+      "    def __init__(self, n, eps=1e-5):\n"
+      "        self.eps = eps\n"
+      "    def forward(self, x):\n"
+      "        return F.batch_norm(x, None, None, eps=self.eps)\n"
+      "a = nn.BatchNorm2d(8, eps=EPS)\n"
+      "b = nn.BatchNorm2d(8, eps=C.EPS)\n"
+      "c = nn.BatchNorm2d(8, eps=cfg.MODEL.BN_EPS)\n"
+      "d = nn.BatchNorm2d(8, eps=config['model']['eps'])\n"
+      "e = nn.BatchNorm2d(8, eps=args.bn_eps)\n"
+      "f = nn.BatchNorm2d(8, eps=layer.eps)\n",
+      python::ParseMode::Regions, "pkg.model");
+  ASSERT_EQ(facts.normalizations.size(), 8u);
+  auto ref_of = [&](std::size_t k) { return facts.normalizations[k].eps_ref; };
+  ASSERT_TRUE(ref_of(0));
+  EXPECT_EQ(ref_of(0)->kind, ValueRef::Kind::Parameter);
+  EXPECT_EQ(ref_of(0)->target, "pkg.model.conv_bn");
+  EXPECT_EQ(ref_of(0)->index, 1);
+  ASSERT_EQ(ref_of(0)->default_value.size(), 1u);
+  EXPECT_DOUBLE_EQ(ref_of(0)->default_value[0].constant->value, 1e-3);
+  ASSERT_TRUE(ref_of(1));  // self.eps set from an __init__ parameter: the class's parameter
+  EXPECT_EQ(ref_of(1)->target, "pkg.model.Frozen");
+  EXPECT_TRUE(ref_of(1)->of_class);
+  EXPECT_EQ(ref_of(2)->kind, ValueRef::Kind::ModuleAttribute);
+  EXPECT_EQ(ref_of(2)->target, "pkg.constants.EPS");
+  EXPECT_EQ(ref_of(3)->target, "pkg.constants.EPS");  // through the module object, not a config named C
+  EXPECT_EQ(ref_of(4)->kind, ValueRef::Kind::ConfigKey);
+  EXPECT_EQ(ref_of(4)->target, "MODEL.BN_EPS");
+  EXPECT_EQ(ref_of(5)->target, "model.eps");
+  EXPECT_EQ(ref_of(6)->target, "bn_eps");
+  EXPECT_EQ(ref_of(6)->root, "args");
+  EXPECT_FALSE(ref_of(7).has_value());  // `layer` is no config object
+  // Both project callables are recorded for the project step.
+  ASSERT_EQ(facts.forwardings.size(), 2u);
+  EXPECT_EQ(facts.forwardings[0].callable, "pkg.model.conv_bn");
+  EXPECT_EQ(facts.forwardings[1].callable, "pkg.model.Frozen");
+}
+
+TEST(References, SubclassesThatKeepTheBaseSignatureAreForwardings) {
+  const FileFacts facts = facts_in(
+      "import torch.nn as nn\n"
+      "class Plain(nn.BatchNorm2d):\n    pass\n"
+      "class Splat(nn.BatchNorm2d):\n    def __init__(self, *args, mode='', **kwargs):\n"
+      "        super().__init__(*args, **kwargs)\n"
+      "class Fixed(nn.BatchNorm2d):\n    def __init__(self, c):\n        super().__init__(c, eps=1e-3)\n",
+      python::ParseMode::Regions, "m");
+  std::vector<std::string> inherits;
+  for (const auto& f : facts.forwardings)
+    if (f.inherits_signature) inherits.push_back(f.callable);
+  EXPECT_EQ(inherits, (std::vector<std::string>{"m.Plain", "m.Splat"}));
+}
+
+TEST(Guards, TypeIsAndTypeEqualNarrowLikeIsinstance) {
+  const FileFacts facts = facts_in(
+      "import torch.nn as nn\n"
+      "def f(model):\n"
+      "    for m in model.modules():\n"
+      "        if type(m) is nn.BatchNorm2d:\n            m.eps = 0.0\n"
+      "        if type(m) == nn.BatchNorm1d:\n            m.eps = -1.0\n"
+      "        if type(m) is not nn.BatchNorm2d:\n            m.eps = 5.0\n");
+  ASSERT_EQ(facts.normalizations.size(), 2u);
+  EXPECT_EQ(facts.normalizations[0].api, "torch.nn.BatchNorm2d");
+  EXPECT_EQ(facts.normalizations[1].api, "torch.nn.BatchNorm1d");
+}
+
+TEST(MmcvConfigDicts, TypeNamesTheLayer) {
+  const FileFacts facts = facts_in(
+      "norm_cfg = dict(type='SyncBN', eps=0.0, requires_grad=True)\n"
+      "other = {'type': 'BN2d', 'eps': -1.0}\n"
+      "ln = dict(type='LN', eps=0.0)\n"
+      "def dict(**kw):\n    return kw\n");
+  // A module that defines its own `dict` is not calling the builtin: only the literal counts.
+  ASSERT_EQ(facts.normalizations.size(), 1u);
+  EXPECT_EQ(facts.normalizations[0].api, "torch.nn.BatchNorm2d");
+  EXPECT_DOUBLE_EQ(facts.normalizations[0].eps->value, -1.0);
+  const FileFacts builtin = facts_in("norm_cfg = dict(type='SyncBN', eps=0.0)\n");
+  ASSERT_EQ(builtin.normalizations.size(), 1u);
+  EXPECT_EQ(builtin.normalizations[0].api, "torch.nn.SyncBatchNorm");
+  EXPECT_EQ(builtin.normalizations[0].origin, "mmcv config dict");
+}
+
+// Region planning inside large definitions: the parsed parts must mean what the whole does.
+std::string big_class() {
+  std::string text =
+      "import torch.nn as nn\nimport torch.nn.functional as F\nEPS = 1e-3\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self, c, eps=0.0):\n"
+      "        super().__init__()\n"
+      "        self.eps = eps\n"
+      "        self.local = EPS\n";
+  for (int k = 0; k < 40; ++k) text += "        self.layer" + std::to_string(k) + " = nn.Linear(c, c)\n";
+  text +=
+      "    def reset(self):\n"
+      "        self.eps = 1e-2\n"  // a second assignment: self.eps is not one value
+      "    def forward(self, x):\n"
+      "        y = F.batch_norm(x, None, None, eps=self.eps)\n"
+      "        return F.batch_norm(y, None, None, eps=self.local)\n";
+  for (int k = 0; k < 40; ++k) text += "    def unrelated" + std::to_string(k) + "(self):\n        return " + std::to_string(k) + "\n";
+  text += "def build(c):\n    n = 3\n";
+  for (int k = 0; k < 60; ++k) text += "    x" + std::to_string(k) + " = n * " + std::to_string(k) + "\n";
+  text += "    scale = 1e-4\n    scale = scale * 2\n    bn = nn.BatchNorm2d(c, eps=scale)\n    return bn\n";
+  return text;
+}
+
+std::string dump(const FileFacts& facts) {
+  std::string out;
+  for (const auto& n : facts.normalizations)
+    out += n.api + "@" + std::to_string(n.call.range.begin.line) + ":" +
+           (n.eps ? std::to_string(n.eps->value) : std::string("?")) + (n.eps_ref ? "+ref" : "") + "\n";
+  for (const auto& f : facts.forwardings) out += "fwd " + f.callable + "\n";
+  return out;
+}
+
+TEST(RegionPlanning, MembersAndStatementsGiveTheFullParsesFacts) {
+  const std::string text = big_class();
+  const auto regions = analyze_source(text, "model.py", python::ParseMode::Regions);
+  const auto full = analyze_source(text, "model.py", python::ParseMode::Full);
+  EXPECT_LT(regions.parsed_bytes, text.size() / 2);  // most of the class and the function is left out
+  EXPECT_EQ(dump(regions.facts), dump(full.facts));
+  // self.eps is assigned twice (reset): unresolved in both; self.local folds to EPS; scale is
+  // rebound in the function: not a constant.
+  ASSERT_EQ(full.facts.normalizations.size(), 3u);
+  EXPECT_FALSE(full.facts.normalizations[0].eps.has_value());
+  EXPECT_DOUBLE_EQ(full.facts.normalizations[1].eps->value, 1e-3);
+  EXPECT_FALSE(full.facts.normalizations[2].eps.has_value());
+}
+
+TEST(RegionPlanning, ApiSubclassKeepsItsInitAndSuperCall) {
+  std::string text = "import torch.nn as nn\nclass BN(nn.BatchNorm2d):\n    def __init__(self, c, eps=1e-5):\n";
+  for (int k = 0; k < 80; ++k) text += "        self.extra" + std::to_string(k) + " = " + std::to_string(k) + "\n";
+  text += "        super().__init__(c, eps=eps)\n";
+  for (int k = 0; k < 30; ++k) text += "    def helper" + std::to_string(k) + "(self):\n        return 1\n";
+  const auto regions = analyze_source(text, "model.py", python::ParseMode::Regions);
+  const auto full = analyze_source(text, "model.py", python::ParseMode::Full);
+  EXPECT_LT(regions.parsed_bytes, text.size());
+  EXPECT_EQ(dump(regions.facts), dump(full.facts));
+  ASSERT_EQ(full.facts.forwardings.size(), 1u);
+}
+
+}  // namespace
+}  // namespace cudnnlint
