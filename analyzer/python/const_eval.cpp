@@ -271,7 +271,7 @@ std::optional<ValueRef> ValueEvaluator::self_attribute_ref(TSNode attribute, con
   return found;
 }
 
-std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scope* scope) const {
+std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scope* scope, bool imported_root) const {
   const Grammar& g = Grammar::get();
   const std::string_view source = locator_.source;
   std::vector<std::string> path;
@@ -299,7 +299,7 @@ std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scop
   const std::string_view last_root = std::string_view(root).substr(root.rfind('.') == std::string::npos ? 0 : root.rfind('.') + 1);
   if (!config_like(last_root)) return std::nullopt;
   // An imported module is not a config object (`tf.config.x`, `from . import constants as C`).
-  if (root.find('.') == std::string::npos) {
+  if (!imported_root && root.find('.') == std::string::npos) {
     const Binding* binding = scopes_.lookup(scope, root).second;
     if ((binding == nullptr || is_import(*binding, root)) && imports_.lookup(root)) return std::nullopt;
   }
@@ -357,6 +357,9 @@ std::optional<ValueRef> ValueEvaluator::reference(TSNode node, const Scope* scop
     if (is(root, g.identifier) && (root_binding == nullptr || is_import(*root_binding, node_text(root, source)))) {
       if (const auto imported = imports_.lookup(node_text(root, source))) {
         if (is_framework_root(*imported, framework_roots_)) return std::nullopt;
+        // `from pycls.core.config import cfg` ... `cfg.BN.EPS`: a config object imported from
+        // another module, read two keys deep, is a config read, not a module constant.
+        if (parts.size() >= 2 && config_like(node_text(root, source))) return config_ref(node, scope, true);
         ValueRef ref;
         ref.kind = ValueRef::Kind::ModuleAttribute;
         ref.target = std::string(*imported);

@@ -76,7 +76,7 @@ class ValueEvaluator {
   bool is_import(const Binding& binding, std::string_view name) const;
   std::optional<ValueRef> self_attribute_ref(TSNode attribute, const Scope* scope, int depth,
                                              std::vector<ProvenanceStep>& steps) const;
-  std::optional<ValueRef> config_ref(TSNode expression, const Scope* scope) const;
+  std::optional<ValueRef> config_ref(TSNode expression, const Scope* scope, bool imported_root = false) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
   const ImportTable& imports_;

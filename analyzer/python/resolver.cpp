@@ -398,6 +398,7 @@ void Resolver::remember_construction(TSNode call, Resolved what) {
 void Resolver::handle_assignment(TSNode assignment) {
   for (Extractor* extractor : extractors_) extractor->on_assignment(assignment, *this);
   const TSNode left = field(assignment, g_.f_left);
+  if (is(left, g_.identifier) && scope()->kind == Scope::Kind::Module) note_alias(left, field(assignment, g_.f_right));
   if (!is(left, g_.attribute)) return;
   const auto object = node_text(field(left, g_.f_object), source_);
   const Resolved* what = nullptr;
@@ -447,6 +448,28 @@ void Resolver::note_subclass(TSNode class_node, const Resolved& base) {
   fact.defined = locate(ts_node_is_null(name) ? class_node : name);
   fact.reaches = fact.defined;
   fact.reaches_text = "class " + std::string(class_scope->name) + "(" + base.spelled + ")";
+  out_.forwardings.push_back(std::move(fact));
+}
+
+// `BatchNorm2d = torch.nn.BatchNorm2d` at module level (detectron2's layers/wrappers.py): another
+// module importing the name calls the API. Within this module the name resolves by itself.
+void Resolver::note_alias(TSNode name, TSNode value) {
+  if (module_.empty() || !(is(value, g_.identifier) || is(value, g_.attribute))) return;
+  const auto [defining, binding] = scopes_.lookup(scope(), node_text(name, source_));
+  if (binding == nullptr || !binding->simple()) return;
+  const auto qualified = qualified_name(value);
+  const ApiEntry* api = qualified ? table_.find(*qualified) : nullptr;
+  if (api == nullptr || std::none_of(extractors_.begin(), extractors_.end(), [&](Extractor* e) { return e->handles(*api); }))
+    return;
+  ForwardingFact fact;
+  fact.callable = module_ + "." + std::string(node_text(name, source_));
+  fact.is_class = api->is_class;
+  fact.api = *qualified;
+  fact.api_spelled = std::string(node_text(value, source_));
+  fact.inherits_signature = true;
+  fact.defined = locate(name);
+  fact.reaches = fact.defined;
+  fact.reaches_text = std::string(node_text(name, source_)) + " = " + fact.api_spelled;
   out_.forwardings.push_back(std::move(fact));
 }
 

@@ -144,6 +144,7 @@ class Resolver {
   void remember_construction(TSNode call, Resolved what);
   void handle_assignment(TSNode assignment);
   void note_subclass(TSNode class_node, const Resolved& base);
+  void note_alias(TSNode name, TSNode value);
 
   const NodeLocator& locator_;
   std::string_view source_;
