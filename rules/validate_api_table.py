@@ -21,17 +21,9 @@ import sys
 from pathlib import Path
 
 
-def _strict_pairs(pairs):
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ValueError(f"duplicate key {key!r}")
-        seen[key] = value
-    return seen
-
-
-def _reject_constant(name):
-    raise ValueError(f"{name} is not JSON")
+# Strict JSON (no duplicate keys, no NaN), read as the KB's validator reads its entries.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "kb"))
+from validate import load_json  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -45,12 +37,10 @@ def main(argv: list[str]) -> int:
         print("validate_api_table.py: the Python package 'jsonschema' is not installed (./setup.sh installs it)")
         return 1
     problems: list[str] = []
-    try:
-        table = json.loads(table_path.read_text(encoding="utf-8"), object_pairs_hook=_strict_pairs,
-                           parse_constant=_reject_constant)
-        schema = json.loads(schema_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        print(f"{table_path}: $: {error}")
+    table, error, _ = load_json(table_path)
+    schema, schema_error, _ = load_json(schema_path)
+    if error or schema_error:
+        print(f"{table_path if error else schema_path}: $: {error or schema_error}")
         print("0 entries, 1 problems")
         return 1
     for error in sorted(Draft202012Validator(schema).iter_errors(table), key=lambda e: list(e.absolute_path)):

@@ -2,11 +2,33 @@
 import json
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+EXPECT = re.compile(r"(?:#|//)[^\n]*?\bexpect:\s*([A-Za-z0-9_, -]+)")
+ARGS = re.compile(r"^(?:#|//)\s*cudnnlint-args:\s*(.*)$")
+
+
+def expect_markers(path):
+    """(line, rule) for every `# expect: RULE[, RULE]` (or `// expect:`) comment of a fixture."""
+    found = set()
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            for rule in match.group(1).split(","):
+                if rule.strip():
+                    found.add((number, rule.strip()))
+    return found
+
+
+def fixture_args(path):
+    """The arguments of a fixture's first-line `# cudnnlint-args: ...` comment."""
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    match = ARGS.match(first)
+    return match.group(1).split() if match else []
 SHARED = pathlib.Path(os.environ.get("CUDNNLINT_SHARED", REPO.parent / "shared"))
 
 

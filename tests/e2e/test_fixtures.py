@@ -2,34 +2,17 @@
 (prefilter, region parsing) find exactly what a full parse of every file finds."""
 import json
 import pathlib
-import re
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, expect_markers, fixture_args
 
 FIXTURES = REPO / "tests" / "fixtures" / "python"
 CPP_FIXTURES = REPO / "tests" / "fixtures" / "cpp"
-EXPECT = re.compile(r"(?:#|//)[^\n]*?\bexpect:\s*([A-Za-z0-9_, -]+)")
-ARGS = re.compile(r"^(?:#|//)\s*cudnnlint-args:\s*(.*)$")
 CPP_SUFFIXES = {".c", ".cc", ".cpp", ".cu", ".cuh", ".h", ".hpp"}
 
 
-def expected_findings(path):
-    found = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = EXPECT.search(line)
-        if match:
-            for rule in match.group(1).split(","):
-                if rule.strip():
-                    found.add((number, rule.strip()))
-    return found
-
-
-def fixture_args(path):
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    match = ARGS.match(first)
-    return match.group(1).split() if match else []
+expected_findings = expect_markers
 
 
 ALL_FIXTURES = sorted(FIXTURES.glob("*.py")) + sorted(p for p in CPP_FIXTURES.glob("*") if p.suffix in CPP_SUFFIXES)

@@ -12,13 +12,11 @@ import re
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, expect_markers, fixture_args
 
 RULE_FIXTURES = REPO / "tests" / "fixtures" / "rules"
 VALUE_FIXTURES = REPO / "tests" / "fixtures" / "values"
 SNAPSHOTS = REPO / "tests" / "snapshots"
-EXPECT = re.compile(r"(?:#|//)[^\n]*?\bexpect:\s*([A-Za-z0-9_, -]+)")
-ARGS = re.compile(r"^(?:#|//)\s*cudnnlint-args:\s*(.*)$")
 ROW = re.compile(r'CUDNNLINT_RULE\(\s*(\w+),\s*"([a-z0-9-]+)",\s*(\w+),')
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 
@@ -36,20 +34,7 @@ def rule_fixture(rule_id):
 
 
 def markers(path, root):
-    found = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = EXPECT.search(line)
-        if match:
-            for rule in match.group(1).split(","):
-                if rule.strip():
-                    found.add((str(path.relative_to(root)), number, rule.strip()))
-    return found
-
-
-def fixture_args(path):
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    match = ARGS.match(first)
-    return match.group(1).split() if match else []
+    return {(str(path.relative_to(root)), line, rule) for line, rule in expect_markers(path)}
 
 
 def compare_snapshot(snapshot, actual):
