@@ -8,6 +8,7 @@
 #include <cctype>
 #include <climits>
 #include <functional>
+#include <optional>
 #include <cstdint>
 #include <unordered_set>
 #include <string>
@@ -511,6 +512,41 @@ void self_assignments(std::string_view text, std::vector<std::string_view>& out)
   }
 }
 
+// The names a plain import statement binds (`import a.b as c` -> c, `import a.b` -> a,
+// `from m import x, y as z` -> x, z); nullopt for a star import, a `__future__` import or a line
+// holding more than the import, which are always parsed.
+std::optional<std::vector<std::string_view>> import_names(std::string_view text) {
+  const std::size_t at = skip_blanks(text, 0);
+  std::string_view rest = text.substr(at);
+  const bool from = starts_with_keyword(rest, "from");
+  if (!from && !starts_with_keyword(rest, "import")) return std::nullopt;
+  if (text.find(';') != std::string_view::npos || text.find('*') != std::string_view::npos ||
+      text.find("__future__") != std::string_view::npos)
+    return std::nullopt;
+  std::vector<std::string_view> ids;
+  code_identifiers(text, ids);
+  // Comments and strings aside, what follows `import` is: name [as alias] {, name [as alias]}.
+  const auto keyword = std::find(ids.begin(), ids.end(), std::string_view("import"));
+  if (keyword == ids.end()) return std::nullopt;
+  std::vector<std::string_view> names;
+  const std::size_t list = rest.find("import", from ? 4 : 0);
+  if (list == std::string_view::npos) return std::nullopt;
+  std::string_view items = rest.substr(list + 6);
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i <= items.size(); ++i) {
+    if (i < items.size() && items[i] != ',') continue;
+    std::string_view item = items.substr(begin, i - begin);
+    begin = i + 1;
+    std::vector<std::string_view> words;
+    code_identifiers(item, words);
+    if (words.empty()) continue;
+    if (words.size() >= 3 && words[words.size() - 2] == "as") names.push_back(words.back());
+    else names.push_back(words.front());  // `import a.b` binds a; `from m import x` binds x
+  }
+  if (names.empty()) return std::nullopt;
+  return names;
+}
+
 // Attribute names a method reads or assigns on self (`self.eps`).
 void self_mentions(std::string_view text, std::vector<std::string_view>& out) {
   for (std::size_t at = text.find("self."); at != std::string_view::npos; at = text.find("self.", at + 1)) {
@@ -572,7 +608,9 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     const TopLevelChunk& chunk = (*chunks)[k];
     const std::string_view text = text_of(k);
     code_identifiers(text, ids[k]);
-    if (!chunk.is_definition) simple[k] = is_simple_statement(text);
+    // A plain import is parsed, like a simple statement, when it names an API or binds a name that
+    // parsed code uses; `simple` is 2 for it.
+    if (!chunk.is_definition) simple[k] = is_simple_statement(text) ? 1 : import_names(text) ? 2 : 0;
     if (!chunk.is_definition && !simple[k]) note_kept(k);
     const bool rebinds = std::any_of(ids[k].begin(), ids[k].end(),
                                      [](std::string_view w) { return w == "global" || w == "nonlocal"; });
@@ -589,9 +627,10 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
             std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) { return interesting_set.count(w) > 0; })) {
           relevant[k] = 1;
         } else if (simple[k] && !keep[k]) {
-          // A constant or alias some parsed code mentions.
+          // A constant, alias or import some parsed code mentions.
           std::vector<std::string_view> binds;
-          bound_names(text, binds, [](std::string_view) { return true; });
+          if (simple[k] == 2) binds = *import_names(text);
+          else bound_names(text, binds, [](std::string_view) { return true; });
           if (std::any_of(binds.begin(), binds.end(), [&](std::string_view w) { return kept_words.count(w) > 0; }))
             changed |= note_kept(k);
           continue;
