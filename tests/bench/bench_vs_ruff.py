@@ -421,6 +421,25 @@ def print_table(results, corpus):
 
 # ----------------------------------------------------------------------------
 
+TIMINGS = re.compile(r"timings: analysis ([0-9.e-]+) s, of which the project step ([0-9.e-]+) s \((\d+) extra passes, "
+                     r"(\d+) project callables\); parsed (\d+) of \d+ bytes read, and (\d+) more in the project step")
+
+
+def measure_project_step(binary, jobs, repeat):
+    """The project step's share of cudnnlint's analysis, as the binary measures it (--timings)."""
+    samples = []
+    for _ in range(max(1, repeat)):
+        out = subprocess.run([binary, "--format", "json", "--no-color", "--jobs", str(jobs), "--timings",
+                              rel(CORPUS_DIR)], capture_output=True, text=True, cwd=REPO_ROOT)
+        match = TIMINGS.search(out.stderr)
+        if match is None:
+            raise StepError("project step", "no timings line in cudnnlint's stderr:\n" + out.stderr[-1000:])
+        samples.append(match)
+    median = lambda k, cast=float: statistics.median(cast(m.group(k)) for m in samples)
+    return {"analysis_s": median(1), "project_s": median(2), "passes": int(median(3, int)),
+            "callables": int(median(4, int)), "first_pass_mb": median(5) / 1e6, "project_mb": median(6) / 1e6}
+
+
 def check_equivalence(binary):
     """cudnnlint skips files and top-level regions that cannot produce facts. Show on the whole
     corpus that it extracts exactly the facts (and so the findings) a full parse extracts."""
@@ -565,6 +584,16 @@ def main():
                                  / results[rname]["wall_median_s"])
                 print("cudnnlint wall / %s wall = %.2fx" % (rname, ratios[rname]))
 
+    project_step = None
+    if have_cudnnlint and "cudnnlint" not in failed:
+        project_step = measure_project_step(binary, args.cudnnlint_jobs, args.repeat)
+        print("cudnnlint project step (inside the timed runs, from --timings, median of %d): %.3f s of %.3f s "
+              "analysis (%.0f%%); %d extra pass(es), %d project callable(s); parsed %.2f MB in the first pass "
+              "and %.2f MB in the project step"
+              % (args.repeat, project_step["project_s"], project_step["analysis_s"],
+                 100.0 * project_step["project_s"] / max(project_step["analysis_s"], 1e-9), project_step["passes"],
+                 project_step["callables"], project_step["first_pass_mb"], project_step["project_mb"]))
+
     equivalence = None
     if have_cudnnlint and not args.no_equivalence:
         equivalence = check_equivalence(binary)
@@ -595,6 +624,7 @@ def main():
             "results": results, "failed": failed, "notes": notes,
             "ratio_cudnnlint_wall_over": ratios,
             "shortcut_equivalence": equivalence,
+            "cudnnlint_project_step": project_step,
             "cudnnlint_findings_by_rule": (dict(Counter(f["rule"] for f in findings))
                                            if findings is not None else None),
         }
