@@ -37,8 +37,8 @@ struct ValueRef {
   enum class Kind {
     ModuleAttribute,  // `from .constants import EPS` / `constants.EPS`: target "pkg.constants.EPS"
     Parameter,        // a parameter of a project function or class: target "pkg.blocks.conv_bn"
-    Argparse,         // `args.bn_eps`: target is the add_argument dest, "bn_eps"
-    ConfigKey,        // `cfg.MODEL.BN_EPS`, `cfg["model"]["bn_eps"]`: target "MODEL.BN_EPS"
+    ConfigKey,        // `cfg.MODEL.BN_EPS`, `cfg["model"]["bn_eps"]`: target "MODEL.BN_EPS"; also
+                      // `args.bn_eps` (one key off an args-like object: an argparse dest too)
   };
   Kind kind = Kind::ModuleAttribute;
   std::string target;
@@ -46,7 +46,7 @@ struct ValueRef {
   int index = -1;              // Parameter: its position in a call (self excluded); -1 keyword-only
   bool of_class = false;       // Parameter: the target is a class (its __init__'s parameter)
   std::vector<Value> default_value;  // Parameter: its default as written (at most one)
-  std::string root;            // ConfigKey / Argparse: the object read, as written ("cfg", "self.args")
+  std::string root;            // ConfigKey: the object read, as written ("cfg", "self.args")
   std::string spelling;        // the expression at the use, as written
   std::vector<ProvenanceStep> steps;  // local aliases crossed on the way (`e = cfg.BN_EPS`), definition first
 };

@@ -97,7 +97,7 @@ void write_facts(std::ostream& out, const Report& report) {
       if (n.eps_location) item["eps_location"] = location_json(*n.eps_location);
       if (!n.eps_via.empty()) item["eps_via"] = n.eps_via;
       if (n.eps_ref) {
-        const char* kinds[] = {"module_attribute", "parameter", "argparse", "config_key"};
+        const char* kinds[] = {"module_attribute", "parameter", "config_key"};
         item["eps_ref"] = {{"kind", kinds[static_cast<int>(n.eps_ref->kind)]}, {"target", n.eps_ref->target}};
       }
       for (const auto& [name, arg] : n.literal_args) item["args"][name] = arg.spelling;
