@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace cudnnlint::config {
@@ -130,7 +131,17 @@ class ConfigBuilder : public YAML::EventHandler {
     std::string target_text;
     YAML::Mark target_mark;
     bool is_args = false;            // this sequence is `_args_` of the enclosing mapping
+    std::set<std::string> seen_keys; // a mapping's keys so far
   };
+
+  // Drops `dotted` and everything below it from the document's index.
+  void forget(const std::string& dotted) {
+    auto& index = doc_.by_path_;
+    index.erase(dotted);
+    const std::string prefix = dotted + ".";
+    for (auto it = index.lower_bound(prefix); it != index.end() && it->first.compare(0, prefix.size(), prefix) == 0;)
+      it = index.erase(it);
+  }
 
   Location locate(const YAML::Mark& mark, std::size_t length) const {
     const std::size_t begin = std::min<std::size_t>(base_ + static_cast<std::size_t>(std::max(mark.pos, 0)), file_.text().size());
@@ -148,6 +159,8 @@ class ConfigBuilder : public YAML::EventHandler {
     if (top.is_map) {
       if (top.expecting_key) return false;
       path.push_back(top.key);
+      // A key given twice: the later value replaces the earlier one, nested keys and all.
+      if (!top.seen_keys.insert(top.key).second) forget(join(path));
       key_out = top.key;
       key_mark = top.key_mark;
       top.expecting_key = true;
@@ -182,7 +195,7 @@ class ConfigBuilder : public YAML::EventHandler {
     scalar.where = locate(mark, text.size() + (scalar.quoted ? 2 : 0));
     scalar.key_where = key.empty() ? scalar.where : locate(key_mark, key.size());
     const std::size_t index = doc_.scalars_.size();
-    doc_.by_path_.emplace(scalar.dotted(), index);
+    doc_.by_path_.insert_or_assign(scalar.dotted(), index);  // a duplicate key: the last one wins, as in PyYAML
     doc_.scalars_.push_back(std::move(scalar));
     if (stack_.empty()) return;
     Frame& top = stack_.back();
@@ -256,8 +269,9 @@ std::variant<ConfigDocument, FileDiagnostic> ConfigDocument::parse(const SourceF
     std::istringstream stream{std::string(content)};
     YAML::Parser parser(stream);
     ConfigBuilder builder(doc, file, file.content_offset());
-    while (parser.HandleNextDocument(builder)) {
-    }
+    // Only the first document: yaml.safe_load and OmegaConf.load refuse a stream of several, and
+    // what they would read cannot be told from the later ones.
+    parser.HandleNextDocument(builder);
   } catch (const YAML::Exception& e) {
     FileDiagnostic diag{FileDiagnostic::Severity::Warning, file.path(), std::nullopt, ""};
     if (!e.mark.is_null()) diag.position = file.position_at(file.content_offset() + static_cast<std::size_t>(std::max(e.mark.pos, 0)));
@@ -273,17 +287,25 @@ const ConfigScalar* ConfigDocument::find(std::string_view dotted) const {
   return it == by_path_.end() ? nullptr : &scalars_[it->second];
 }
 
-const ConfigScalar* ConfigDocument::resolve(const ConfigScalar& scalar, std::vector<ProvenanceStep>& steps) const {
+const ConfigScalar* ConfigDocument::resolve(const ConfigScalar& scalar, std::vector<ProvenanceStep>& steps,
+                                            std::span<const std::string> mounts) const {
   const ConfigScalar* current = &scalar;
+  // The value an interpolation ends at, with where it is set.
+  auto arrived = [&]() {
+    if (current != &scalar)
+      steps.push_back(ProvenanceStep{current->where, current->dotted() + ": " + current->text + " is set here"});
+    return current;
+  };
   for (int hop = 0; hop < 16; ++hop) {
     const std::string& text = current->text;
-    if (current->quoted && !(text.size() > 3 && text.rfind("${", 0) == 0)) return current;
-    if (!(text.size() > 3 && text.rfind("${", 0) == 0 && text.back() == '}')) return current;
+    if (current->quoted && !(text.size() > 3 && text.rfind("${", 0) == 0)) return arrived();
+    if (!(text.size() > 3 && text.rfind("${", 0) == 0 && text.back() == '}')) return arrived();
     std::string key = text.substr(2, text.size() - 3);
     if (key.find(':') != std::string::npos || key.find('$') != std::string::npos) return nullptr;  // a resolver
     std::vector<std::string> base;
     if (!key.empty() && key.front() == '.') {
       base = current->path;
+      if (base.empty()) return nullptr;  // the document's root scalar has no siblings
       base.pop_back();  // `${.x}` is a sibling
       std::size_t dots = 0;
       while (dots < key.size() && key[dots] == '.') ++dots;
@@ -293,9 +315,19 @@ const ConfigScalar* ConfigDocument::resolve(const ConfigScalar& scalar, std::vec
       }
       key = key.substr(dots);
     }
+    const bool absolute = base.empty();
     std::string dotted = join(base);
     if (!key.empty()) dotted += (dotted.empty() ? "" : ".") + key;
+    if (dotted.empty()) return nullptr;
     const ConfigScalar* next = find(dotted);
+    // An absolute key names the composed config: in a file Hydra mounts at `model`,
+    // `${model.base_eps}` is this file's `base_eps`.
+    for (std::size_t m = 0; next == nullptr && absolute && m < mounts.size(); ++m) {
+      const std::string& mount = mounts[m];
+      if (!mount.empty() && dotted.size() > mount.size() && dotted.compare(0, mount.size(), mount) == 0 &&
+          dotted[mount.size()] == '.')
+        next = find(std::string_view(dotted).substr(mount.size() + 1));
+    }
     if (next == nullptr) return nullptr;
     steps.push_back(ProvenanceStep{current->where, current->dotted() + ": " + text + " refers to " + dotted});
     current = next;

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -60,7 +61,10 @@ class ConfigDocument {
   const ConfigScalar* find(std::string_view dotted) const;
   // Follows OmegaConf interpolations (`${model.eps}`, `${.eps}`, `${..eps}`) from `scalar` to the
   // scalar they end at, recording each step; nullptr when one does not resolve in this file.
-  const ConfigScalar* resolve(const ConfigScalar& scalar, std::vector<ProvenanceStep>& steps) const;
+  // `mounts` are the key paths Hydra may mount the file at: an absolute key under one of them
+  // is also looked up below it.
+  const ConfigScalar* resolve(const ConfigScalar& scalar, std::vector<ProvenanceStep>& steps,
+                              std::span<const std::string> mounts = {}) const;
 
  private:
   friend class ConfigBuilder;

@@ -68,6 +68,10 @@ struct ApiEntry {
   std::string underlying;
   std::string underlying_spelled;
   std::vector<ProvenanceStep> forwards;
+  // A project callable passing several of its parameters on (`stem_eps` to one BatchNorm2d,
+  // `head_eps` to another): one entry per parameter, the others here. A use of the callable is
+  // a use of each.
+  std::vector<ApiEntry> also;
 
   const ApiArg* arg(std::string_view role) const;
   // The normalization's epsilon argument (every normalization entry has one).

@@ -163,6 +163,8 @@ struct ForwardingFact {
   std::string api;             // the API (table entry, possibly another forwarding) it reaches
   std::string api_spelled;     // how the code names that API there ("nn.BatchNorm2d")
   std::string role;            // the API's argument: "eps"
+  std::string api_parameter;   // that argument's name in `api` (which one, when `api` is a
+                               // project callable passing several parameters on)
   // Either the callable inherits the API's whole signature (a subclass without an __init__ of
   // its own, or one that forwards *args/**kwargs), or one of its parameters is passed on.
   bool inherits_signature = false;

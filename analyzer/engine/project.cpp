@@ -235,8 +235,12 @@ class ProjectStep {
     const ApiEntry* base = table_.find(f.api);
     if (base == nullptr) base = table_.find(canonical(f.api));
     if (base == nullptr) return std::nullopt;
+    // The variant of a project callable whose parameter the value reaches.
+    for (const ApiEntry& other : base->also)
+      if (const ApiArg* arg = other.arg(f.role); arg != nullptr && arg->name == f.api_parameter) base = &other;
     if (!f.inherits_signature && !base->arg(f.role)) return std::nullopt;
     ApiEntry entry = *base;
+    entry.also.clear();
     entry.canonical = f.callable;
     entry.is_class = f.is_class;
     entry.from_project = true;
@@ -267,25 +271,38 @@ class ProjectStep {
   void add_project_apis() {
     std::vector<ApiEntry> entries;
     std::vector<std::vector<std::string>> names;
-    std::set<std::string> known;
+    std::map<std::string, std::size_t> entry_of;  // callable -> index in entries
+    std::set<std::string> known;                   // callable + parameter (or signature) seen
     for (int round = 0; round < kMaxRounds; ++round) {
-      // Entries first from what is known, chains (a wrapper of a wrapper) settling over iterations.
+      // Entries first from what is known, chains (a wrapper of a wrapper) settling over sweeps;
+      // the table is rebuilt once per sweep.
       std::vector<std::string> fresh;
       for (bool grew = true; grew;) {
         grew = false;
         for (const FileFacts* facts : all_facts())
           for (const ForwardingFact& f : facts->forwardings) {
-            if (known.count(f.callable)) continue;
+            const std::string key = f.callable + '\x1f' + (f.inherits_signature ? std::string("*") : f.role + '\x1f' + f.parameter);
+            if (known.count(key)) continue;
             auto entry = entry_for(f);
             if (!entry) continue;
-            known.insert(f.callable);
+            known.insert(key);
+            grew = true;
+            if (const auto it = entry_of.find(f.callable); it != entry_of.end()) {
+              // Another parameter of a callable already known: one more entry under its names,
+              // whose uses are read again for it.
+              ApiEntry& first = entries[it->second];
+              if (f.inherits_signature || first.args.empty()) continue;
+              first.also.push_back(std::move(*entry));
+              for (const auto& alias : names[it->second]) fresh.push_back(alias);
+              continue;
+            }
+            entry_of.emplace(f.callable, entries.size());
             std::vector<std::string> aliases = aliases_of(f.callable);
             for (const auto& alias : aliases) fresh.push_back(alias);
             entries.push_back(std::move(*entry));
             names.push_back(std::move(aliases));
-            table_ = in_.pass.table->with_entries(entries, names);
-            grew = true;
           }
+        if (grew) table_ = in_.pass.table->with_entries(entries, names);
       }
       if (fresh.empty()) break;
       // Analyse again the code that names one of them, with the grown table: only the parts of
@@ -336,9 +353,23 @@ class ProjectStep {
     }
     if (const auto it = exports->imported.find(name); it != exports->imported.end())
       return module_value(it->second, depth + 1);
-    for (const auto& star : exports->star_modules)
-      if (auto settled = module_value(star + "." + name, depth + 1)) return settled;
+    if (exports->bound.count(name) != 0) return std::nullopt;  // bound here, but not to one value
+    // `from .a import *` then `from .b import *`: the last module that binds the name wins.
+    for (auto star = exports->star_modules.rbegin(); star != exports->star_modules.rend(); ++star)
+      if (module_binds(*star + "." + name, depth + 1)) return module_value(*star + "." + name, depth + 1);
     return std::nullopt;
+  }
+
+  // Whether the module named by `qualified`'s prefix binds its last part (itself or by a star import).
+  bool module_binds(const std::string& qualified, int depth) {
+    if (depth > kMaxChain) return false;
+    const auto split = in_.modules.split(qualified);
+    if (!split || split->second.find('.') != std::string::npos) return false;
+    const python::ModuleExports* exports = exports_of(split->first);
+    if (exports == nullptr) return false;
+    if (exports->bound.count(split->second) != 0) return true;
+    return std::any_of(exports->star_modules.begin(), exports->star_modules.end(),
+                       [&](const std::string& star) { return module_binds(star + "." + split->second, depth + 1); });
   }
 
   // The facts that read a value from elsewhere, with where they sit.
@@ -408,6 +439,20 @@ class ProjectStep {
     std::string file;
   };
 
+  // Where Hydra may mount a config file's keys: under its config group's folder name (one or two
+  // levels) unless `# @package` says otherwise; "" is the root.
+  static std::vector<std::string> mount_prefixes(const config::ConfigDocument& doc) {
+    if (doc.package() == "_global_") return {""};
+    if (!doc.package().empty() && doc.package() != "_group_") return {doc.package()};
+    std::vector<std::string> prefixes{""};
+    const std::filesystem::path file(doc.path());
+    const std::string parent = file.parent_path().filename().string();
+    if (!parent.empty()) prefixes.push_back(parent);
+    const std::string grandparent = file.parent_path().parent_path().filename().string();
+    if (!parent.empty() && !grandparent.empty()) prefixes.push_back(grandparent + "." + parent);
+    return prefixes;
+  }
+
   // Every config file's value for `path` (the code's key path below its config object).
   std::vector<ConfigHit> config_values(const std::string& path, bool yacs_reader) {
     std::vector<ConfigHit> hits;
@@ -415,18 +460,7 @@ class ProjectStep {
     for (const std::size_t index : config_candidates(path)) {
       const config::ConfigDocument* doc = document(index);
       if (doc == nullptr) continue;
-      // Hydra mounts a config group's file under its folder's name unless `# @package` says otherwise.
-      std::vector<std::string> prefixes;
-      if (doc->package() == "_global_") prefixes = {""};
-      else if (!doc->package().empty() && doc->package() != "_group_") prefixes = {doc->package()};
-      else {
-        prefixes = {""};
-        const std::filesystem::path file(doc->path());
-        const std::string parent = file.parent_path().filename().string();
-        if (!parent.empty()) prefixes.push_back(parent);
-        const std::string grandparent = file.parent_path().parent_path().filename().string();
-        if (!parent.empty() && !grandparent.empty()) prefixes.push_back(grandparent + "." + parent);
-      }
+      const std::vector<std::string> prefixes = mount_prefixes(*doc);
       for (const auto& prefix : prefixes) {
         std::string key = path;
         if (!prefix.empty()) {
@@ -437,11 +471,12 @@ class ProjectStep {
         if (scalar == nullptr) continue;
         ConfigHit hit;
         hit.file = doc->path();
-        const config::ConfigScalar* final_scalar = doc->resolve(*scalar, hit.steps);
+        const config::ConfigScalar* final_scalar = doc->resolve(*scalar, hit.steps, prefixes);
         if (final_scalar == nullptr) break;
         std::reverse(hit.steps.begin(), hit.steps.end());
+        // A file read under a mount is read by Hydra, through OmegaConf.
         const bool python_reader = doc->format() == config::ConfigDocument::Format::Json || yacs_reader ||
-                                   omegaconf_[index];
+                                   omegaconf_[index] || !prefix.empty();
         const auto number = final_scalar->yaml_number ? final_scalar->yaml_number
                             : python_reader           ? final_scalar->python_number
                                                       : std::nullopt;
@@ -629,39 +664,43 @@ class ProjectStep {
       facts.path = doc->path();
       facts.language = "yaml";
       for (const config::TargetNode& node : doc->targets()) {
-        const ApiEntry* api = table_.find(node.target);
-        if (api == nullptr || api->family != kNormalizationFamily) continue;
-        NormalizationFact fact;
-        fact.api = api->from_project ? api->underlying : node.target;
-        fact.spelled_as = api->from_project ? api->underlying_spelled : node.target;
-        fact.eps_param = api->eps().name;
-        fact.call = node.where;
-        fact.origin = "hydra _target_";
-        const config::ConfigScalar* eps = nullptr;
-        for (const std::size_t k : node.keywords)
-          if (doc->scalars()[k].path.back() == api->eps().name) eps = &doc->scalars()[k];
-        if (eps == nullptr && api->eps().index && static_cast<std::size_t>(*api->eps().index) < node.positional.size())
-          eps = &doc->scalars()[node.positional[static_cast<std::size_t>(*api->eps().index)]];
-        if (eps == nullptr) {
-          fact.eps_source = EpsSource::Default;
-          if (api->eps().default_number) fact.eps = ConstantValue{*api->eps().default_number, "default", {}};
-        } else {
-          std::vector<ProvenanceStep> steps;
-          const config::ConfigScalar* value = doc->resolve(*eps, steps);
-          std::reverse(steps.begin(), steps.end());
-          fact.eps_location = eps->where;
-          // Hydra reads YAML through OmegaConf: `1e-6` is a number there.
-          const auto number = value ? (value->yaml_number ? value->yaml_number : value->python_number) : std::nullopt;
-          if (number) {
-            fact.eps_source = EpsSource::Explicit;
-            fact.eps = ConstantValue{*number, eps->text, std::move(steps)};
+        const ApiEntry* table_api = table_.find(node.target);
+        if (table_api == nullptr || table_api->family != kNormalizationFamily) continue;
+        std::vector<const ApiEntry*> variants{table_api};
+        for (const ApiEntry& other : table_api->also) variants.push_back(&other);
+        for (const ApiEntry* api : variants) {
+          NormalizationFact fact;
+          fact.api = api->from_project ? api->underlying : node.target;
+          fact.spelled_as = api->from_project ? api->underlying_spelled : node.target;
+          fact.eps_param = api->eps().name;
+          fact.call = node.where;
+          fact.origin = "hydra _target_";
+          const config::ConfigScalar* eps = nullptr;
+          for (const std::size_t k : node.keywords)
+            if (doc->scalars()[k].path.back() == api->eps().name) eps = &doc->scalars()[k];
+          if (eps == nullptr && api->eps().index && static_cast<std::size_t>(*api->eps().index) < node.positional.size())
+            eps = &doc->scalars()[node.positional[static_cast<std::size_t>(*api->eps().index)]];
+          if (eps == nullptr) {
+            fact.eps_source = EpsSource::Default;
+            if (api->eps().default_number) fact.eps = ConstantValue{*api->eps().default_number, "default", {}};
           } else {
-            fact.eps_source = EpsSource::NotConstant;
+            std::vector<ProvenanceStep> steps;
+            const config::ConfigScalar* value = doc->resolve(*eps, steps, mount_prefixes(*doc));
+            std::reverse(steps.begin(), steps.end());
+            fact.eps_location = eps->where;
+            // Hydra reads YAML through OmegaConf: `1e-6` is a number there.
+            const auto number = value ? (value->yaml_number ? value->yaml_number : value->python_number) : std::nullopt;
+            if (number) {
+              fact.eps_source = EpsSource::Explicit;
+              fact.eps = ConstantValue{*number, eps->text, std::move(steps)};
+            } else {
+              fact.eps_source = EpsSource::NotConstant;
+            }
           }
+          if (api->from_project)
+            for (const auto& step : api->forwards) fact.uses.push_back(step);
+          facts.normalizations.push_back(std::move(fact));
         }
-        if (api->from_project)
-          for (const auto& step : api->forwards) fact.uses.push_back(step);
-        facts.normalizations.push_back(std::move(fact));
       }
       if (const auto it = out_.suppressions.find(facts.path); it != out_.suppressions.end())
         facts.suppressions = it->second;

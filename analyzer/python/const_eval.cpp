@@ -192,9 +192,13 @@ std::optional<std::string> string_literal(TSNode node, std::string_view source) 
   return std::string(content);
 }
 
-bool ValueEvaluator::is_import(const Binding& binding, std::string_view name) const {
-  return binding.count == 1 && ts_node_is_null(binding.value) && ts_node_is_null(binding.definition) &&
-         binding.parameter < 0 && imports_.lookup(name).has_value();
+std::optional<std::string_view> ValueEvaluator::imported(std::string_view name, const Scope* scope) const {
+  const auto [defining, binding] = scopes_.lookup(scope, name);
+  if (binding == nullptr) return imports_.lookup(name, &scopes_.module());
+  const bool only_import = binding->count == 1 && ts_node_is_null(binding->value) &&
+                           ts_node_is_null(binding->definition) && binding->parameter < 0;
+  if (!only_import) return std::nullopt;
+  return imports_.lookup(name, defining);
 }
 
 std::string ValueEvaluator::callable_name(const Scope& function) const {
@@ -300,8 +304,7 @@ std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scop
   if (!config_like(last_root)) return std::nullopt;
   // An imported module is not a config object (`tf.config.x`, `from . import constants as C`).
   if (!imported_root && root.find('.') == std::string::npos) {
-    const Binding* binding = scopes_.lookup(scope, root).second;
-    if ((binding == nullptr || is_import(*binding, root)) && imports_.lookup(root)) return std::nullopt;
+    if (imported(root, scope)) return std::nullopt;
   }
   ValueRef ref;
   ref.kind = ValueRef::Kind::ConfigKey;
@@ -321,15 +324,15 @@ std::optional<ValueRef> ValueEvaluator::reference(TSNode node, const Scope* scop
     const auto name = node_text(node, source);
     if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
     const auto [defining, binding] = scopes_.lookup(scope, name);
-    if (binding == nullptr || is_import(*binding, name)) {
-      const auto imported = imports_.lookup(name);
-      if (!imported || is_framework_root(*imported, framework_roots_) || imported->find('.') == std::string_view::npos)
+    if (const auto import = imported(name, scope)) {
+      if (is_framework_root(*import, framework_roots_) || import->find('.') == std::string_view::npos)
         return std::nullopt;
       ValueRef ref;
       ref.kind = ValueRef::Kind::ModuleAttribute;
-      ref.target = std::string(*imported);
+      ref.target = std::string(*import);
       return ref;
     }
+    if (binding == nullptr) return std::nullopt;
     if (binding->simple()) {
       auto found = reference(binding->value, defining, {}, depth + 1, steps);
       if (found) {
@@ -353,16 +356,15 @@ std::optional<ValueRef> ValueEvaluator::reference(TSNode node, const Scope* scop
       parts.push_back(node_text(field(root, g.f_attribute), source));
       root = field(root, g.f_object);
     }
-    const Binding* root_binding = is(root, g.identifier) ? scopes_.lookup(scope, node_text(root, source)).second : nullptr;
-    if (is(root, g.identifier) && (root_binding == nullptr || is_import(*root_binding, node_text(root, source)))) {
-      if (const auto imported = imports_.lookup(node_text(root, source))) {
-        if (is_framework_root(*imported, framework_roots_)) return std::nullopt;
+    if (is(root, g.identifier)) {
+      if (const auto import = imported(node_text(root, source), scope)) {
+        if (is_framework_root(*import, framework_roots_)) return std::nullopt;
         // `from pycls.core.config import cfg` ... `cfg.BN.EPS`: a config object imported from
         // another module, read two keys deep, is a config read, not a module constant.
         if (parts.size() >= 2 && config_like(node_text(root, source))) return config_ref(node, scope, true);
         ValueRef ref;
         ref.kind = ValueRef::Kind::ModuleAttribute;
-        ref.target = std::string(*imported);
+        ref.target = std::string(*import);
         for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
           ref.target += '.';
           ref.target += *it;

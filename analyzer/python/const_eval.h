@@ -72,8 +72,10 @@ class ValueEvaluator {
                                     int depth, std::vector<ProvenanceStep>& steps) const;
   std::optional<ValueRef> parameter_ref(const Scope& function, const Parameter& parameter, int depth) const;
   const SelfAttribute* self_attribute(TSNode attribute, const Scope* scope) const;
-  // A name bound only by an import statement.
-  bool is_import(const Binding& binding, std::string_view name) const;
+  // What an import binds to `name` as seen from `scope`: the defining scope's import, or a
+  // module-level one (a star import) when no scope binds the name. nullopt when the name is
+  // not bound only by an import.
+  std::optional<std::string_view> imported(std::string_view name, const Scope* scope) const;
   std::optional<ValueRef> self_attribute_ref(TSNode attribute, const Scope* scope, int depth,
                                              std::vector<ProvenanceStep>& steps) const;
   std::optional<ValueRef> config_ref(TSNode expression, const Scope* scope, bool imported_root = false) const;

@@ -1,6 +1,6 @@
 #include "python/frontend.h"
 
-#include "core/suppression.h"
+#include "python/comments.h"
 #include "python/const_eval.h"
 #include "python/extract/config_values.h"
 #include "python/extract/conv_geometry.h"
@@ -21,22 +21,6 @@
 namespace cudnnlint::python {
 
 namespace {
-
-void collect_suppressions(TSNode root, const NodeLocator& locator, FileFacts& out) {
-  const Grammar& g = Grammar::get();
-  const std::string_view source = locator.source;
-  for (const char* marker : {"cudnnlint:", "noqa:"}) {
-    std::size_t from = 0;
-    while ((from = source.find(marker, from)) != std::string_view::npos) {
-      const auto at = static_cast<uint32_t>(from);
-      from += std::strlen(marker);
-      const TSNode node = ts_node_descendant_for_byte_range(root, at, at + 1);
-      if (!is(node, g.comment)) continue;  // inside a string, or not a comment at all
-      const uint32_t line = locator.locate(node).range.begin.line;
-      if (auto s = parse_suppression(node_text(node, source), line)) out.suppressions.push_back(std::move(*s));
-    }
-  }
-}
 
 // tree-sitter's ts_builtin_sym_error; the 0.20 runtime has no ts_node_is_error.
 constexpr TSSymbol kErrorSymbol = static_cast<TSSymbol>(-1);
@@ -184,7 +168,8 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   const std::vector<std::string> roots = framework_roots(table);
   Resolver resolver(locator, scopes, imports, table, options.module, roots, result.facts);
   resolver.run(root, extractors);
-  collect_suppressions(root, locator, result.facts);
+  result.facts.suppressions = suppression_comments(
+      source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
   return result;
 }
 
@@ -203,6 +188,7 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
   const std::vector<std::string> roots = framework_roots(table);
   const ValueEvaluator evaluator(locator, scopes, imports, module, roots);
   for (const auto& [name, binding] : scopes.module().bindings) {
+    exports.bound.emplace(name);
     if (binding.simple()) {
       exports.values.emplace(std::string(name), evaluator.evaluate(binding.value, &scopes.module()));
       // The definition is the assignment, not the expression.
@@ -212,7 +198,7 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
     } else if (binding.only_definition()) {
       exports.definitions.emplace_back(name);
     } else if (binding.count == 1) {
-      if (const auto imported = imports.lookup(name)) exports.imported.emplace(std::string(name), std::string(*imported));
+      if (const auto imported = imports.lookup(name, &scopes.module())) exports.imported.emplace(std::string(name), std::string(*imported));
     }
   }
   exports.star_modules = imports.star_modules();

@@ -8,6 +8,7 @@
 #include "core/source_file.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,8 @@ struct ModuleExports {
   std::map<std::string, Value> values;          // `NAME = <expr>` bound once
   std::map<std::string, std::string> imported;  // `from .x import NAME` -> "pkg.x.NAME"
   std::vector<std::string> definitions;         // module-level def and class names
-  std::vector<std::string> star_modules;        // `from .x import *` -> "pkg.x"
+  std::vector<std::string> star_modules;        // `from .x import *` -> "pkg.x", in order
+  std::set<std::string> bound;                  // every name the module binds itself, however often
 };
 
 ModuleExports module_exports(const SourceFile& file, const ApiTable& table, const Parser& parser,

@@ -32,15 +32,23 @@ std::string absolute_module(const ModuleContext& context, int level, std::string
   return base.empty() ? std::string(relative) : base + "." + std::string(relative);
 }
 
-void ImportTable::bind(std::string local, std::string qualified) {
+void ImportTable::bind(const Scope* scope, std::string local, std::string qualified) {
   note_module(qualified);
-  bindings_[std::move(local)] = std::move(qualified);
+  auto& bound = bindings_[std::move(local)];
+  for (Bound& b : bound)
+    if (b.scope == scope) {
+      b.qualified = std::move(qualified);  // a later import of the name in the same scope wins
+      return;
+    }
+  bound.push_back(Bound{scope, std::move(qualified)});
 }
 
-std::optional<std::string_view> ImportTable::lookup(std::string_view local) const {
+std::optional<std::string_view> ImportTable::lookup(std::string_view local, const Scope* scope) const {
   const auto it = bindings_.find(std::string(local));
   if (it == bindings_.end()) return std::nullopt;
-  return std::string_view(it->second);
+  for (const Bound& b : it->second)
+    if (b.scope == scope) return std::string_view(b.qualified);
+  return std::nullopt;
 }
 
 void ImportTable::note_module(std::string_view dotted) {
@@ -51,7 +59,7 @@ void ImportTable::note_module(std::string_view dotted) {
 }
 
 void ImportTable::add_statement(TSNode statement, std::string_view source,
-                                const std::vector<std::string>& star_candidates) {
+                                const std::vector<std::string>& star_candidates, const Scope* scope) {
   const Grammar& g = Grammar::get();
   const uint32_t count = ts_node_named_child_count(statement);
   if (is(statement, g.import_statement)) {
@@ -63,12 +71,12 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
         const std::string dotted = normalize_dotted(node_text(child, source));
         note_module(dotted);
         const std::string top = dotted.substr(0, dotted.find('.'));
-        bindings_[top] = top;
+        bind(scope, top, top);
       } else if (is(child, g.aliased_import)) {
         const TSNode name = field(child, g.f_name);
         const TSNode alias = field(child, g.f_alias);
         if (!ts_node_is_null(name) && !ts_node_is_null(alias))
-          bind(std::string(node_text(alias, source)), normalize_dotted(node_text(name, source)));
+          bind(scope, std::string(node_text(alias, source)), normalize_dotted(node_text(name, source)));
       }
     }
     return;
@@ -93,12 +101,12 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
     if (ts_node_eq(child, module_node)) continue;
     if (is(child, g.dotted_name)) {
       const std::string name = normalize_dotted(node_text(child, source));
-      bind(name, module + "." + name);
+      bind(scope, name, module + "." + name);
     } else if (is(child, g.aliased_import)) {
       const TSNode name = field(child, g.f_name);
       const TSNode alias = field(child, g.f_alias);
       if (!ts_node_is_null(name) && !ts_node_is_null(alias))
-        bind(std::string(node_text(alias, source)), module + "." + normalize_dotted(node_text(name, source)));
+        bind(scope, std::string(node_text(alias, source)), module + "." + normalize_dotted(node_text(name, source)));
     } else if (is(child, g.wildcard_import)) {
       // `from torch.nn import *` binds every public name of the module; bind the ones we know.
       star_modules_.push_back(module);
@@ -106,7 +114,8 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
       for (const auto& qualified : star_candidates) {
         if (qualified.size() <= prefix.size() || qualified.compare(0, prefix.size(), prefix) != 0) continue;
         const std::string_view leaf = std::string_view(qualified).substr(prefix.size());
-        if (leaf.find('.') == std::string_view::npos) bindings_.emplace(std::string(leaf), qualified);
+        // Like any import, a later one rebinds the name.
+        if (leaf.find('.') == std::string_view::npos) bind(scope, std::string(leaf), qualified);
       }
     }
   }

@@ -12,6 +12,8 @@
 
 namespace cudnnlint::python {
 
+struct Scope;
+
 // Where a module sits in its project, so that relative imports can be made absolute.
 struct ModuleContext {
   std::string name;         // "pkg.sub.mod"; "" when unknown (relative imports are then ignored)
@@ -22,16 +24,19 @@ struct ModuleContext {
 // above the top package or the module's name is unknown.
 std::string absolute_module(const ModuleContext& context, int level, std::string_view relative);
 
+// Imports bind names in the scope that holds them: a function-local `from .a import EPS` is not
+// the module's EPS.
 class ImportTable {
  public:
   explicit ImportTable(ModuleContext context = {}) : context_(std::move(context)) {}
-  // Records the bindings of one import_statement or import_from_statement node.
+  // Records the bindings one import_statement or import_from_statement node makes in `scope`.
   // `star_candidates` are the qualified names a `from M import *` may bind (API names).
-  void add_statement(TSNode statement, std::string_view source, const std::vector<std::string>& star_candidates);
+  void add_statement(TSNode statement, std::string_view source, const std::vector<std::string>& star_candidates,
+                     const Scope* scope);
 
-  void bind(std::string local, std::string qualified);
-  // The qualified name bound to `local`, if any.
-  std::optional<std::string_view> lookup(std::string_view local) const;
+  void bind(const Scope* scope, std::string local, std::string qualified);
+  // The qualified name an import in `scope` binds to `local`, if any.
+  std::optional<std::string_view> lookup(std::string_view local, const Scope* scope) const;
   // Top-level modules named by any import ("torch", "tensorflow", ...), in first-seen order.
   const std::vector<std::string>& top_modules() const { return top_modules_; }
   // Modules imported with `from M import *` (absolute names).
@@ -40,7 +45,11 @@ class ImportTable {
  private:
   void note_module(std::string_view dotted);
   ModuleContext context_;
-  std::unordered_map<std::string, std::string> bindings_;
+  struct Bound {
+    const Scope* scope;
+    std::string qualified;
+  };
+  std::unordered_map<std::string, std::vector<Bound>> bindings_;
   std::vector<std::string> top_modules_;
   std::vector<std::string> star_modules_;
 };

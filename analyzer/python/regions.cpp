@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <string>
 
@@ -85,26 +86,57 @@ void classify(TopLevelChunk& chunk, std::string_view text) {
   }
 }
 
-// Every name a module-level statement binds, wherever in it: assignment targets at the start of a
-// logical line (`a = ...`, `a: T = ...`, `a, b = ...`, inside if/try/with blocks too), `as` names
-// (import, with, except), imported names, and the names of nested defs and classes. Over-collecting
-// only costs speed; missing one would drop facts, so the scan follows strings and brackets.
+void code_identifiers(std::string_view text, std::vector<std::string_view>& out);
+
+// Every name a statement binds, wherever in it: assignment targets (`a = `, `a = b = `,
+// `a, *b = `, `a: T = `, `a += `, in if/try/with blocks and after `;` or a one-line compound
+// header too), `for` targets, `as` names (import, with, except), imported names, and the names of
+// nested defs and classes. Over-collecting only costs speed (every identifier left of an
+// assignment's `=` counts, subscripts and all); missing one would drop facts, so the scan follows
+// strings and brackets.
 template <class IsRelevant>
 void bound_names(std::string_view text, std::vector<std::string_view>& out, IsRelevant is_relevant) {
   const std::size_t n = text.size();
   int depth = 0;
-  bool line_start = true;
+  bool statement_start = true;
   bool in_import = false;
+  bool in_for_target = false;   // between `for` and `in`
+  bool compound_header = false; // the statement starts with a keyword whose header ends in ':'
+  bool assigned = false;        // an assignment '=' was seen in this statement
+  std::size_t targets_begin = 0;  // where the current run of targets starts
   std::string_view previous_word;
+  // Identifiers of [from, to) that are names, not attributes (`a.b` contributes a).
+  auto add_targets = [&](std::size_t from, std::size_t to) {
+    std::vector<std::string_view> ids;
+    code_identifiers(text.substr(from, to - from), ids);
+    for (const auto id : ids) {
+      const std::size_t at = static_cast<std::size_t>(id.data() - text.data());
+      if (at > 0 && text[at - 1] == '.') continue;
+      out.push_back(id);
+    }
+  };
   std::size_t i = 0;
   while (i < n) {
-    const char c = text[i];
-    if (line_start && depth == 0) {
-      line_start = false;
+    if (statement_start && depth == 0) {
+      statement_start = false;
       i = skip_blanks(text, i);
       if (i >= n) break;
-      std::string_view rest = text.substr(i);
+      const std::string_view rest = text.substr(i);
+      targets_begin = i;
+      assigned = false;
       in_import = starts_with_keyword(rest, "import") || starts_with_keyword(rest, "from");
+      in_for_target = false;
+      compound_header = false;
+      for (std::string_view keyword : {"if", "elif", "else", "for", "while", "with", "try", "except", "finally",
+                                       "def", "class", "async"})
+        if (starts_with_keyword(rest, keyword)) compound_header = true;
+      // `match` and `case` are keywords only where a name cannot follow (`match = ...` binds).
+      for (std::string_view keyword : {"match", "case"}) {
+        if (!starts_with_keyword(rest, keyword)) continue;
+        const std::size_t next = skip_blanks(text, i + keyword.size());
+        if (next < n && std::string_view(":=.,)]}+-*/%&|^@<>!;").find(text[next]) == std::string_view::npos)
+          compound_header = true;
+      }
       for (std::string_view keyword : {"def", "class", "async"}) {
         if (!starts_with_keyword(rest, keyword)) continue;
         std::size_t at = skip_blanks(text, i + keyword.size());
@@ -112,29 +144,15 @@ void bound_names(std::string_view text, std::vector<std::string_view>& out, IsRe
         const auto name = identifier_at(text, at);
         if (!name.empty()) out.push_back(name);
       }
-      // Targets before a single '=' (augmented assignments too): `a = `, `a, b = `, `a: T = `.
-      std::size_t at = i;
-      std::vector<std::string_view> targets;
-      for (;;) {
-        at = skip_blanks(text, at);
-        const auto name = identifier_at(text, at);
-        if (name.empty()) break;
-        targets.push_back(name);
-        at = skip_blanks(text, at + name.size());
-        if (at < n && text[at] == ',') {
-          ++at;
-          continue;
-        }
-        break;
-      }
-      if (!targets.empty() && at < n) {
-        const bool annotated = text[at] == ':';
-        const bool assigns = text[at] == '=' && !(at + 1 < n && text[at + 1] == '=');
-        const bool augmented = at + 1 < n && text[at + 1] == '=' && std::string_view("+-*/%&|^@").find(text[at]) != std::string_view::npos;
-        if (assigns || annotated || augmented) out.insert(out.end(), targets.begin(), targets.end());
+      std::size_t after_for = i;
+      if (starts_with_keyword(rest, "async")) after_for = skip_blanks(text, i + 5);
+      if (starts_with_keyword(text.substr(after_for), "for")) {
+        in_for_target = true;
+        targets_begin = after_for + 3;
       }
       continue;
     }
+    const char c = text[i];
     if (c == '#') {
       while (i < n && text[i] != '\n' && text[i] != '\r') ++i;
       continue;
@@ -155,17 +173,41 @@ void bound_names(std::string_view text, std::vector<std::string_view>& out, IsRe
       }
       continue;
     }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-    else if (c == '\\' && i + 1 < n && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == '\\' && i + 1 < n && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
       i += 2;
       continue;
     } else if (c == '\n' || c == '\r') {
-      line_start = true;
+      if (depth == 0) statement_start = true;
       in_import = false;
+    } else if (depth == 0 && c == ';') {
+      statement_start = true;
+    } else if (depth == 0 && c == ':') {
+      if (compound_header && !in_for_target) {
+        statement_start = true;  // `if x: a = 1`: a statement follows the header
+      } else if (!assigned && !compound_header && !(i + 1 < n && text[i + 1] == '=')) {
+        add_targets(targets_begin, i);  // `a: T = v` or `a: T`
+        assigned = true;
+      }
+    } else if (depth == 0 && c == '=') {
+      const char before = i > 0 ? text[i - 1] : ' ';
+      const char after = i + 1 < n ? text[i + 1] : ' ';
+      const bool comparison = after == '=' || before == '=' || before == '!' || before == ':' ||
+                              ((before == '<' || before == '>') && !(i > 1 && text[i - 2] == before));
+      if (!comparison && !compound_header) {
+        add_targets(targets_begin, i);
+        assigned = true;
+        targets_begin = i + 1;  // `a = b = 1`: b is a target too
+      }
     } else if (is_identifier_char(c) && (i == 0 || !is_identifier_char(text[i - 1]))) {
       const auto word = identifier_at(text, i);
-      if (word == "as") {
+      if (in_for_target && depth == 0 && word == "in") {
+        add_targets(targets_begin, i);
+        in_for_target = false;
+      } else if (word == "as") {
         // `import x as y` / `from m import x as y`: y matters when x does (a plain imported name
         // that matters is itself a trigger token). `with ... as y`, `except ... as y`: always.
         const auto name = identifier_at(text, skip_blanks(text, i + 2));
@@ -219,8 +261,22 @@ bool is_simple_statement(std::string_view text) {
          !mentions_word(text, "nonlocal");
 }
 
-// The identifiers of `text` where it is code: outside comments and plain string literals (an
-// f-string's text is scanned too: its braces hold code).
+// Every identifier-shaped word of `text` (numbers skipped).
+void all_words(std::string_view text, std::vector<std::string_view>& out) {
+  for (std::size_t i = 0; i < text.size();) {
+    if (!is_identifier_char(text[i])) {
+      ++i;
+      continue;
+    }
+    const auto word = identifier_at(text, i);
+    if (!(word[0] >= '0' && word[0] <= '9')) out.push_back(word);
+    i += word.size();
+  }
+}
+
+// The identifiers of `text` where it is code: outside comments and plain string literals. An
+// f-string ends where any string does; every word inside it counts, since its braces hold code
+// (over-collecting only costs speed).
 void code_identifiers(std::string_view text, std::vector<std::string_view>& out) {
   const std::size_t n = text.size();
   std::size_t i = 0;
@@ -238,10 +294,6 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
         if (text[p] == 'f' || text[p] == 'F') formatted = true;
       }
       if (p > 0 && is_identifier_char(text[p - 1])) formatted = false;
-      if (formatted) {
-        ++i;
-        continue;
-      }
       const bool triple = i + 2 < n && text[i + 1] == c && text[i + 2] == c;
       std::size_t j = i + (triple ? 3 : 1);
       while (j < n) {
@@ -256,7 +308,9 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
         }
         ++j;
       }
-      i = std::min(j, n);
+      j = std::min(j, n);
+      if (formatted) all_words(text.substr(i, j - i), out);
+      i = j;
       continue;
     }
     if (is_identifier_char(c) && !(c >= '0' && c <= '9')) {
@@ -500,15 +554,54 @@ std::optional<Body> split_body(std::string_view source, const TopLevelChunk& chu
   return body;
 }
 
-// Attribute names a method assigns on self (`self.eps = ...`, `self.n += 1`).
+// Attribute names a method assigns on self: `self.eps = ...`, `self.eps: float = ...`,
+// `self.n += 1` (every augmented operator), and `self.a, self.b = ...` (over-collecting only
+// keeps more code).
 void self_assignments(std::string_view text, std::vector<std::string_view>& out) {
+  // Whether only blanks stand before `at` on its line (a statement starts there).
+  auto starts_line = [&](std::size_t at) {
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t')) --at;
+    return at == 0 || text[at - 1] == '\n' || text[at - 1] == '\r';
+  };
+  auto assignment_follows = [&](std::size_t self_at, std::size_t op) {
+    if (op >= text.size()) return false;
+    if (text[op] == ':')  // an annotation `self.eps: float = ...`, not `if self.x:` or a slice
+      return starts_line(self_at) && !(op + 1 < text.size() && text[op + 1] == '=');
+    if (text[op] == ',') {
+      // Part of a target list `self.a, self.b = ...`: only names, dots, commas and stars before
+      // it on its line, and a plain '=' after it outside brackets (not a call's `f(self.a, b=1)`).
+      std::size_t k = op - 1;
+      while (k > 0 && text[k - 1] != '\n') {
+        const char b = text[k - 1];
+        if (!(is_identifier_char(b) || b == '.' || b == ',' || b == '*' || b == ' ' || b == '\t')) return false;
+        --k;
+      }
+      int depth = 0;
+      for (k = op + 1; k < text.size() && text[k] != '\n'; ++k) {
+        const char c = text[k];
+        if (c == '(' || c == '[' || c == '{') ++depth;
+        else if ((c == ')' || c == ']' || c == '}') && --depth < 0) return false;
+        else if (c == '#' || c == '\'' || c == '"') return false;
+        else if (depth == 0 && c == '=' && text[k - 1] != '=' && text[k - 1] != '!' && text[k - 1] != '<' &&
+                 text[k - 1] != '>' && !(k + 1 < text.size() && text[k + 1] == '='))
+          return true;
+      }
+      return false;
+    }
+    std::size_t at = op;
+    if (at < text.size() && std::string_view("+-*/%&|^@").find(text[at]) != std::string_view::npos) {
+      ++at;
+      if (at < text.size() && (text[at] == '*' || text[at] == '/') && text[at] == text[at - 1]) ++at;  // **= //=
+    } else if (at + 1 < text.size() && (text[at] == '<' || text[at] == '>') && text[at + 1] == text[at]) {
+      at += 2;  // <<= >>=
+    }
+    return at < text.size() && text[at] == '=' && !(at + 1 < text.size() && text[at + 1] == '=');
+  };
   for (std::size_t at = text.find("self."); at != std::string_view::npos; at = text.find("self.", at + 1)) {
     if (at > 0 && is_identifier_char(text[at - 1])) continue;
     const auto name = identifier_at(text, at + 5);
     if (name.empty()) continue;
-    std::size_t op = skip_blanks(text, at + 5 + name.size());
-    if (op < text.size() && std::string_view("+-*/%&|^@").find(text[op]) != std::string_view::npos) ++op;
-    if (op < text.size() && text[op] == '=' && !(op + 1 < text.size() && text[op + 1] == '=')) out.push_back(name);
+    if (assignment_follows(at, skip_blanks(text, at + 5 + name.size()))) out.push_back(name);
   }
 }
 
@@ -529,7 +622,17 @@ std::optional<std::vector<std::string_view>> import_names(std::string_view text)
   const auto keyword = std::find(ids.begin(), ids.end(), std::string_view("import"));
   if (keyword == ids.end()) return std::nullopt;
   std::vector<std::string_view> names;
-  const std::size_t list = rest.find("import", from ? 4 : 0);
+  // The keyword is the first whole word `import` (`from .import_utils import x` names a module
+  // that starts with it; `from .import x` is valid Python).
+  std::size_t list = std::string_view::npos;
+  for (std::size_t at = rest.find("import", from ? 4 : 0); at != std::string_view::npos; at = rest.find("import", at + 1)) {
+    const bool left = at == 0 || !is_identifier_char(rest[at - 1]);
+    const bool right = at + 6 >= rest.size() || !is_identifier_char(rest[at + 6]);
+    if (left && right) {
+      list = at;
+      break;
+    }
+  }
   if (list == std::string_view::npos) return std::nullopt;
   std::string_view items = rest.substr(list + 6);
   std::size_t begin = 0;
@@ -581,11 +684,14 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   // or an expression) is parsed when it is relevant or binds a name that parsed code mentions, so
   // constants read by kept code keep exactly the bindings a full parse gives them. Repeat until
   // nothing changes. Each chunk's code identifiers are read once.
-  std::vector<char> keep(chunks->size(), 0);
-  std::vector<char> relevant(chunks->size(), 0);
-  std::vector<char> simple(chunks->size(), 0);
-  std::vector<std::vector<std::string_view>> ids(chunks->size());
-  std::vector<std::string_view> interesting;
+  // Relevance first (it depends only on the names relevant chunks bind), then what is kept.
+  // Each chunk's code identifiers and bound names are read once; each sweep over the chunks is
+  // set lookups only, and a sweep is repeated only when the previous one added something.
+  const std::size_t count = chunks->size();
+  std::vector<char> keep(count, 0);
+  std::vector<char> relevant(count, 0);  // 1: relevant, 2: harvested
+  std::vector<char> simple(count, 0);
+  std::vector<std::vector<std::string_view>> ids(count);
   std::unordered_set<std::string_view> interesting_set;
   std::unordered_set<std::string_view> kept_words;  // every code identifier of the parsed chunks
   auto text_of = [&](std::size_t k) {
@@ -595,62 +701,121 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     if (mentions_any(text, trigger_tokens)) return true;
     return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return words.count(w) > 0; });
   };
-  auto add_interesting = [&](std::string_view word) {
-    if (interesting_set.insert(word).second) interesting.push_back(word);
-  };
-  auto note_kept = [&](std::size_t k) {
-    if (keep[k]) return false;
-    keep[k] = 1;
-    kept_words.insert(ids[k].begin(), ids[k].end());
-    return true;
-  };
-  for (std::size_t k = 0; k < chunks->size(); ++k) {
+  for (std::size_t k = 0; k < count; ++k) {
     const TopLevelChunk& chunk = (*chunks)[k];
     const std::string_view text = text_of(k);
     code_identifiers(text, ids[k]);
     // A plain import is parsed, like a simple statement, when it names an API or binds a name that
     // parsed code uses; `simple` is 2 for it.
     if (!chunk.is_definition) simple[k] = is_simple_statement(text) ? 1 : import_names(text) ? 2 : 0;
-    if (!chunk.is_definition && !simple[k]) note_kept(k);
     const bool rebinds = std::any_of(ids[k].begin(), ids[k].end(),
                                      [](std::string_view w) { return w == "global" || w == "nonlocal"; });
     if (names_a_trigger_in(text, ids[k]) || rebinds || (chunk.is_definition && assigns_attribute(text, attributes)))
       relevant[k] = 1;
   }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (std::size_t k = 0; k < chunks->size(); ++k) {
-      const TopLevelChunk& chunk = (*chunks)[k];
-      if (!relevant[k]) {
-        const std::string_view text = text_of(k);
-        if (!interesting_set.empty() &&
-            std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) { return interesting_set.count(w) > 0; })) {
-          relevant[k] = 1;
-        } else if (simple[k] && !keep[k]) {
-          // A constant, alias or import some parsed code mentions.
-          std::vector<std::string_view> binds;
-          if (simple[k] == 2) binds = *import_names(text);
-          else bound_names(text, binds, [](std::string_view) { return true; });
-          if (std::any_of(binds.begin(), binds.end(), [&](std::string_view w) { return kept_words.count(w) > 0; }))
-            changed |= note_kept(k);
-          continue;
-        } else {
-          continue;
-        }
-      } else if (relevant[k] == 2) {
-        continue;  // already harvested
+  // A few sweeps settle almost every file (a name is usually bound above its uses); past
+  // kMaxSweeps, a worklist over an index of who mentions each word finishes in linear time.
+  constexpr int kMaxSweeps = 4;
+  std::vector<std::string_view> fresh_words;  // interesting words the index has not followed yet
+  auto harvest = [&](std::size_t k) {
+    relevant[k] = 2;
+    const TopLevelChunk& chunk = (*chunks)[k];
+    bool added = false;
+    auto add = [&](std::string_view word) {
+      if (!interesting_set.insert(word).second) return;
+      fresh_words.push_back(word);
+      added = true;
+    };
+    if (chunk.is_definition) {
+      if (chunk.is_class) add(chunk.name);
+    } else {
+      std::vector<std::string_view> binds;
+      bound_names(text_of(k), binds, [&](std::string_view word) {
+        return words.count(word) > 0 || mentions_any(word, trigger_tokens) || interesting_set.count(word) > 0;
+      });
+      for (const auto word : binds) add(word);
+    }
+    return added;
+  };
+  bool spread = true;
+  for (int sweep = 0; spread && sweep < kMaxSweeps; ++sweep) {
+    spread = false;
+    fresh_words.clear();
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!relevant[k] && !interesting_set.empty() &&
+          std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) { return interesting_set.count(w) > 0; }))
+        relevant[k] = 1;
+      if (relevant[k] == 1) spread |= harvest(k);
+    }
+  }
+  if (spread) {
+    // Words added in the last sweep may make chunks above them relevant: follow every interesting
+    // word (and what it leads to) through the index.
+    std::unordered_map<std::string_view, std::vector<std::size_t>> mentioned_by;
+    for (std::size_t k = 0; k < count; ++k)
+      if (!relevant[k])
+        for (const auto word : ids[k]) mentioned_by[word].push_back(k);
+    std::vector<std::string_view> pending(interesting_set.begin(), interesting_set.end());
+    fresh_words.clear();
+    while (!pending.empty()) {
+      const std::string_view word = pending.back();
+      pending.pop_back();
+      const auto it = mentioned_by.find(word);
+      if (it == mentioned_by.end()) continue;
+      for (const std::size_t k : it->second) {
+        if (relevant[k]) continue;
+        harvest(k);
+        pending.insert(pending.end(), fresh_words.begin(), fresh_words.end());
+        fresh_words.clear();
       }
-      relevant[k] = 2;
-      note_kept(k);
-      changed = true;
-      if (chunk.is_definition) {
-        if (chunk.is_class) add_interesting(chunk.name);
+    }
+  }
+  // Kept: relevant chunks, imports and compound statements, and the simple statements that bind
+  // a name kept code uses (and theirs in turn).
+  auto note_kept = [&](std::size_t k) {
+    keep[k] = 1;
+    kept_words.insert(ids[k].begin(), ids[k].end());
+  };
+  std::vector<std::size_t> candidates;  // simple statements not kept yet
+  for (std::size_t k = 0; k < count; ++k) {
+    if (relevant[k] || (!(*chunks)[k].is_definition && !simple[k])) note_kept(k);
+    else if (simple[k]) candidates.push_back(k);
+  }
+  std::vector<std::vector<std::string_view>> binds(count);
+  for (const std::size_t k : candidates) {
+    if (simple[k] == 2) binds[k] = *import_names(text_of(k));
+    else bound_names(text_of(k), binds[k], [](std::string_view) { return true; });
+  }
+  bool grew = true;
+  for (int sweep = 0; grew && sweep < kMaxSweeps && !candidates.empty(); ++sweep) {
+    grew = false;
+    std::size_t left = 0;
+    for (const std::size_t k : candidates) {
+      if (std::any_of(binds[k].begin(), binds[k].end(), [&](std::string_view w) { return kept_words.count(w) > 0; })) {
+        note_kept(k);
+        grew = true;
       } else {
-        std::vector<std::string_view> binds;
-        bound_names(text_of(k), binds, [&](std::string_view word) {
-          return words.count(word) > 0 || mentions_any(word, trigger_tokens) || interesting_set.count(word) > 0;
-        });
-        for (const auto word : binds) add_interesting(word);
+        candidates[left++] = k;
+      }
+    }
+    candidates.resize(left);
+  }
+  if (grew && !candidates.empty()) {
+    // The rest through an index of which candidates bind each word.
+    std::unordered_map<std::string_view, std::vector<std::size_t>> bound_by;
+    for (const std::size_t k : candidates)
+      for (const auto word : binds[k]) bound_by[word].push_back(k);
+    std::vector<std::string_view> pending(kept_words.begin(), kept_words.end());
+    while (!pending.empty()) {
+      const std::string_view word = pending.back();
+      pending.pop_back();
+      const auto it = bound_by.find(word);
+      if (it == bound_by.end()) continue;
+      for (const std::size_t k : it->second) {
+        if (keep[k]) continue;
+        keep[k] = 1;
+        for (const auto w : ids[k])
+          if (kept_words.insert(w).second) pending.push_back(w);
       }
     }
   }
@@ -727,62 +892,106 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
             relevant_text(member_text(m), member_ids[m]))
           kept[m] = 1;
       }
-      for (bool grew = true; grew;) {
-        grew = false;
-        needed.clear();
-        for (std::size_t m = 0; m < count; ++m)
-          if (kept[m]) self_mentions(member_text(m), needed);
-        for (std::size_t m = 0; m < count; ++m) {
-          if (kept[m]) continue;
-          std::vector<std::string_view> own;
-          self_assignments(member_text(m), own);
-          if (std::any_of(own.begin(), own.end(), [&](std::string_view name) {
-                return std::find(needed.begin(), needed.end(), name) != needed.end();
-              })) {
-            kept[m] = 1;
-            grew = true;
-          }
+      // Kept members' self attributes are needed; a member that assigns a needed one is kept.
+      std::unordered_map<std::string_view, std::vector<std::size_t>> assigned_by;
+      for (std::size_t m = 0; m < count; ++m) {
+        if (kept[m]) continue;
+        std::vector<std::string_view> own;
+        self_assignments(member_text(m), own);
+        for (const auto name : own) assigned_by[name].push_back(m);
+      }
+      std::unordered_set<std::string_view> needed_set;
+      std::vector<std::size_t> pending;
+      for (std::size_t m = 0; m < count; ++m)
+        if (kept[m]) pending.push_back(m);
+      while (!pending.empty()) {
+        const std::size_t m = pending.back();
+        pending.pop_back();
+        std::vector<std::string_view> mentions;
+        self_mentions(member_text(m), mentions);
+        for (const auto name : mentions) {
+          if (!needed_set.insert(name).second) continue;
+          needed.push_back(name);
+          if (const auto it = assigned_by.find(name); it != assigned_by.end())
+            for (const std::size_t other : it->second)
+              if (!kept[other]) {
+                kept[other] = 1;
+                pending.push_back(other);
+              }
         }
       }
     } else {
       std::unordered_set<std::string_view> used(header_ids.begin(), header_ids.end());
       std::vector<std::string_view> self_used = self_needed;
       self_mentions(header, self_used);
+      // A statement is relevant when it names an API or a name a relevant statement bound (a
+      // local alias `norm = nn.BatchNorm2d` makes `norm(c, eps=0.0)` a call of the API).
+      std::unordered_set<std::string_view> local_interesting;
+      std::vector<char> relevant_member(count, 0);
       for (std::size_t m = 0; m < count; ++m)
         if (relevant_text(member_text(m), member_ids[m]) ||
             (in_api_class && std::any_of(member_ids[m].begin(), member_ids[m].end(),
                                          [](std::string_view w) { return w == "__init__"; })))
-          kept[m] = 1;
-      for (bool grew = true; grew;) {
-        grew = false;
-        for (std::size_t m = 0; m < count; ++m)
-          if (kept[m]) {
-            used.insert(member_ids[m].begin(), member_ids[m].end());
-            self_mentions(member_text(m), self_used);
-          }
+          relevant_member[m] = 1;
+      for (bool spread = true; spread;) {
+        spread = false;
         for (std::size_t m = 0; m < count; ++m) {
-          if (kept[m]) continue;
-          const std::string_view text = member_text(m);
-          bool keep_it;
-          if (body->members[m].is_definition || !is_simple_statement(text)) {
-            // A compound statement may bind names anywhere inside (loops, with, except).
-            keep_it = std::any_of(member_ids[m].begin(), member_ids[m].end(),
-                                  [&](std::string_view w) { return used.count(w) > 0; });
-          } else {
-            std::vector<std::string_view> binds;
-            bound_names(text, binds, [](std::string_view) { return true; });
-            std::vector<std::string_view> self_set;
-            self_assignments(text, self_set);
-            keep_it = std::any_of(binds.begin(), binds.end(), [&](std::string_view w) { return used.count(w) > 0; }) ||
-                      std::any_of(self_set.begin(), self_set.end(), [&](std::string_view w) {
-                        return std::find(self_used.begin(), self_used.end(), w) != self_used.end();
-                      });
-          }
-          if (keep_it) {
-            kept[m] = 1;
-            grew = true;
-          }
+          if (!relevant_member[m] && std::any_of(member_ids[m].begin(), member_ids[m].end(), [&](std::string_view w) {
+                return local_interesting.count(w) > 0;
+              }))
+            relevant_member[m] = 1;
+          if (relevant_member[m] != 1) continue;
+          relevant_member[m] = 2;  // harvested
+          kept[m] = 1;
+          std::vector<std::string_view> binds;
+          bound_names(member_text(m), binds, [](std::string_view) { return true; });
+          for (const auto word : binds) spread |= local_interesting.insert(word).second;
         }
+      }
+      // Kept statements use names and self attributes; a statement that binds a used name (a
+      // compound one: that mentions it anywhere) or assigns a used self attribute is kept too.
+      std::unordered_map<std::string_view, std::vector<std::size_t>> kept_if_used, kept_if_self_used;
+      for (std::size_t m = 0; m < count; ++m) {
+        if (kept[m]) continue;
+        const std::string_view text = member_text(m);
+        if (body->members[m].is_definition || !is_simple_statement(text)) {
+          for (const auto w : member_ids[m]) kept_if_used[w].push_back(m);
+        } else {
+          std::vector<std::string_view> binds;
+          bound_names(text, binds, [](std::string_view) { return true; });
+          for (const auto w : binds) kept_if_used[w].push_back(m);
+          std::vector<std::string_view> self_set;
+          self_assignments(text, self_set);
+          for (const auto w : self_set) kept_if_self_used[w].push_back(m);
+        }
+      }
+      std::unordered_set<std::string_view> self_used_set;
+      std::vector<std::size_t> pending;
+      auto trigger = [&](const std::unordered_map<std::string_view, std::vector<std::size_t>>& index, std::string_view w) {
+        if (const auto it = index.find(w); it != index.end())
+          for (const std::size_t other : it->second)
+            if (!kept[other]) {
+              kept[other] = 1;
+              pending.push_back(other);
+            }
+      };
+      auto use_name = [&](std::string_view w) {
+        if (used.insert(w).second) trigger(kept_if_used, w);
+      };
+      auto use_self = [&](std::string_view w) {
+        if (self_used_set.insert(w).second) trigger(kept_if_self_used, w);
+      };
+      for (const auto w : header_ids) trigger(kept_if_used, w);
+      for (const auto w : self_used) use_self(w);
+      for (std::size_t m = 0; m < count; ++m)
+        if (kept[m]) pending.push_back(m);
+      while (!pending.empty()) {
+        const std::size_t m = pending.back();
+        pending.pop_back();
+        for (const auto w : member_ids[m]) use_name(w);
+        std::vector<std::string_view> mentions;
+        self_mentions(member_text(m), mentions);
+        for (const auto w : mentions) use_self(w);
       }
     }
     if (std::find(kept.begin(), kept.end(), 1) == kept.end()) kept[0] = 1;  // a body needs a statement

@@ -84,9 +84,11 @@ bool Resolver::visit(TSNode node, const TSTreeCursor* cursor) {
   } else if (sym == g_.lambda) {
     shadow_marks_.push_back(shadowed_.size());
     shadow_identifiers(field(node, g_.f_parameters));
+    nested_.push_back(node);
   } else if (is_comprehension(sym)) {
     shadow_marks_.push_back(shadowed_.size());
     shadow_comprehension_targets(node);
+    nested_.push_back(node);
   } else if (sym == g_.call) {
     handle_call(node);
   } else if (sym == g_.assignment) {
@@ -107,6 +109,7 @@ void Resolver::leave(TSNode node) {
   } else if (sym == g_.lambda || is_comprehension(sym)) {
     shadowed_.resize(shadow_marks_.back());
     shadow_marks_.pop_back();
+    nested_.pop_back();
   }
   if (!guard_frames_.empty() && ts_node_eq(guard_frames_.back().block, node)) {
     guards_.resize(guards_.size() - guard_frames_.back().pushed);
@@ -115,6 +118,29 @@ void Resolver::leave(TSNode node) {
 }
 
 // ---- lambdas and comprehensions ------------------------------------------------------------
+
+const Scope* Resolver::name_scope(TSNode at) const {
+  const Scope* current = scope();
+  // No class statement sits inside an expression: in a class scope, every entry of nested_ is
+  // in the class body.
+  if (current->kind != Scope::Kind::Class || nested_.empty() || current->parent == nullptr) return current;
+  const TSNode outermost = nested_.front();
+  if (!ts_node_is_null(at) && is_comprehension(ts_node_symbol(outermost))) {
+    // The first iterable is evaluated in the class body: `[f(c) for c in CHANNELS]`.
+    const uint32_t n = ts_node_named_child_count(outermost);
+    for (uint32_t i = 0; i < n; ++i) {
+      const TSNode clause = ts_node_named_child(outermost, i);
+      if (!is(clause, g_.for_in_clause)) continue;
+      const TSNode iterable = field(clause, g_.f_right);
+      if (!ts_node_is_null(iterable) && ts_node_start_byte(at) >= ts_node_start_byte(iterable) &&
+          ts_node_end_byte(at) <= ts_node_end_byte(iterable))
+        return current;
+      break;
+    }
+  }
+  while (current->kind == Scope::Kind::Class && current->parent != nullptr) current = current->parent;
+  return current;
+}
 // Their parameters and loop targets are local to them: inside, such a name is never the module
 // constant of the same name.
 
@@ -161,7 +187,8 @@ std::optional<std::string> Resolver::qualified_name(TSNode node, const Scope* fr
     }
     if (binding != nullptr && binding->only_definition() && defining->kind == Scope::Kind::Module && !module_.empty())
       return module_ + "." + std::string(name);  // a def or class of this module
-    if (const auto imported = imports_.lookup(name)) return std::string(*imported);
+    if (const auto imported = imports_.lookup(name, defining != nullptr ? defining : &scopes_.module()))
+      return std::string(*imported);
     return std::nullopt;
   }
   if (is(node, g_.attribute)) {
@@ -176,7 +203,7 @@ std::optional<std::string> Resolver::qualified_name(TSNode node, const Scope* fr
 
 bool Resolver::is_builtin(TSNode callee, std::string_view name) const {
   return is(callee, g_.identifier) && node_text(callee, source_) == name &&
-         scopes_.lookup(scope(), name).second == nullptr && !imports_.lookup(name);
+         scopes_.lookup(name_scope(callee), name).second == nullptr && !imports_.lookup(name, &scopes_.module());
 }
 
 // The API a class derives from, directly or through local subclasses, with the name the code
@@ -294,6 +321,11 @@ void Resolver::add_guard(TSNode subject, TSNode classes) {
 void Resolver::dispatch(const ApiUse& use) {
   for (Extractor* extractor : extractors_)
     if (extractor->handles(use.api)) extractor->on_use(use, *this);
+  for (const ApiEntry& other : use.api.also) {
+    const ApiUse also{other,          use.qualified, use.spelled,  use.site,     use.args,
+                      use.shift,      use.origin,    use.partial,  use.own_args, use.own_shift};
+    dispatch(also);
+  }
 }
 
 void Resolver::handle_call(TSNode call) {
@@ -349,7 +381,7 @@ void Resolver::handle_partial(TSNode call, const CallArgs& partial_args) {
 
 // `BN = functools.partial(nn.BatchNorm2d, eps=1e-3)` ... `BN(64, eps=1e-6)`.
 bool Resolver::handle_call_through_partial(TSNode call, TSNode callee, TSNode arguments) {
-  const auto [defining, binding] = scopes_.lookup(scope(), node_text(callee, source_));
+  const auto [defining, binding] = scopes_.lookup(name_scope(callee), node_text(callee, source_));
   if (binding == nullptr || !binding->simple() || !is(binding->value, g_.call)) return false;
   const TSNode partial_call = binding->value;
   const auto partial_name = qualified_name(field(partial_call, g_.f_function), defining, 0);
@@ -384,13 +416,37 @@ bool Resolver::handle_call_through_partial(TSNode call, TSNode callee, TSNode ar
   return true;
 }
 
+// Where a name or attribute chain lives: `self.x` in a method belongs to the class, `x` to the
+// scope that binds it, `obj.x` to the scope that binds obj. The key is that scope and the text.
+std::string Resolver::construction_key(TSNode target) const {
+  TSNode root = target;
+  while (is(root, g_.attribute)) root = field(root, g_.f_object);
+  if (!is(root, g_.identifier)) return "";
+  const auto root_name = node_text(root, source_);
+  const Scope* owner = nullptr;
+  const Scope* current = scope();
+  if (is(target, g_.attribute) && current->is_method() && !current->parameters.empty() &&
+      current->parameters.front().kind == Parameter::Kind::Self && current->parameters.front().name == root_name) {
+    owner = current->parent;
+  } else {
+    owner = scopes_.lookup(name_scope(target), root_name).first;
+    if (owner == nullptr) owner = &scopes_.module();
+  }
+  std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(owner));
+  key += ':';
+  key += node_text(target, source_);
+  return key;
+}
+
 // Remembers `self.bn = nn.BatchNorm2d(...)` so that `self.bn.eps = ...` is known to be batch norm.
 void Resolver::remember_construction(TSNode call, Resolved what) {
   const TSNode parent = node_stack_.empty() ? TSNode{} : node_stack_.back();
   if (!is(parent, g_.assignment) || !ts_node_eq(field(parent, g_.f_right), call)) return;
   const TSNode left = field(parent, g_.f_left);
-  if (is(left, g_.identifier) || is(left, g_.attribute))
-    constructed_[std::string(node_text(left, source_))] = std::move(what);
+  if (is(left, g_.identifier) || is(left, g_.attribute)) {
+    const std::string key = construction_key(left);
+    if (!key.empty()) constructed_[key] = std::move(what);
+  }
 }
 
 // `m.eps = 1e-6` where m is known to be an instance of an API, and every assignment for the
@@ -398,6 +454,9 @@ void Resolver::remember_construction(TSNode call, Resolved what) {
 void Resolver::handle_assignment(TSNode assignment) {
   for (Extractor* extractor : extractors_) extractor->on_assignment(assignment, *this);
   const TSNode left = field(assignment, g_.f_left);
+  // A rebinding forgets what the target held; a construction on the right records it again
+  // when the walk reaches the call.
+  if (is(left, g_.identifier) || is(left, g_.attribute)) constructed_.erase(construction_key(left));
   if (is(left, g_.identifier) && scope()->kind == Scope::Kind::Module) note_alias(left, field(assignment, g_.f_right));
   if (!is(left, g_.attribute)) return;
   const auto object = node_text(field(left, g_.f_object), source_);
@@ -408,7 +467,7 @@ void Resolver::handle_assignment(TSNode assignment) {
       break;
     }
   if (what == nullptr) {
-    const auto it = constructed_.find(std::string(object));
+    const auto it = constructed_.find(construction_key(field(left, g_.f_object)));
     if (it != constructed_.end() && it->second.api != nullptr) what = &it->second;
   }
   const TSNode value = field(assignment, g_.f_right);
@@ -482,6 +541,7 @@ void Resolver::note_forwarding(const ApiUse& use, std::string_view role, const V
   fact.api = use.qualified;
   fact.api_spelled = use.spelled;
   fact.role = std::string(role);
+  if (const ApiArg* arg = use.api.arg(role)) fact.api_parameter = arg->name;
   fact.parameter = ref.parameter;
   fact.index = ref.index;
   if (!ref.default_value.empty()) fact.default_value = ref.default_value.front();

@@ -95,16 +95,22 @@ class Resolver {
   const ApiTable& table() const { return table_; }
   const std::string& module() const { return module_; }
   FileFacts& out() { return out_; }
+  // The scope of the def, class or module the walk stands in.
   const Scope* scope() const { return scope_stack_.back(); }
+  // The scope names at `at` are looked up from: scope(), except that a lambda or comprehension
+  // in a class body does not see the class's names (all but a comprehension's first iterable).
+  const Scope* name_scope(TSNode at) const;
   // The binding of `name` visible where the walk stands.
-  std::pair<const Scope*, const Binding*> lookup(std::string_view name) const { return scopes_.lookup(scope(), name); }
+  std::pair<const Scope*, const Binding*> lookup(std::string_view name) const {
+    return scopes_.lookup(name_scope(node_stack_.empty() ? TSNode{} : node_stack_.back()), name);
+  }
   // The value of `node` where the walk stands (lambda and comprehension names shadow constants).
-  Value evaluate(TSNode node) const { return evaluator_.evaluate(node, scope(), shadowed_); }
-  std::optional<ConstantValue> fold(TSNode node) const { return evaluator_.fold(node, scope(), shadowed_); }
+  Value evaluate(TSNode node) const { return evaluator_.evaluate(node, name_scope(node), shadowed_); }
+  std::optional<ConstantValue> fold(TSNode node) const { return evaluator_.fold(node, name_scope(node), shadowed_); }
   const ValueEvaluator& evaluator() const { return evaluator_; }
   // The fully qualified name an expression stands for (`nn.BatchNorm2d` -> torch.nn.BatchNorm2d,
   // a module-level def or class -> "<module>.<name>").
-  std::optional<std::string> qualified_name(TSNode node) const { return qualified_name(node, scope(), 0); }
+  std::optional<std::string> qualified_name(TSNode node) const { return qualified_name(node, name_scope(node), 0); }
   // The name of a module-level builtin when it is not shadowed (`dict`, `type`).
   bool is_builtin(TSNode callee, std::string_view name) const;
   LiteralArg literal(TSNode value) const;
@@ -142,6 +148,7 @@ class Resolver {
   void handle_partial(TSNode call, const CallArgs& partial_args);
   bool handle_call_through_partial(TSNode call, TSNode callee, TSNode arguments);
   void remember_construction(TSNode call, Resolved what);
+  std::string construction_key(TSNode target) const;
   void handle_assignment(TSNode assignment);
   void note_subclass(TSNode class_node, const Resolved& base);
   void note_alias(TSNode name, TSNode value);
@@ -159,6 +166,7 @@ class Resolver {
   std::vector<const Scope*> scope_stack_;
   std::vector<Resolved> class_stack_;
   std::vector<std::string_view> shadowed_;
+  std::vector<TSNode> nested_;  // the lambdas and comprehensions the walk stands in, outermost first
   std::vector<std::size_t> shadow_marks_;
   std::vector<TSNode> node_stack_;
   std::vector<Guard> guards_;

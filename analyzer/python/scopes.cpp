@@ -131,6 +131,61 @@ void ScopeTree::note_self_attribute(Scope& method, TSNode target, TSNode value, 
   }
 }
 
+void ScopeTree::note_self_targets(Scope& method, TSNode target, TSNode value, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (is(target, g.attribute)) {
+    note_self_attribute(method, target, value, source);
+    return;
+  }
+  // `self.a, self.b = ...`: each is set, to no single value.
+  if (!is(target, g.pattern_list) && !is(target, g.tuple_pattern) && !is(target, g.list_pattern) &&
+      !is(target, g.list_splat_pattern) && !is(target, g.tuple) && !is(target, g.list))
+    return;
+  std::vector<TSNode> pending{target};
+  while (!pending.empty()) {
+    const TSNode node = pending.back();
+    pending.pop_back();
+    if (is(node, g.attribute)) {
+      note_self_attribute(method, node, {}, source);
+      continue;
+    }
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) pending.push_back(ts_node_named_child(node, i));
+  }
+}
+
+void ScopeTree::bind_walrus(Scope& scope, TSNode expression, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (ts_node_is_null(expression)) return;
+  // Iterative: an expression may nest deeper than the stack should go.
+  std::vector<TSNode> pending{expression};
+  while (!pending.empty()) {
+    const TSNode node = pending.back();
+    pending.pop_back();
+    if (is(node, g.named_expression)) {
+      const TSNode name = field(node, g.f_name);
+      if (is(name, g.identifier)) count_binding(scope, node_text(name, source));
+    }
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) pending.push_back(ts_node_named_child(node, i));
+  }
+}
+
+void ScopeTree::bind_pattern_names(Scope& scope, TSNode pattern, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  std::vector<TSNode> pending{pattern};
+  while (!pending.empty()) {
+    const TSNode node = pending.back();
+    pending.pop_back();
+    if (is(node, g.identifier)) {
+      count_binding(scope, node_text(node, source));
+      continue;
+    }
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) pending.push_back(ts_node_named_child(node, i));
+  }
+}
+
 void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports,
                       const std::vector<std::string>& star_candidates) {
   const Grammar& g = Grammar::get();
@@ -139,10 +194,11 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
   classes_.clear();
   std::vector<Scope*> stack{&open(Scope::Kind::Module, root, nullptr)};
 
-  // Only statements are visited: expressions bind nothing that matters here (a lambda's
-  // parameters or a walrus target never hold a module's constant), and skipping them halves
-  // the cost of this pass.
-  auto visit = [&](TSNode node, const TSTreeCursor*) -> bool {
+  // Only statements are visited: expressions bind nothing here but walrus targets (a lambda's
+  // parameters are the resolver's business), and skipping them halves the cost of this pass.
+  // Expressions are searched for `:=` only in a file that has one.
+  const bool has_walrus = source.find(":=") != std::string_view::npos;
+  auto statement = [&](TSNode node, const TSTreeCursor*) -> bool {
     if (!ts_node_is_named(node)) return false;
     const TSSymbol sym = ts_node_symbol(node);
     Scope& current = *stack.back();
@@ -164,7 +220,7 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
       return true;
     }
     if (sym == g.import_statement || sym == g.import_from_statement) {
-      imports.add_statement(node, source, star_candidates);
+      imports.add_statement(node, source, star_candidates, &current);
       // Each imported local name is a binding that is not a constant.
       const uint32_t n = ts_node_named_child_count(node);
       const TSNode module_name = field(node, g.f_module_name);
@@ -182,33 +238,48 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
       return false;
     }
     if (sym == g.assignment) {
-      const TSNode left = field(node, g.f_left);
-      TSNode right = field(node, g.f_right);
-      if (current.is_method() && is(left, g.attribute)) note_self_attribute(current, left, right, source);
       // `a = b = 1`: the innermost right-hand side is the value of every target.
+      std::vector<TSNode> targets{field(node, g.f_left)};
+      TSNode right = field(node, g.f_right);
       while (is(right, g.assignment)) {
-        bind_target(current, field(right, g.f_left), source);
+        targets.push_back(field(right, g.f_left));
         right = field(right, g.f_right);
       }
-      if (is(left, g.identifier)) {
-        Binding& binding = current.bindings[node_text(left, source)];
-        if (binding.count++ == 0 && !ts_node_is_null(right)) {
-          binding.target = left;
-          binding.value = right;
+      for (const TSNode left : targets) {
+        if (current.is_method()) note_self_targets(current, left, right, source);
+        if (is(left, g.identifier)) {
+          Binding& binding = current.bindings[node_text(left, source)];
+          if (binding.count++ == 0 && !ts_node_is_null(right)) {
+            binding.target = left;
+            binding.value = right;
+          }
+        } else {
+          bind_target(current, left, source);
         }
-      } else {
-        bind_target(current, left, source);
       }
+      if (has_walrus) bind_walrus(current, right, source);
       return false;
     }
     if (sym == g.augmented_assignment) {
       const TSNode left = field(node, g.f_left);
-      if (current.is_method() && is(left, g.attribute)) note_self_attribute(current, left, {}, source);
+      if (current.is_method()) note_self_targets(current, left, {}, source);
       bind_target(current, left, source);
+      if (has_walrus) bind_walrus(current, field(node, g.f_right), source);
       return false;
     }
     if (sym == g.for_statement) {
+      if (current.is_method()) note_self_targets(current, field(node, g.f_left), {}, source);
       bind_target(current, field(node, g.f_left), source);
+      return true;
+    }
+    if (sym == g.case_clause) {
+      // Capture patterns bind names: count every name in the patterns (a class or constant named
+      // there is counted too, which only makes fewer names constant).
+      const uint32_t n = ts_node_named_child_count(node);
+      for (uint32_t i = 0; i < n; ++i) {
+        const TSNode child = ts_node_named_child(node, i);
+        if (is(child, g.case_pattern)) bind_pattern_names(current, child, source);
+      }
       return true;
     }
     if (sym == g.as_pattern) {  // with ... as x, except E as x
@@ -233,6 +304,12 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
     // Compound statements and their clauses hold further statements; anything else is an
     // expression or a simple statement that binds nothing.
     return is_statement_container(sym, g);
+  };
+  auto visit = [&](TSNode node, const TSTreeCursor* cursor) -> bool {
+    if (statement(node, cursor)) return true;
+    if (has_walrus && ts_node_is_named(node) && !is(node, g.assignment) && !is(node, g.augmented_assignment))
+      bind_walrus(*stack.back(), node, source);
+    return false;
   };
   auto leave = [&](TSNode node) {
     const TSSymbol sym = ts_node_symbol(node);

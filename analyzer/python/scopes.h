@@ -83,6 +83,11 @@ class ScopeTree {
   void bind_target(Scope& scope, TSNode target, std::string_view source, int depth = 0);
   void bind_parameters(Scope& scope, TSNode parameters, std::string_view source);
   void note_self_attribute(Scope& method, TSNode target, TSNode value, std::string_view source);
+  void note_self_targets(Scope& method, TSNode target, TSNode value, std::string_view source);
+  // Walrus targets anywhere in `expression` (`if (eps := ...)` binds eps in the scope).
+  void bind_walrus(Scope& scope, TSNode expression, std::string_view source);
+  // Every name in a match statement's case pattern.
+  void bind_pattern_names(Scope& scope, TSNode pattern, std::string_view source);
   std::deque<Scope> scopes_;
   std::unordered_map<std::uint64_t, Scope*> by_node_;
   std::vector<ClassInfo> classes_;

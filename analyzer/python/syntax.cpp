@@ -95,6 +95,11 @@ const Grammar& Grammar::get() {
     g.return_statement = symbol(l, "return_statement");
     g.concatenated_string = symbol(l, "concatenated_string");
     g.string_content = symbol(l, "string_content");
+    g.named_expression = symbol(l, "named_expression");
+    g.case_pattern = symbol(l, "case_pattern");
+    g.pattern_list = symbol(l, "pattern_list");
+    g.tuple_pattern = symbol(l, "tuple_pattern");
+    g.list_pattern = symbol(l, "list_pattern");
     g.f_name = field_id(l, "name");
     g.f_alias = field_id(l, "alias");
     g.f_module_name = field_id(l, "module_name");

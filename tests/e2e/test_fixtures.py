@@ -106,3 +106,43 @@ def test_region_parsing_keeps_far_away_constants_and_subclasses(cli, tmp_path):
         (18, "bn-eps-zero"), (21, "bn-eps-negative"), (25, "bn-eps-negative")]
     facts = __import__("json").loads(cli.run("--format", "facts", source, check_code=1).stdout)
     assert facts["summary"]["bytes_parsed"] < facts["summary"]["bytes_read"]
+
+
+REGION_FIXTURES = sorted((REPO / "tests" / "fixtures" / "regions").glob("*.py"))
+
+
+@pytest.mark.parametrize("fixture", REGION_FIXTURES, ids=lambda p: p.name)
+def test_region_fixture_gives_its_marked_findings_planned_and_parsed_whole(cli, fixture):
+    # Each file is large enough that its definitions are planned member by member or statement by
+    # statement; both ways must give exactly the marked findings.
+    expected = expect_markers(fixture)
+    assert expected, f"{fixture.name} marks no finding"
+    for extra in ([], ["--full-parse"]):
+        doc, _ = cli.json(*extra, fixture)
+        got = {(f["line"], f["rule"]) for f in doc["findings"]}
+        assert got == expected, (extra, "\n".join(f"{f['line']}: {f['message']}" for f in doc["findings"]))
+    facts = json.loads(cli.run("--format", "facts", fixture, check_code=1).stdout)
+    assert facts["summary"]["bytes_parsed"] < facts["summary"]["bytes_read"], "the file was not planned in parts"
+
+
+def test_suppressions_hold_where_the_first_pass_parsed_nothing(cli, tmp_path):
+    # The add_argument line is in a function the first pass leaves out (argparse defaults are read
+    # by the project step), and conv_bn's call site names no API: both comments still count.
+    (tmp_path / "train.py").write_text(
+        "import argparse\nimport torch.nn as nn\n\n\ndef parse():\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument(\"--bn-eps\", type=float, default=0.0)  # cudnnlint: ignore[bn-eps-zero]\n"
+        "    return p.parse_args()\n\n\ndef build(args):\n    return nn.BatchNorm2d(4, eps=args.bn_eps)\n",
+        encoding="utf-8")
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    (pkg / "blocks.py").write_text(
+        "import torch.nn as nn\n\n\ndef conv_bn(c, eps=1e-5):\n    return nn.BatchNorm2d(c, eps=eps)\n", encoding="utf-8")
+    (pkg / "model.py").write_text(
+        "import torch.nn as nn\nfrom .blocks import conv_bn\n\n\ndef head(c):\n    return nn.BatchNorm2d(c)\n\n\n"
+        "def body(c):\n    return conv_bn(c, eps=0.0)  # cudnnlint: ignore[bn-eps-zero]\n\n\n"
+        "def tail(c):\n    return conv_bn(c, eps=0.0)  # noqa: bn-eps-negative\n", encoding="utf-8")
+    doc, _ = cli.json(tmp_path)
+    assert [(pathlib.Path(f["path"]).name, f["line"]) for f in doc["findings"]] == [("model.py", 14)]
+    assert doc["summary"]["suppressed"] == 2
+

@@ -58,10 +58,43 @@ TEST(ConfigDocument, InterpolationsResolveWithinTheFile) {
   const ConfigScalar* end = doc.resolve(*doc.find("model.rel"), steps);
   ASSERT_NE(end, nullptr);
   EXPECT_EQ(end->dotted(), "base");
-  EXPECT_EQ(steps.size(), 2u);  // rel -> model.eps -> base
+  EXPECT_EQ(steps.size(), 3u);  // rel -> model.eps -> base, and where base is set
   std::vector<ProvenanceStep> none;
   EXPECT_EQ(doc.resolve(*doc.find("model.up"), none)->dotted(), "base");
   EXPECT_EQ(doc.resolve(*doc.find("model.env"), none), nullptr);  // a resolver: not this file's value
+}
+
+TEST(ConfigDocument, InterpolationsFromTheRootAndUnderAMount) {
+  // A document that is one scalar has no siblings: `${.x}` there resolves to nothing (it once
+  // popped an empty path).
+  const auto root = parse_ok("r.yaml", "--- ${.x}\n");
+  ASSERT_EQ(root.scalars().size(), 1u);
+  std::vector<ProvenanceStep> steps;
+  EXPECT_EQ(root.resolve(root.scalars()[0], steps), nullptr);
+  const auto self = parse_ok("s.yaml", "bn_eps: ${.}\n");
+  EXPECT_EQ(self.resolve(*self.find("bn_eps"), steps), nullptr);
+  // In a file Hydra mounts at `model`, `${model.base}` is the file's own `base`.
+  const auto group = parse_ok("conf/model/r.yaml", "base: 0.0\nbn_eps: ${model.base}\n");
+  steps.clear();
+  EXPECT_EQ(group.resolve(*group.find("bn_eps"), steps), nullptr);  // no mount given: not in this file
+  const std::vector<std::string> mounts{"", "model"};
+  steps.clear();
+  const ConfigScalar* value = group.resolve(*group.find("bn_eps"), steps, mounts);
+  ASSERT_NE(value, nullptr);
+  EXPECT_EQ(value, group.find("base"));
+  ASSERT_EQ(steps.size(), 2u);
+  EXPECT_EQ(steps.back().what, "base: 0.0 is set here");
+}
+
+TEST(ConfigDocument, TheLastOfRepeatedKeysWinsAndOnlyTheFirstDocumentIsRead) {
+  const auto doc = parse_ok("d.yaml",
+                            "a:\n  eps: -1.0\n  deep: {x: 1}\na:\n  eps: 1.0e-3\nb: {eps: -1.0}\nb: 3\n---\nc: {eps: -1.0}\n");
+  ASSERT_NE(doc.find("a.eps"), nullptr);
+  EXPECT_DOUBLE_EQ(*doc.find("a.eps")->yaml_number, 1e-3);  // PyYAML keeps the last value
+  EXPECT_EQ(doc.find("a.deep.x"), nullptr);                  // the whole first mapping is replaced
+  EXPECT_EQ(doc.find("b.eps"), nullptr);                     // replaced by a scalar
+  ASSERT_NE(doc.find("b"), nullptr);
+  EXPECT_EQ(doc.find("c.eps"), nullptr);                     // a second document is not read
 }
 
 TEST(ConfigDocument, HydraTargetsAndPackage) {

@@ -4,10 +4,12 @@
 #include "core/dtype.h"
 #include "engine/module_index.h"
 #include "python/imports.h"
+#include "python/regions.h"
 #include "python_test_helpers.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -238,6 +240,41 @@ TEST(RegionPlanning, ApiSubclassKeepsItsInitAndSuperCall) {
   EXPECT_LT(regions.parsed_bytes, text.size());
   EXPECT_EQ(dump(regions.facts), dump(full.facts));
   ASSERT_EQ(full.facts.forwardings.size(), 1u);
+}
+
+
+// Long chains settle however they run: relevance spreading upwards (each alias bound below its
+// use) and kept constants spreading downwards (each bound from the one above) take more sweeps
+// than the planner makes before it switches to its index; the answer must not change.
+bool plan_covers(const python::ParsePlan& plan, std::size_t offset) {
+  return std::any_of(plan.ranges.begin(), plan.ranges.end(),
+                     [&](const TSRange& r) { return r.start_byte <= offset && offset < r.end_byte; });
+}
+
+TEST(RegionPlanning, LongChainsSettleBothWays) {
+  const auto options = testing::first_pass_options();
+  for (const bool above : {true, false}) {
+    // Aliases of the API, each from the previous one; a function calls the last.
+    std::vector<std::string> aliases{"A0 = nn.BatchNorm2d\n"};
+    for (int k = 1; k < 12; ++k) aliases.push_back("A" + std::to_string(k) + " = A" + std::to_string(k - 1) + "\n");
+    if (!above) std::reverse(aliases.begin(), aliases.end());
+    std::string text = "import torch.nn as nn\n";
+    for (const auto& line : aliases) text += line;
+    // Constants, each from the previous one; the function reads the last.
+    text += "K0 = 0.0\n";
+    for (int k = 1; k < 12; ++k) text += "K" + std::to_string(k) + " = K" + std::to_string(k - 1) + "\n";
+    for (int k = 0; k < 30; ++k) text += "UNUSED" + std::to_string(k) + " = " + std::to_string(k) + "\n";
+    text += "def unrelated():\n    return 1\n";
+    const std::size_t use = text.size();
+    text += "def make():\n    return A11(3, eps=K11)\n";
+    const auto plan = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes);
+    ASSERT_TRUE(plan.has_value()) << above;
+    EXPECT_TRUE(plan_covers(*plan, use)) << "the call of the last alias, aliases above: " << above;
+    EXPECT_TRUE(plan_covers(*plan, text.find("K0 = 0.0"))) << above;
+    EXPECT_TRUE(plan_covers(*plan, text.find("A0 = nn"))) << above;
+    EXPECT_FALSE(plan_covers(*plan, text.find("UNUSED3 ="))) << above;
+    EXPECT_FALSE(plan_covers(*plan, text.find("def unrelated"))) << above;
+  }
 }
 
 }  // namespace
