@@ -1,6 +1,7 @@
 #include "python/comments.h"
 
 #include "core/suppression.h"
+#include "python/lexing.h"
 
 namespace cudnnlint::python {
 
@@ -17,22 +18,7 @@ void for_each_comment(std::string_view source, const std::function<void(std::siz
       continue;
     }
     if (c == '\'' || c == '"') {
-      // Prefixes (r, b, f, u) do not change where a literal ends, only what a backslash means
-      // inside it, and a backslash never ends one.
-      const bool triple = i + 2 < n && source[i + 1] == c && source[i + 2] == c;
-      i += triple ? 3 : 1;
-      while (i < n) {
-        if (source[i] == '\\') {
-          i += 2;
-          continue;
-        }
-        if (!triple && (source[i] == '\n' || source[i] == '\r')) break;  // unterminated: the line ends it
-        if (source[i] == c && (!triple || (i + 2 < n && source[i + 1] == c && source[i + 2] == c))) {
-          i += triple ? 3 : 1;
-          break;
-        }
-        ++i;
-      }
+      i = string_literal_end(source, i);
       continue;
     }
     ++i;

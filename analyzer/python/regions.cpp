@@ -1,5 +1,7 @@
 #include "python/regions.h"
 
+#include "python/lexing.h"
+
 #include <algorithm>
 #include <array>
 #if defined(__SSE2__)
@@ -158,19 +160,7 @@ void bound_names(std::string_view text, std::vector<std::string_view>& out, IsRe
       continue;
     }
     if (c == '\'' || c == '"') {
-      const bool triple = i + 2 < n && text[i + 1] == c && text[i + 2] == c;
-      i += triple ? 3 : 1;
-      while (i < n) {
-        if (text[i] == '\\') {
-          i += 2;
-          continue;
-        }
-        if (text[i] == c && (!triple || (i + 2 < n && text[i + 1] == c && text[i + 2] == c))) {
-          i += triple ? 3 : 1;
-          break;
-        }
-        ++i;
-      }
+      i = string_literal_end(text, i);
       continue;
     }
     if (c == '(' || c == '[' || c == '{') {
@@ -294,21 +284,7 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
         if (text[p] == 'f' || text[p] == 'F') formatted = true;
       }
       if (p > 0 && is_identifier_char(text[p - 1])) formatted = false;
-      const bool triple = i + 2 < n && text[i + 1] == c && text[i + 2] == c;
-      std::size_t j = i + (triple ? 3 : 1);
-      while (j < n) {
-        if (text[j] == '\\') {
-          j += 2;
-          continue;
-        }
-        if (!triple && (text[j] == '\n' || text[j] == '\r')) break;
-        if (text[j] == c && (!triple || (j + 2 < n && text[j + 1] == c && text[j + 2] == c))) {
-          j += triple ? 3 : 1;
-          break;
-        }
-        ++j;
-      }
-      j = std::min(j, n);
+      const std::size_t j = std::min(string_literal_end(text, i), n);
       if (formatted) all_words(text.substr(i, j - i), out);
       i = j;
       continue;

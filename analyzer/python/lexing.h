@@ -1,0 +1,31 @@
+// Where a Python string literal ends, for the text scanners that run before (or instead of) a
+// parse: the region planner and the comment scan.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace cudnnlint::python {
+
+// `quote` indexes the literal's first quote character (after any prefix: r, b, f, u do not change
+// where a literal ends, and a backslash never ends one). Returns the index just past its closing
+// quotes; for a single-quoted literal left open, the index of the line end that stops it; for a
+// triple-quoted one left open, the text's size.
+inline std::size_t string_literal_end(std::string_view text, std::size_t quote) {
+  const std::size_t n = text.size();
+  const char c = text[quote];
+  const bool triple = quote + 2 < n && text[quote + 1] == c && text[quote + 2] == c;
+  std::size_t i = quote + (triple ? 3 : 1);
+  while (i < n) {
+    if (text[i] == '\\') {
+      i += 2;
+      continue;
+    }
+    if (!triple && (text[i] == '\n' || text[i] == '\r')) return i;
+    if (text[i] == c && (!triple || (i + 2 < n && text[i + 1] == c && text[i + 2] == c))) return i + (triple ? 3 : 1);
+    ++i;
+  }
+  return n;
+}
+
+}  // namespace cudnnlint::python
