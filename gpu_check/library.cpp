@@ -53,6 +53,21 @@ bool is_file(const fs::path& p) {
   return fs::is_regular_file(p, ec);  // follows symlinks
 }
 
+// The directories of a colon-separated variable (PATH, LD_LIBRARY_PATH).
+std::vector<fs::path> path_dirs(const char* variable) {
+  std::vector<fs::path> dirs;
+  const std::string value = env(variable);
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t end = value.find(':', start);
+    const std::string dir = value.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!dir.empty()) dirs.emplace_back(dir);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return dirs;
+}
+
 // site-packages and dist-packages directories under prefix/lib/python3.*.
 std::vector<fs::path> python_package_dirs(const fs::path& prefix) {
   std::vector<fs::path> out;
@@ -77,6 +92,10 @@ std::vector<fs::path> all_python_package_dirs() {
   };
   if (const std::string venv = env("VIRTUAL_ENV"); !venv.empty()) add(venv);
   if (const std::string conda = env("CONDA_PREFIX"); !conda.empty()) add(conda);
+  // The Python the user runs, activated or not: a venv's bin/ on PATH (images often put one there
+  // without VIRTUAL_ENV). Its prefix is the parent of bin/, symlinks not followed.
+  for (const auto& dir : path_dirs("PATH"))
+    if (dir.filename() == "bin" && (is_file(dir / "python3") || is_file(dir / "python"))) add(dir.parent_path());
   if (const std::string home = env("HOME"); !home.empty()) add(fs::path(home) / ".local");
   add("/usr/local");
   add("/usr");
@@ -84,19 +103,6 @@ std::vector<fs::path> all_python_package_dirs() {
   return dirs;
 }
 
-std::vector<fs::path> ld_library_path_dirs() {
-  std::vector<fs::path> dirs;
-  const std::string value = env("LD_LIBRARY_PATH");
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    const std::size_t end = value.find(':', start);
-    const std::string dir = value.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!dir.empty()) dirs.emplace_back(dir);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return dirs;
-}
 
 std::vector<fs::path> toolkit_library_dirs() {
   std::vector<fs::path> dirs;
@@ -110,9 +116,11 @@ std::vector<fs::path> toolkit_library_dirs() {
 #endif
   dirs.emplace_back("/usr/local/cuda/lib64");
   dirs.emplace_back("/usr/local/cuda/targets/x86_64-linux/lib");
-  dirs.emplace_back("/usr/lib/x86_64-linux-gnu");
   return dirs;
 }
+
+// Where distribution packages (Debian/Ubuntu libcudnn9-cuda-*) install the library.
+const fs::path kSystemLibraryDir = "/usr/lib/x86_64-linux-gnu";
 
 void add_unique(std::vector<Candidate>& out, const fs::path& path, const std::string& origin) {
   for (const auto& c : out)
@@ -138,12 +146,14 @@ std::vector<Candidate> cudnn_candidates(const std::string& explicit_path) {
           if (is_file(fs::path(root) / sub / name)) add_unique(out, fs::path(root) / sub / name, "CUDNN_PATH");
     }
   }
-  for (const auto& dir : ld_library_path_dirs())
+  for (const auto& dir : path_dirs("LD_LIBRARY_PATH"))
     for (const char* name : names)
       if (is_file(dir / name)) add_unique(out, dir / name, "LD_LIBRARY_PATH");
   for (const auto& dir : toolkit_library_dirs())
     for (const char* name : names)
       if (is_file(dir / name)) add_unique(out, dir / name, "CUDA toolkit");
+  for (const char* name : names)
+    if (is_file(kSystemLibraryDir / name)) add_unique(out, kSystemLibraryDir / name, "system library directory");
   for (const auto& packages : all_python_package_dirs())
     for (const char* name : names)
       if (is_file(packages / "nvidia" / "cudnn" / "lib" / name))
@@ -167,8 +177,9 @@ std::vector<Candidate> cudart_candidates(const std::string& cudnn_directory, int
     for (const char* sibling : {"cu13/lib", "cu12/lib", "cuda_runtime/lib"})
       dirs.emplace_back(fs::path(cudnn_directory).parent_path().parent_path() / sibling, "pip, beside cuDNN");
   }
-  for (const auto& dir : ld_library_path_dirs()) dirs.emplace_back(dir, "LD_LIBRARY_PATH");
+  for (const auto& dir : path_dirs("LD_LIBRARY_PATH")) dirs.emplace_back(dir, "LD_LIBRARY_PATH");
   for (const auto& dir : toolkit_library_dirs()) dirs.emplace_back(dir, "CUDA toolkit");
+  dirs.emplace_back(kSystemLibraryDir, "system library directory");
   for (const auto& packages : all_python_package_dirs())
     for (const char* sub : {"nvidia/cu13/lib", "nvidia/cu12/lib", "nvidia/cuda_runtime/lib"})
       dirs.emplace_back(packages / sub, "pip nvidia-cuda-runtime");

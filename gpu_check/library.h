@@ -38,14 +38,16 @@ class SharedLibrary {
 // A place a library may be, and why we look there.
 struct Candidate {
   std::string path;    // a file, or a soname for the system loader
-  std::string origin;  // "--cudnn-library", "CUDNN_PATH", "CUDA toolkit", "pip nvidia-cudnn-cu*", "system loader"
+  std::string origin;  // "--cudnn-library", "CUDNN_PATH", "CUDA toolkit", "system library directory",
+                       // "pip nvidia-cudnn-cu*", "system loader"
 };
 
 // Where libcudnn.so.9 (or .8) may be, in search order: `explicit_path` alone when given; else
 // $CUDNN_PATH (a file or a directory), $LD_LIBRARY_PATH, the CUDA toolkit's library directories ($CUDA_HOME,
-// $CUDA_PATH, the toolkit found at build time, /usr/local/cuda), the pip wheel layout
-// site-packages/nvidia/cudnn/lib of the active virtualenv, the user's and the system's Pythons,
-// and last the system loader (LD_LIBRARY_PATH, ldconfig).
+// $CUDA_PATH, the toolkit found at build time, /usr/local/cuda), /usr/lib/x86_64-linux-gnu (distribution
+// packages), the pip wheel layout site-packages/nvidia/cudnn/lib of the active virtualenv or conda
+// env, of each bin/python3 on PATH, the user's and the system's Pythons, and last the system loader
+// (LD_LIBRARY_PATH, ldconfig).
 std::vector<Candidate> cudnn_candidates(const std::string& explicit_path);
 // Where libcudart may be: the major version cuDNN was built against first (`cuda_major`, 0 when
 // unknown), beside cuDNN and in the pip layouts around it, then the places above.

@@ -28,6 +28,23 @@ EpsStorage parse_storage(const std::string& text) {
   throw std::runtime_error("unknown eps_storage '" + text + "'");
 }
 
+EpsRefusal parse_refusal(const nlohmann::json& json) {
+  EpsRefusal refusal;
+  const auto version = [](const nlohmann::json& text) {
+    const auto v = parse_version(text.get<std::string>());
+    if (!v) throw std::runtime_error("eps_refusals: bad version '" + text.get<std::string>() + "'");
+    return *v;
+  };
+  refusal.from = version(json.at("from"));
+  if (json.contains("until")) refusal.until = version(json.at("until"));
+  const std::string refuses = json.at("refuses").get<std::string>();
+  if (refuses == "non_positive") refusal.refuses = EpsRefusal::Refuses::NonPositive;
+  else if (refuses == "negative_or_zero_in_training") refusal.refuses = EpsRefusal::Refuses::NegativeOrZeroInTraining;
+  else throw std::runtime_error("eps_refusals: unknown refuses '" + refuses + "'");
+  refusal.error = json.at("error").get<std::string>();
+  return refusal;
+}
+
 std::string_view leaf_of(std::string_view qualified) {
   const auto colons = qualified.rfind("::");
   if (colons != std::string_view::npos) qualified = qualified.substr(colons + 2);
@@ -122,6 +139,9 @@ ApiTable ApiTable::parse(std::string_view json_text) {
         api.eps_attribute = norm.value("eps_attribute", "");
         api.eps_storage = parse_storage(norm.at("eps_storage").get<std::string>());
         api.cudnn_path = parse_path(norm.at("cudnn_path").get<std::string>());
+        if (norm.contains("eps_refusals"))
+          for (const auto& refusal : norm.at("eps_refusals")) api.eps_refusals.push_back(parse_refusal(refusal));
+        api.refusal_condition = norm.value("refusal_condition", "");
       } else if (api.family == kConvolutionFamily) {
         const auto& conv = entry.at("convolution");
         api.spatial_dims = conv.at("spatial_dims").get<int>();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/facts.h"
+#include "core/target.h"
 
 #include <map>
 #include <optional>
@@ -29,6 +30,21 @@ enum class CudnnPath {
 };
 
 enum class EpsStorage { Float64, Float32, Array };
+
+// A framework's own check on epsilon, in the versions [from, until): it raises before any kernel
+// runs. PyTorch's F.batch_norm refuses eps <= 0 in 2.10 and 2.11 and, from 2.12, eps < 0 always
+// and eps == 0 in training (torch/nn/functional.py of each wheel; measured on 2.11.0).
+struct EpsRefusal {
+  enum class Refuses { NonPositive, NegativeOrZeroInTraining };
+  Version from;
+  std::optional<Version> until;   // nullopt: still in force
+  Refuses refuses = Refuses::NonPositive;
+  std::string error;              // what the framework raises, as a user sees it
+
+  bool in_force(const Version& v) const { return from <= v && (!until || v < *until); }
+  bool refuses_in_training(double eps) const { return eps <= 0; }
+  bool refuses_in_eval(double eps) const { return refuses == Refuses::NonPositive ? eps <= 0 : eps < 0; }
+};
 
 // The families the table knows. An extractor per family turns calls into facts.
 inline constexpr std::string_view kNormalizationFamily = "normalization";
@@ -56,6 +72,8 @@ struct ApiEntry {
   EpsStorage eps_storage = EpsStorage::Float64;
   CudnnPath cudnn_path = CudnnPath::None;
   std::string eps_attribute;      // attribute holding eps on an instance ("" if none)
+  std::vector<EpsRefusal> eps_refusals;  // the framework's own checks, oldest first
+  std::string refusal_condition;  // when the checks run, if not always ("when it does not synchronize ...")
 
   // convolution
   int spatial_dims = 0;

@@ -1,6 +1,9 @@
 // bn-eps-negative: a negative batch-norm epsilon. cuDNN rejects it on every version
 // (epsilon must be >= CUDNN_BN_MIN_EPSILON, which is never above 0); frameworks that do not
 // pass it to cuDNN compute rsqrt(var + eps) = NaN wherever the variance is below |eps|.
+// Measured: cuDNN 9.14.0 and 9.19.0 (H100) return CUDNN_STATUS_BAD_PARAM for eps = -1e-5 in
+// training and inference; PyTorch's native kernel gives NaN; PyTorch >= 2.10's F.batch_norm
+// raises ValueError first (the API table's eps_refusals).
 #include "rules/batchnorm/eps_context.h"
 
 namespace cudnnlint {
@@ -17,6 +20,13 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
       case CudnnPath::FallbackNative:
         why = "PyTorch sends eps below CUDNN_BN_MIN_EPSILON to its native kernel, where var + eps < 0 in "
               "low-variance channels gives NaN";
+        if (const std::string refused = batchnorm::refusal_in_force(*ctx, ctx->eps); !refused.empty())
+          why = refused + (ctx->api.refusal_condition.empty() ? "" : "; otherwise " + why);
+        else if (!ctx->framework_version)
+          if (const std::string refusal = batchnorm::refusal_summary(*ctx, ctx->eps); !refusal.empty())
+            why = refusal + "; older versions" + (ctx->api.refusal_condition.empty() ? "" : " (and every version otherwise)") +
+                  " send eps below CUDNN_BN_MIN_EPSILON to their native kernel, where var + eps < 0 in low-variance "
+                  "channels gives NaN";
         break;
       case CudnnPath::ClampTf:
         why = "TensorFlow's fused batch norm silently replaces it with 1.001e-5, so the layer computes with another "
@@ -37,7 +47,9 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
     }
     batchnorm::add_eps_finding(*ctx, RuleId::BnEpsNegative, Level::Error,
                                "negative batch-norm epsilon " + ctx->what + " in " + ctx->layer + ": " + why,
-                               "every cuDNN version", out);
+                               "every cuDNN version" +
+                                   (ctx->api.eps_refusals.empty() ? std::string() : "; " + ctx->framework_note),
+                               out);
   }
 }
 

@@ -1,8 +1,10 @@
 // bn-eps-zero: epsilon 0. A channel with zero variance computes 1/sqrt(0) = inf, then NaN.
 // PyTorch hands eps=0 to cuDNN since 7.5 (0 >= CUDNN_BN_MIN_EPSILON), whose kernel has no zero
-// guard; before 7.5 it runs its native kernel, which maps 1/sqrt(0) to 0. A clamping path
-// (bn-eps-silently-clamped) and the C API on cuDNN < 7.5 (bn-eps-below-cudnn-min) are reported
-// by those rules instead.
+// guard (measured: cuDNN 9.14.0 and 9.19.0 on an H100 give NaN/Inf with CUDNN_STATUS_SUCCESS);
+// before 7.5 it runs its native kernel, which maps 1/sqrt(0) to 0. PyTorch >= 2.10 refuses eps=0
+// in F.batch_norm itself (>= 2.12 in training only): the API table's eps_refusals. A clamping path
+// (bn-eps-silently-clamped) and the C API on cuDNN < 7.5 (bn-eps-below-cudnn-min) are reported by
+// those rules instead.
 #include "rules/batchnorm/eps_context.h"
 
 namespace cudnnlint {
@@ -17,14 +19,25 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
     std::string why = "a channel with zero variance (constant input, zero padding, dead activations) computes "
                       "1/sqrt(0) = inf and then NaN";
     if (ctx->path == CudnnPath::FallbackNative) {
-      if (ctx->old_cudnn) {
+      const std::string refused = batchnorm::refusal_in_force(*ctx, 0.0);
+      if (ctx->refusal != nullptr && !refused.empty()) {
+        // The framework's own check raises: a certain failure, not a data-dependent one.
+        level = Level::Error;
+        why = refused;
+        if (!ctx->refusal->refuses_in_eval(0.0))
+          why += "; in eval mode eps=0 reaches cuDNN, whose kernel has no zero guard: a channel whose running "
+                 "variance is 0 computes 1/sqrt(0) = inf and then NaN";
+      } else if (ctx->old_cudnn) {
         level = Level::Note;
         why = "with cuDNN < 7.5 PyTorch uses its native kernel, which maps 1/sqrt(0) to 0, so zero-variance "
               "channels silently output the bias";
       } else {
-        why += "; PyTorch hands eps=0 to cuDNN (0 >= CUDNN_BN_MIN_EPSILON since cuDNN 7.5), whose kernel has no "
-               "zero guard";
+        const std::string refusal = ctx->framework_version ? "" : batchnorm::refusal_summary(*ctx, 0.0);
+        why += "; PyTorch" + (refusal.empty() ? "" : " < " + ctx->api.eps_refusals.front().from.str()) +
+               " hands eps=0 to cuDNN (0 >= CUDNN_BN_MIN_EPSILON since cuDNN 7.5), whose kernel has no zero guard";
+        if (!refusal.empty()) why += "; " + refusal;
       }
+      if (!ctx->api.eps_refusals.empty()) target_note += "; " + ctx->framework_note;
     }
     if (ctx->path == CudnnPath::None)
       target_note = "any version (" + ctx->layer + " does not call cuDNN batch norm)";

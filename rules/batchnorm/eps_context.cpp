@@ -90,10 +90,53 @@ std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleI
     ctx.path = keras == KerasPath::NotClamped ? CudnnPath::None : CudnnPath::ClampTf;
     ctx.keras_unknown = keras == KerasPath::Unknown;
   }
+  ctx.framework = api->framework;
+  if (const FrameworkInfo* framework = input.table.framework(api->framework)) {
+    ctx.framework = framework->display;
+    const auto pinned = input.target.frameworks.find(api->framework);
+    if (pinned != input.target.frameworks.end()) ctx.framework_version = pinned->second;
+    if (ctx.framework_version)
+      ctx.framework_note = framework->display + " " + ctx.framework_version->str() +
+                           (input.target.frameworks_source.empty() ? "" : " (" + input.target.frameworks_source + ")");
+    else
+      ctx.framework_note = framework->display + " version unknown: pass --framework " + api->framework + "=VERSION";
+    if (ctx.framework_version)
+      for (const EpsRefusal& refusal : api->eps_refusals)
+        if (refusal.in_force(*ctx.framework_version)) ctx.refusal = &refusal;
+  }
   if (ctx.keras_unknown)
     ctx.keras_caveat = " This holds for Keras 2 (tf.keras in TensorFlow <= 2.15); Keras 3 does not clamp. "
                        "Keras version unknown: pass --framework keras=2 or keras=3.";
   return ctx;
+}
+
+std::string refusal_condition(const EpsContext& ctx) {
+  return ctx.api.refusal_condition.empty() ? "" : " (" + ctx.api.refusal_condition + ")";
+}
+
+std::string refusal_summary(const EpsContext& ctx, double eps) {
+  std::vector<const EpsRefusal*> applying;
+  for (const EpsRefusal& refusal : ctx.api.eps_refusals)
+    if (refusal.refuses_in_training(eps)) applying.push_back(&refusal);
+  if (applying.empty()) return "";
+  const std::string& error = applying.front()->error;
+  std::string text = ctx.framework + " >= " + applying.front()->from.str() + " refuses it with a " +
+                     error.substr(0, error.find(':')) + " at the layer's first forward";
+  std::string modes;
+  for (const EpsRefusal* refusal : applying)
+    if (!refusal->refuses_in_eval(eps))
+      modes += (modes.empty() ? "" : "; ") + (">= " + refusal->from.str() + ": in training mode only");
+  if (!modes.empty()) text += " (" + modes + ")";
+  return text + refusal_condition(ctx);
+}
+
+std::string refusal_in_force(const EpsContext& ctx, double eps) {
+  if (ctx.refusal == nullptr || !ctx.framework_version || !ctx.refusal->refuses_in_training(eps)) return "";
+  const std::string who = ctx.framework + " " + ctx.framework_version->str();
+  if (ctx.refusal->refuses_in_eval(eps))
+    return who + " refuses it: the layer's first forward raises " + ctx.refusal->error + refusal_condition(ctx);
+  return who + " refuses it in training mode: the layer's first forward raises " + ctx.refusal->error +
+         refusal_condition(ctx);
 }
 
 void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
@@ -106,14 +149,28 @@ void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::strin
   for (const auto& step : fact.eps->provenance) finding.related.push_back({step.where, step.what});
   for (const auto& use : fact.uses) finding.related.push_back({use.where, use.what});
   finding.replay = batchnorm_replay(ctx.eps, dtype_from_spelling(dtype_of(fact)));
-  if (rule == RuleId::BnEpsZero) {
+  // The execution tier runs cuDNN's legacy batch norm with this epsilon; a finding whose framework
+  // never hands it that epsilon has nothing to replay, and must not be "confirmed" by it.
+  std::string no_replay;
+  if (rule == RuleId::BnEpsSilentlyClamped || ctx.path == CudnnPath::ClampTf)
+    no_replay = "TensorFlow raises epsilon to 1.001e-5 before cuDNN sees it: there is no cuDNN failure to replay";
+  else if (ctx.path == CudnnPath::None)
+    no_replay = ctx.layer + " does not call cuDNN batch norm: there is no cuDNN call to replay";
+  else if (ctx.path == CudnnPath::Graph)
+    no_replay = "the execution tier runs cuDNN's legacy batch-norm API, not the graph API this call uses";
+  else if (ctx.path == CudnnPath::ClampCudnnMin && ctx.eps < 0)
+    no_replay = "Paddle raises a negative epsilon to CUDNN_BN_MIN_EPSILON before cuDNN sees it";
+  else if (ctx.path == CudnnPath::FallbackNative && ctx.eps < 0)
+    no_replay = "PyTorch never hands an epsilon below CUDNN_BN_MIN_EPSILON to cuDNN (its native kernel runs, or "
+                "its own check refuses it first): there is no cuDNN call to replay";
+  else if (ctx.refusal != nullptr && ctx.refusal->refuses_in_eval(ctx.eps))
+    no_replay = refusal_in_force(ctx, ctx.eps) + " before cuDNN runs";
+  if (!no_replay.empty())
+    finding.replay.unknown = std::move(no_replay);
+  else if (rule == RuleId::BnEpsZero)
     finding.replay.expect = "non-finite output";
-  } else if (rule == RuleId::BnEpsSilentlyClamped) {
-    finding.replay.unknown = "TensorFlow raises epsilon to 1.001e-5 before cuDNN sees it: there is no cuDNN "
-                             "failure to replay";
-  } else {
+  else
     finding.replay.expect = "CUDNN_STATUS_BAD_PARAM";  // negative: every cuDNN; below 1e-5: cuDNN < 7.5
-  }
   out.push_back(std::move(finding));
 }
 

@@ -4,6 +4,7 @@
 // Facts (shared/research/cudnn-facts.md):
 //  - CUDNN_BN_MIN_EPSILON was 1e-5 up to cuDNN 7.4 and is 0.0 since 7.5.0; eps below it is BAD_PARAM.
 //  - PyTorch never passes eps < CUDNN_BN_MIN_EPSILON to cuDNN: it silently uses its native kernel.
+//    From 2.10 its F.batch_norm refuses eps <= 0 itself (the API table's eps_refusals).
 //  - TF fused batch norm (and Keras 2's fused BatchNormalization) raise eps < 1.001e-5 to 1.001e-5.
 //  - float32(1e-5) = 9.99999975e-06 < 1e-5: frameworks that store eps as float fall under the old floor.
 #pragma once
@@ -31,6 +32,11 @@ struct EpsContext {
   std::string keras_caveat;          // sentence to append when keras_unknown
   bool cudnn_known = false;
   bool old_cudnn = false;            // target cuDNN < 7.5
+  std::string framework;             // the API's framework as users name it: "PyTorch"
+  std::optional<Version> framework_version;  // the target's version of it
+  std::string framework_note;        // "PyTorch 2.11 (--framework)", "PyTorch version unknown: pass ..."
+  // The framework's own eps check in force for the target version (nullptr: none, or unknown).
+  const EpsRefusal* refusal = nullptr;
 };
 
 // nullopt when the fact has no settled epsilon or names an API the table does not know.
@@ -41,6 +47,16 @@ double stored_eps(const EpsContext& ctx);
 std::string number(double value);
 // "Keras 2 (--framework)" or "Keras version unknown".
 std::string keras_target_note(const Target& target);
+
+// The framework's own checks that refuse `eps`, for an unknown framework version: "PyTorch >= 2.10
+// refuses it with a ValueError at the layer's first forward (>= 2.12: in training mode only)". ""
+// if none.
+std::string refusal_summary(const EpsContext& ctx, double eps);
+// What the framework in force (ctx.refusal) does with `eps`: "PyTorch 2.11 refuses it: the layer's
+// first forward raises ValueError: ...". "" when no check is in force or it lets `eps` through.
+std::string refusal_in_force(const EpsContext& ctx, double eps);
+// " (when ...)" for entries whose checks run only sometimes.
+std::string refusal_condition(const EpsContext& ctx);
 
 // Writes the finding: primary location at the epsilon, provenance as related locations, and
 // the replay configuration gpu_check rebuilds.

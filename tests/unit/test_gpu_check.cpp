@@ -7,7 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <vector>
 
 namespace cudnnlint::gpu {
@@ -86,6 +91,28 @@ TEST(Loading, AnExplicitLibraryThatIsMissingIsReportedNotFatal) {
   ASSERT_EQ(env.cudnn_tried.size(), 1u);
   EXPECT_NE(env.cudnn_tried[0].find("/nonexistent/libcudnn.so.9 (--cudnn-library)"), std::string::npos);
   EXPECT_NE(describe_environment(env).find("descriptor    unavailable"), std::string::npos);
+}
+
+// A venv whose bin/ is on PATH but not activated (no VIRTUAL_ENV): GPU images ship torch so, and
+// its pip cuDNN wheel is what the user's framework loads.
+TEST(Loading, ThePipWheelOfThePythonOnPathIsACandidate) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("cudnnlint-venv-" + std::to_string(::getpid()));
+  const fs::path library = root / "lib/python3.12/site-packages/nvidia/cudnn/lib/libcudnn.so.9";
+  fs::create_directories(root / "bin");
+  fs::create_directories(library.parent_path());
+  std::ofstream(root / "bin/python3") << "";
+  std::ofstream(library) << "";
+  const char* old_path = std::getenv("PATH");
+  const std::string saved = old_path ? old_path : "";
+  ::setenv("PATH", ((root / "bin").string() + ":" + saved).c_str(), 1);
+  const auto candidates = cudnn_candidates("");
+  ::setenv("PATH", saved.c_str(), 1);
+  fs::remove_all(root);
+  const auto found = std::find_if(candidates.begin(), candidates.end(),
+                                  [&](const Candidate& c) { return c.path == library.string(); });
+  ASSERT_NE(found, candidates.end());
+  EXPECT_EQ(found->origin, "pip nvidia-cudnn-cu*");
 }
 
 TEST(Loading, CandidatesFollowCudnnPathThenTheToolkitThenTheSystemLoader) {

@@ -460,7 +460,7 @@ TEST(KbContent, TooSmallStatesCudnn75AndNoBadParamOnCudnn9) {
   EXPECT_TRUE(new_cudnn_listed);
 
   const std::string md = kb::render_markdown(e, Lang::En);
-  EXPECT_TRUE(contains(md, "| cuDNN 9.x (checked: 9.19.0 headers) | not affected |"));
+  EXPECT_TRUE(contains(md, "| cuDNN 9.x (headers: 9.19.0; measured: 9.14.0, 9.19.0 on H100) | not affected |"));
 }
 
 TEST(KbContent, EpsilonEntriesAreSourcedAndTranslated) {
@@ -468,7 +468,10 @@ TEST(KbContent, EpsilonEntriesAreSourcedAndTranslated) {
     SCOPED_TRACE(id);
     const Entry& e = must_find(id);
     const json& d = *e.data;
-    EXPECT_EQ(e.verification_tier, "source_verified");
+    // The entries the execution tier measured on a GPU say so; the others rest on cited sources.
+    const bool measured = std::string_view(id) == kNegative || std::string_view(id) == kZero;
+    EXPECT_EQ(e.verification_tier, measured ? "gpu_measured" : "source_verified");
+    if (measured) EXPECT_TRUE(contains(d.at("sources").dump(), "H100")) << "a measurement names its device";
     EXPECT_GE(d.at("sources").size(), 5u);
     EXPECT_EQ(d.at("evidence_count").get<size_t>(), d.at("sources").size());
     EXPECT_FALSE(d.at("signature_zh").get<std::string>().empty());
@@ -489,7 +492,13 @@ TEST(KbContent, NegativeZeroAndClampEntries) {
 
   const Entry& zero = must_find(kZero);
   EXPECT_EQ(zero.error_code, "NaN/Inf");
-  EXPECT_TRUE(contains(zero.root_cause, "UNCONFIRMED"));
+  // Measured on a GPU now: the entry says what cuDNN did, and on what, instead of UNCONFIRMED.
+  EXPECT_FALSE(contains(zero.root_cause, "UNCONFIRMED"));
+  EXPECT_TRUE(contains(zero.root_cause, "CUDNN_STATUS_SUCCESS and write NaN/Inf"));
+  EXPECT_TRUE(contains(zero.root_cause, "9.19.0"));
+  EXPECT_TRUE(contains(zero.root_cause, "batch_norm eps must be positive"));
+  EXPECT_EQ(zero.verification_tier, "gpu_measured");
+  EXPECT_EQ(neg.verification_tier, "gpu_measured");
   EXPECT_TRUE(contains(zero.root_cause, "1/sqrt(0)"));
   EXPECT_TRUE(contains(zero.root_cause, "guard"));
   EXPECT_FALSE(contains(zero.signature, "BAD_PARAM"));

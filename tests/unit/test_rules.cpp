@@ -99,6 +99,33 @@ INSTANTIATE_TEST_SUITE_P(
         Expect{kFrozen, 1e-6, "7.0", {}, nullptr, Level::Note, ""},
         Expect{kFrozen, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"}));
 
+// PyTorch's own eps check in F.batch_norm (2.10, 2.11: eps <= 0; >= 2.12: eps < 0, or 0 in
+// training), from each wheel's torch/nn/functional.py and measured on 2.11.0 (H100). Paths below
+// F.batch_norm (torch.batch_norm, at::batch_norm, instance norm) have no check.
+constexpr const char* kTorchInstance = "torch.nn.InstanceNorm2d";
+constexpr const char* kTorchAten = "torch.batch_norm";
+constexpr const char* kTorchSync = "torch.nn.SyncBatchNorm";
+INSTANTIATE_TEST_SUITE_P(
+    PyTorchEpsCheck, BnEpsilonVerdict,
+    ::testing::Values(
+        Expect{kTorch, -1e-5, std::nullopt, {{"torch", "2.11"}}, "bn-eps-negative", Level::Error,
+               "PyTorch 2.11 refuses it: the layer's first forward raises ValueError"},
+        Expect{kTorch, -1e-5, std::nullopt, {{"torch", "2.9.1"}}, "bn-eps-negative", Level::Error, "native kernel"},
+        Expect{kTorch, -1e-5, std::nullopt, {}, "bn-eps-negative", Level::Error, "PyTorch >= 2.10 refuses it"},
+        Expect{kTorch, 0.0, std::nullopt, {{"torch", "2.10"}}, "bn-eps-zero", Level::Error, "eps must be positive"},
+        Expect{kTorch, 0.0, std::nullopt, {{"torch", "2.12"}}, "bn-eps-zero", Level::Error,
+               "in eval mode eps=0 reaches cuDNN"},
+        Expect{kTorch, 0.0, std::nullopt, {{"torch", "2.9.1"}}, "bn-eps-zero", Level::Warning, "no zero guard"},
+        Expect{kTorch, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning,
+               "PyTorch >= 2.10 refuses it with a ValueError at the layer's first forward (>= 2.12: in training "
+               "mode only)"},
+        Expect{kTorch, 1e-6, std::nullopt, {{"torch", "2.11"}}, nullptr, Level::Note, ""},
+        Expect{kTorchInstance, 0.0, std::nullopt, {{"torch", "2.11"}}, "bn-eps-zero", Level::Warning, "no zero guard"},
+        Expect{kTorchAten, -1e-5, std::nullopt, {{"torch", "2.11"}}, "bn-eps-negative", Level::Error, "native kernel"},
+        Expect{kTorchSync, -1e-5, std::nullopt, {{"torch", "2.11"}}, "bn-eps-negative", Level::Error,
+               "(when it does not synchronize statistics across processes (eval mode, or one process)); otherwise "
+               "PyTorch sends eps below CUDNN_BN_MIN_EPSILON to its native kernel"}));
+
 INSTANTIATE_TEST_SUITE_P(
     MXNetPassthrough, BnEpsilonVerdict,
     ::testing::Values(
@@ -175,6 +202,70 @@ TEST(BnEpsilonRules, DefaultsAndNonConstantsNeverFire) {
   fact.eps_source = EpsSource::NotConstant;
   fact.eps.reset();
   EXPECT_TRUE(judge(fact, target("7.0")).empty());
+}
+
+// gpu_check replays cuDNN's legacy batch norm with the finding's epsilon: only where the framework
+// hands cuDNN that epsilon. Otherwise the finding says why there is nothing to replay.
+TEST(BnEpsilonRules, ReplayOnlyWhatTheFrameworkHandsToCudnn) {
+  struct Case {
+    const char* api;
+    double eps;
+    std::optional<std::string> cudnn;
+    std::map<std::string, std::string> frameworks;
+    const char* unknown_part;  // nullptr: replayable
+    const char* expect;
+  };
+  for (const Case& c : {
+           Case{kTorch, -1e-5, std::nullopt, {}, "never hands an epsilon below CUDNN_BN_MIN_EPSILON", ""},
+           Case{kTorchAten, -1e-5, std::nullopt, {}, "never hands an epsilon below CUDNN_BN_MIN_EPSILON", ""},
+           Case{kTorch, 0.0, std::nullopt, {{"torch", "2.11"}}, "PyTorch 2.11 refuses it", ""},
+           Case{kTorch, 0.0, std::nullopt, {{"torch", "2.12"}}, nullptr, "non-finite output"},
+           Case{kTorch, 0.0, std::nullopt, {}, nullptr, "non-finite output"},
+           Case{kFlax, 0.0, std::nullopt, {}, "does not call cuDNN batch norm", ""},
+           Case{kPaddle, -1e-5, std::nullopt, {}, "Paddle raises a negative epsilon", ""},
+           Case{kTfFused, -1.0, std::nullopt, {}, "TensorFlow raises epsilon", ""},
+           Case{kMxnet, -1e-3, std::nullopt, {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
+           Case{kCudnnBn, 1e-6, "7.0", {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
+       }) {
+    const auto findings = judge(fact_for(c.api, c.eps), target(c.cudnn, c.frameworks));
+    ASSERT_EQ(findings.size(), 1u) << c.api << " " << c.eps;
+    const ReplayConfig& replay = findings[0].replay;
+    if (c.unknown_part == nullptr) {
+      EXPECT_TRUE(replay.unknown.empty()) << c.api << " " << c.eps << ": " << replay.unknown;
+      EXPECT_EQ(replay.expect, c.expect) << c.api << " " << c.eps;
+    } else {
+      EXPECT_NE(replay.unknown.find(c.unknown_part), std::string::npos) << c.api << " " << c.eps << ": " << replay.unknown;
+    }
+  }
+}
+
+TEST(ApiTable, PyTorchEpsChecksByVersion) {
+  const ApiEntry* bn = ApiTable::builtin().find("torch.nn.BatchNorm2d");
+  ASSERT_NE(bn, nullptr);
+  ASSERT_EQ(bn->eps_refusals.size(), 2u);
+  auto in_force = [&](const char* version) -> const EpsRefusal* {
+    for (const EpsRefusal& r : bn->eps_refusals)
+      if (r.in_force(*parse_version(version))) return &r;
+    return nullptr;
+  };
+  EXPECT_EQ(in_force("2.9.1"), nullptr);
+  ASSERT_NE(in_force("2.10"), nullptr);
+  EXPECT_TRUE(in_force("2.11.0")->refuses_in_eval(0.0));
+  ASSERT_NE(in_force("2.12"), nullptr);
+  EXPECT_FALSE(in_force("2.12")->refuses_in_eval(0.0));
+  EXPECT_TRUE(in_force("2.15")->refuses_in_eval(-1e-5));
+  EXPECT_TRUE(in_force("2.15")->refuses_in_training(0.0));
+  EXPECT_FALSE(in_force("2.15")->refuses_in_training(1e-8));
+  for (const char* unchecked : {"torch.nn.InstanceNorm2d", "torch.nn.functional.instance_norm", "torch.batch_norm",
+                                "at::batch_norm", "torch.nn.LazyInstanceNorm2d"})
+    EXPECT_TRUE(ApiTable::builtin().find(unchecked)->eps_refusals.empty()) << unchecked;
+  EXPECT_FALSE(ApiTable::builtin().find("torch.nn.SyncBatchNorm")->refusal_condition.empty());
+  EXPECT_THROW(ApiTable::parse(R"({"frameworks": {"torch": {"display": "PyTorch", "roots": ["torch"]}}, "apis": [
+      {"family": "normalization", "framework": "torch", "kind": "class", "names": ["torch.nn.X"],
+       "args": {"eps": {"name": "eps", "index": 1}},
+       "normalization": {"eps_storage": "float64", "cudnn_path": "fallback_native",
+                         "eps_refusals": [{"from": "2.x", "refuses": "non_positive", "error": "E"}]}}]})"),
+               std::runtime_error);
 }
 
 TEST(BnEpsilonRules, TargetIsNamedInTheFinding) {
