@@ -94,8 +94,14 @@ std::vector<fs::path> all_python_package_dirs() {
   if (const std::string conda = env("CONDA_PREFIX"); !conda.empty()) add(conda);
   // The Python the user runs, activated or not: a venv's bin/ on PATH (images often put one there
   // without VIRTUAL_ENV). Its prefix is the parent of bin/, symlinks not followed.
-  for (const auto& dir : path_dirs("PATH"))
+  // Relative PATH entries are skipped: they would load a library from wherever cudnnlint runs
+  // (often the repository being analysed).
+  for (fs::path dir : path_dirs("PATH")) {
+    if (dir.is_relative()) continue;
+    dir = dir.lexically_normal();
+    if (!dir.has_filename()) dir = dir.parent_path();  // "venv/bin/" -> "venv/bin"
     if (dir.filename() == "bin" && (is_file(dir / "python3") || is_file(dir / "python"))) add(dir.parent_path());
+  }
   if (const std::string home = env("HOME"); !home.empty()) add(fs::path(home) / ".local");
   add("/usr/local");
   add("/usr");

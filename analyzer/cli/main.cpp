@@ -2,6 +2,7 @@
 // pipeline, picks the emitter and maps the outcome to the exit code:
 // 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage or tool error.
 #include "cli/config.h"
+#include "core/api_table.h"
 #include "emit/emitters.h"
 #include "emit/replay_json.h"
 #include "engine/analysis.h"
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <malloc.h>
+#include <set>
 #include <unistd.h>
 
 namespace {
@@ -281,12 +283,23 @@ int main(int argc, char** argv) {
         throw std::invalid_argument("bad cuDNN version '" + text + "' (expected e.g. 7.4 or 8.9.5)");
       options.target.cudnn_source = !cudnn_version_text.empty() ? "--cudnn-version" : config_name;
     }
-    const auto& specs = framework_specs.empty() ? config.frameworks : framework_specs;
-    for (const auto& spec : specs) {
-      auto [name, version] = parse_framework_spec(spec);
-      options.target.frameworks[name] = version;
-    }
-    if (!specs.empty()) options.target.frameworks_source = framework_specs.empty() ? config_name : "--framework";
+    // The configuration's frameworks, then --framework per framework on top of them.
+    auto read_frameworks = [&](const std::vector<std::string>& specs, const std::string& where) {
+      std::set<std::string> seen;
+      for (const auto& spec : specs) {
+        auto [name, version] = parse_framework_spec(spec);
+        const FrameworkInfo* known = ApiTable::builtin().framework(name);
+        if (known == nullptr || name == "cudnn")
+          throw std::invalid_argument(where + ": unknown framework '" + name +
+                                      "' (known: torch, tensorflow, keras, flax, haiku, mxnet, paddle; the cuDNN "
+                                      "version is --cudnn-version)");
+        if (!seen.insert(name).second) throw std::invalid_argument(where + ": framework '" + name + "' given twice");
+        options.target.frameworks[name] = version;
+        options.target.framework_sources[name] = where;
+      }
+    };
+    read_frameworks(config.frameworks, config_name);
+    read_frameworks(framework_specs, "--framework");
 
     std::string fail_text = !fail_level_text.empty() ? fail_level_text : config.fail_level.value_or("warning");
     std::optional<Level> fail_level;

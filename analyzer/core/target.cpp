@@ -1,5 +1,6 @@
 #include "core/target.h"
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <stdexcept>
@@ -41,6 +42,11 @@ std::optional<int> Target::keras_major() const {
   return std::nullopt;
 }
 
+std::string Target::source_note(const std::string& framework) const {
+  const auto it = framework_sources.find(framework);
+  return it == framework_sources.end() || it->second.empty() ? "" : " (" + it->second + ")";
+}
+
 std::string Target::describe_cudnn() const {
   if (!cudnn) return "cuDNN version unknown";
   return "cuDNN " + cudnn->str() + (cudnn_source.empty() ? "" : " (" + cudnn_source + ")");
@@ -50,10 +56,20 @@ std::pair<std::string, std::optional<Version>> parse_framework_spec(std::string_
   const auto eq = spec.find('=');
   std::string name(spec.substr(0, eq));
   if (name.empty()) throw std::invalid_argument("empty framework name in '" + std::string(spec) + "'");
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // The names users also write: the PyPI/import spellings of the same frameworks.
+  if (name == "pytorch") name = "torch";
+  else if (name == "tf") name = "tensorflow";
+  else if (name == "tf_keras" || name == "tf-keras") name = "keras";
   if (eq == std::string_view::npos) return {name, std::nullopt};
   auto version_text = spec.substr(eq + 1);
   if (!version_text.empty() && version_text.front() == '=') version_text.remove_prefix(1);
-  const auto version = parse_version(version_text);
+  // "2.12.0+cu128" (torch.__version__) and "2.12.0rc1": the release they belong to.
+  std::string_view release = version_text.substr(0, version_text.find('+'));
+  const auto suffix = release.find_first_not_of("0123456789.");
+  if (suffix != std::string_view::npos && suffix > 0 && std::isalpha(static_cast<unsigned char>(release[suffix])))
+    release = release.substr(0, suffix);
+  const auto version = parse_version(release);
   if (!version)
     throw std::invalid_argument("bad version '" + std::string(version_text) + "' for framework " + name +
                                 " (expected e.g. " + name + "=2.1)");

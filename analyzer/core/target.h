@@ -26,7 +26,10 @@ struct Target {
   std::optional<Version> cudnn;
   std::string cudnn_source;  // where the cuDNN version came from: "--cudnn-version", "pyproject.toml"
   std::map<std::string, std::optional<Version>> frameworks;  // "torch" -> 2.1; a key with no version = declared, version unknown
-  std::string frameworks_source;
+  std::map<std::string, std::string> framework_sources;  // "torch" -> "--framework" or "pyproject.toml"
+
+  // " (--framework)" for a framework the target names, "" otherwise.
+  std::string source_note(const std::string& framework) const;
 
   // Keras major version for code that uses tf.keras / keras: from a keras pin, else from a
   // tensorflow pin (TF >= 2.16 ships Keras 3 as tf.keras), else unknown.

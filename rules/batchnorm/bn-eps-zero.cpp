@@ -19,23 +19,29 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
     std::string why = "a channel with zero variance (constant input, zero padding, dead activations) computes "
                       "1/sqrt(0) = inf and then NaN";
     if (ctx->path == CudnnPath::FallbackNative) {
-      const std::string refused = batchnorm::refusal_in_force(*ctx, 0.0);
-      if (ctx->refusal != nullptr && !refused.empty()) {
+      const batchnorm::Refusal refusal = batchnorm::refusal_state(*ctx, 0.0);
+      const std::string summary = ctx->framework_version ? "" : batchnorm::refusal_summary(*ctx, 0.0);
+      const std::string condition = batchnorm::refusal_condition(*ctx);
+      const std::string native = "PyTorch uses its native kernel, which maps 1/sqrt(0) to 0, so zero-variance "
+                                 "channels silently output the bias";
+      if (refusal != batchnorm::Refusal::None) {
         // The framework's own check raises: a certain failure, not a data-dependent one.
         level = Level::Error;
-        why = refused;
-        if (!ctx->refusal->refuses_in_eval(0.0))
-          why += "; in eval mode eps=0 reaches cuDNN, whose kernel has no zero guard: a channel whose running "
-                 "variance is 0 computes 1/sqrt(0) = inf and then NaN";
+        why = batchnorm::refusal_in_force(*ctx, 0.0);
+        if (refusal == batchnorm::Refusal::InTraining)
+          why += ctx->old_cudnn ? "; in eval mode, with cuDNN < 7.5, " + native
+                                : "; in eval mode eps=0 reaches cuDNN, whose kernel has no zero guard: a channel whose "
+                                  "running variance is 0 computes 1/sqrt(0) = inf and then NaN";
+        if (!condition.empty()) why += "; while it synchronizes, its synchronized kernels run with eps=0";
       } else if (ctx->old_cudnn) {
         level = Level::Note;
-        why = "with cuDNN < 7.5 PyTorch uses its native kernel, which maps 1/sqrt(0) to 0, so zero-variance "
-              "channels silently output the bias";
+        why = "with cuDNN < 7.5 " + native;
+        if (!summary.empty()) why += "; " + summary;
       } else {
-        const std::string refusal = ctx->framework_version ? "" : batchnorm::refusal_summary(*ctx, 0.0);
-        why += "; PyTorch" + (refusal.empty() ? "" : " < " + ctx->api.eps_refusals.front().from.str()) +
-               " hands eps=0 to cuDNN (0 >= CUDNN_BN_MIN_EPSILON since cuDNN 7.5), whose kernel has no zero guard";
-        if (!refusal.empty()) why += "; " + refusal;
+        why += "; PyTorch" + (summary.empty() ? "" : " < " + ctx->api.eps_refusals.front().from.str()) +
+               " hands eps=0 to cuDNN (0 >= CUDNN_BN_MIN_EPSILON since cuDNN 7.5), whose kernel has no zero guard" +
+               condition;
+        if (!summary.empty()) why += "; " + summary;
       }
       if (!ctx->api.eps_refusals.empty()) target_note += "; " + ctx->framework_note;
     }

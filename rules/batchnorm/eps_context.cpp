@@ -70,8 +70,9 @@ double stored_eps(const EpsContext& ctx) {
 std::string keras_target_note(const Target& target) {
   const auto major = target.keras_major();
   if (!major) return "Keras version unknown";
-  return "Keras " + std::to_string(*major) +
-         (target.frameworks_source.empty() ? "" : " (" + target.frameworks_source + ")");
+  // The major comes from a keras pin, else from tensorflow's (TF >= 2.16 ships Keras 3).
+  const std::string from = target.frameworks.contains("keras") && target.frameworks.at("keras") ? "keras" : "tensorflow";
+  return "Keras " + std::to_string(*major) + target.source_note(from);
 }
 
 std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleInput& input) {
@@ -97,12 +98,20 @@ std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleI
     if (pinned != input.target.frameworks.end()) ctx.framework_version = pinned->second;
     if (ctx.framework_version)
       ctx.framework_note = framework->display + " " + ctx.framework_version->str() +
-                           (input.target.frameworks_source.empty() ? "" : " (" + input.target.frameworks_source + ")");
+                           input.target.source_note(api->framework);
     else
       ctx.framework_note = framework->display + " version unknown: pass --framework " + api->framework + "=VERSION";
     if (ctx.framework_version)
       for (const EpsRefusal& refusal : api->eps_refusals)
         if (refusal.in_force(*ctx.framework_version)) ctx.refusal = &refusal;
+  }
+  // The mode of a functional call, when the code states it or the API defaults it (F.batch_norm's
+  // training=False); layers switch modes at run time.
+  if (const auto it = fact.literal_args.find("training"); it != fact.literal_args.end()) {
+    ctx.training = it->second.boolean;
+  } else if (const ApiArg* training = api->arg("training"); training && training->has_default) {
+    if (training->default_text == "false") ctx.training = false;
+    if (training->default_text == "true") ctx.training = true;
   }
   if (ctx.keras_unknown)
     ctx.keras_caveat = " This holds for Keras 2 (tf.keras in TensorFlow <= 2.15); Keras 3 does not clamp. "
@@ -114,29 +123,49 @@ std::string refusal_condition(const EpsContext& ctx) {
   return ctx.api.refusal_condition.empty() ? "" : " (" + ctx.api.refusal_condition + ")";
 }
 
+namespace {
+
+bool refuses(const EpsContext& ctx, const EpsRefusal& refusal, double eps) {
+  return ctx.training == false ? refusal.refuses_in_eval(eps) : refusal.refuses_in_training(eps);
+}
+
+std::string where_it_raises(const EpsContext& ctx) {
+  return ctx.api.is_class ? "the layer's first forward" : "the call";
+}
+
+}  // namespace
+
+Refusal refusal_state(const EpsContext& ctx, double eps) {
+  if (ctx.refusal == nullptr || !refuses(ctx, *ctx.refusal, eps)) return Refusal::None;
+  return ctx.training.has_value() || ctx.refusal->refuses_in_eval(eps) ? Refusal::Always : Refusal::InTraining;
+}
+
 std::string refusal_summary(const EpsContext& ctx, double eps) {
   std::vector<const EpsRefusal*> applying;
   for (const EpsRefusal& refusal : ctx.api.eps_refusals)
-    if (refusal.refuses_in_training(eps)) applying.push_back(&refusal);
+    if (refuses(ctx, refusal, eps)) applying.push_back(&refusal);
   if (applying.empty()) return "";
   const std::string& error = applying.front()->error;
   std::string text = ctx.framework + " >= " + applying.front()->from.str() + " refuses it with a " +
-                     error.substr(0, error.find(':')) + " at the layer's first forward";
+                     error.substr(0, error.find(':')) + " at " + where_it_raises(ctx);
   std::string modes;
   for (const EpsRefusal* refusal : applying)
-    if (!refusal->refuses_in_eval(eps))
+    if (!ctx.training.has_value() && !refusal->refuses_in_eval(eps))
       modes += (modes.empty() ? "" : "; ") + (">= " + refusal->from.str() + ": in training mode only");
   if (!modes.empty()) text += " (" + modes + ")";
+  // Versions after the last refusing one that let it through (F.batch_norm eval, eps = 0, >= 2.12).
+  for (const EpsRefusal& refusal : ctx.api.eps_refusals)
+    if (refusal.from > applying.back()->from && !refuses(ctx, refusal, eps))
+      text += "; " + ctx.framework + " >= " + refusal.from.str() + " lets it through";
   return text + refusal_condition(ctx);
 }
 
 std::string refusal_in_force(const EpsContext& ctx, double eps) {
-  if (ctx.refusal == nullptr || !ctx.framework_version || !ctx.refusal->refuses_in_training(eps)) return "";
-  const std::string who = ctx.framework + " " + ctx.framework_version->str();
-  if (ctx.refusal->refuses_in_eval(eps))
-    return who + " refuses it: the layer's first forward raises " + ctx.refusal->error + refusal_condition(ctx);
-  return who + " refuses it in training mode: the layer's first forward raises " + ctx.refusal->error +
-         refusal_condition(ctx);
+  const Refusal state = refusal_state(ctx, eps);
+  if (state == Refusal::None) return "";
+  return ctx.framework + " " + ctx.framework_version->str() + " refuses it" +
+         (state == Refusal::InTraining ? " in training mode" : "") + ": " + where_it_raises(ctx) + " raises " +
+         ctx.refusal->error + refusal_condition(ctx);
 }
 
 void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
@@ -152,19 +181,22 @@ void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::strin
   // The execution tier runs cuDNN's legacy batch norm with this epsilon; a finding whose framework
   // never hands it that epsilon has nothing to replay, and must not be "confirmed" by it.
   std::string no_replay;
+  // Below the target's CUDNN_BN_MIN_EPSILON: 1e-5 before cuDNN 7.5, 0 since.
+  const bool below_floor = ctx.eps < 0 || (ctx.old_cudnn && stored_eps(ctx) < kOldCudnnFloor);
   if (rule == RuleId::BnEpsSilentlyClamped || ctx.path == CudnnPath::ClampTf)
     no_replay = "TensorFlow raises epsilon to 1.001e-5 before cuDNN sees it: there is no cuDNN failure to replay";
   else if (ctx.path == CudnnPath::None)
     no_replay = ctx.layer + " does not call cuDNN batch norm: there is no cuDNN call to replay";
   else if (ctx.path == CudnnPath::Graph)
     no_replay = "the execution tier runs cuDNN's legacy batch-norm API, not the graph API this call uses";
-  else if (ctx.path == CudnnPath::ClampCudnnMin && ctx.eps < 0)
-    no_replay = "Paddle raises a negative epsilon to CUDNN_BN_MIN_EPSILON before cuDNN sees it";
-  else if (ctx.path == CudnnPath::FallbackNative && ctx.eps < 0)
-    no_replay = "PyTorch never hands an epsilon below CUDNN_BN_MIN_EPSILON to cuDNN (its native kernel runs, or "
-                "its own check refuses it first): there is no cuDNN call to replay";
-  else if (ctx.refusal != nullptr && ctx.refusal->refuses_in_eval(ctx.eps))
-    no_replay = refusal_in_force(ctx, ctx.eps) + " before cuDNN runs";
+  else if (ctx.path == CudnnPath::ClampCudnnMin && below_floor)
+    no_replay = "Paddle raises epsilon to CUDNN_BN_MIN_EPSILON before cuDNN sees it";
+  else if (ctx.path == CudnnPath::FallbackNative && below_floor)
+    no_replay = "PyTorch never hands an epsilon below CUDNN_BN_MIN_EPSILON (" + std::string(ctx.old_cudnn ? "1e-5" : "0") +
+                " on this cuDNN) to cuDNN (its native kernel runs, or its own check refuses it first): there is no "
+                "cuDNN call to replay";
+  else if (refusal_state(ctx, ctx.eps) == Refusal::Always)
+    no_replay = refusal_in_force(ctx, ctx.eps) + ", before cuDNN runs";
   if (!no_replay.empty())
     finding.replay.unknown = std::move(no_replay);
   else if (rule == RuleId::BnEpsZero)

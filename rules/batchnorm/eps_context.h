@@ -37,7 +37,13 @@ struct EpsContext {
   std::string framework_note;        // "PyTorch 2.11 (--framework)", "PyTorch version unknown: pass ..."
   // The framework's own eps check in force for the target version (nullptr: none, or unknown).
   const EpsRefusal* refusal = nullptr;
+  std::optional<bool> training;      // a functional call's mode, when stated or defaulted; layers: unknown
 };
+
+// Whether the framework's own check in force refuses `eps` for this call: not at all, only in
+// training mode (the mode is unknown here), or whatever the mode.
+enum class Refusal { None, InTraining, Always };
+Refusal refusal_state(const EpsContext& ctx, double eps);
 
 // nullopt when the fact has no settled epsilon or names an API the table does not know.
 std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleInput& input);
@@ -49,8 +55,8 @@ std::string number(double value);
 std::string keras_target_note(const Target& target);
 
 // The framework's own checks that refuse `eps`, for an unknown framework version: "PyTorch >= 2.10
-// refuses it with a ValueError at the layer's first forward (>= 2.12: in training mode only)". ""
-// if none.
+// refuses it with a ValueError at the layer's first forward (>= 2.12: in training mode only)";
+// "... at the call; PyTorch >= 2.12 lets it through" for an eval-mode call. "" if none.
 std::string refusal_summary(const EpsContext& ctx, double eps);
 // What the framework in force (ctx.refusal) does with `eps`: "PyTorch 2.11 refuses it: the layer's
 // first forward raises ValueError: ...". "" when no check is in force or it lets `eps` through.

@@ -87,6 +87,25 @@ def test_configuration_from_pyproject_and_dedicated_file(cli, tmp_path):
     assert "invalid TOML" in bad.stderr
 
 
+def test_framework_targets_merge_per_framework_and_name_their_source(cli, tmp_path):
+    (tmp_path / "m.py").write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=0.0)\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.cudnnlint]\nframeworks = ["torch=2.11"]\n')
+    # --framework for another framework keeps the file's torch pin, and the finding says where it came from.
+    doc, _ = cli.json("--framework", "keras=3", "m.py", cwd=tmp_path)
+    assert doc["findings"][0]["target"].endswith("PyTorch 2.11 (pyproject.toml)")
+    assert doc["findings"][0]["level"] == "error"
+    # The version torch.__version__ prints, a pre-release and the PyPI name are understood.
+    for spec in ("torch=2.11.0+cu130", "torch=2.11.0rc1", "PyTorch==2.11"):
+        doc, _ = cli.json("--isolated", "--framework", spec, "m.py", cwd=tmp_path)
+        assert doc["findings"][0]["target"].endswith("PyTorch 2.11 (--framework)"), spec
+    # An unknown framework, or one given twice, is a usage error naming it.
+    bad = cli.run("--isolated", "--framework", "pytorch-lightning=2", "m.py", cwd=tmp_path, check_code=2)
+    assert "unknown framework 'pytorch-lightning'" in bad.stderr
+    bad = cli.run("--isolated", "--framework", "torch=2.9", "--framework", "torch=2.12", "m.py", cwd=tmp_path,
+                  check_code=2)
+    assert "'torch' given twice" in bad.stderr
+
+
 def test_discovery_honours_gitignore_and_skips_virtualenvs(cli, tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     bad = "import torch.nn as nn\nbn = nn.BatchNorm2d(3, eps=0)\n"

@@ -105,14 +105,23 @@ TEST(Loading, ThePipWheelOfThePythonOnPathIsACandidate) {
   std::ofstream(library) << "";
   const char* old_path = std::getenv("PATH");
   const std::string saved = old_path ? old_path : "";
-  ::setenv("PATH", ((root / "bin").string() + ":" + saved).c_str(), 1);
-  const auto candidates = cudnn_candidates("");
-  ::setenv("PATH", saved.c_str(), 1);
+  auto finds_it = [&](const std::string& path_value) {
+    ::setenv("PATH", path_value.c_str(), 1);
+    const auto candidates = cudnn_candidates("");
+    ::setenv("PATH", saved.c_str(), 1);
+    return std::any_of(candidates.begin(), candidates.end(), [&](const Candidate& c) {
+      return fs::absolute(c.path).lexically_normal() == library.lexically_normal() && c.origin == "pip nvidia-cudnn-cu*";
+    });
+  };
+  EXPECT_TRUE(finds_it((root / "bin").string() + ":" + saved));
+  EXPECT_TRUE(finds_it((root / "bin").string() + "/:" + saved)) << "a trailing slash is the same directory";
+  // A relative entry would load a library from the working directory: never searched.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(root);
+  const bool relative_found = finds_it("bin:" + saved);
+  fs::current_path(cwd);
+  EXPECT_FALSE(relative_found);
   fs::remove_all(root);
-  const auto found = std::find_if(candidates.begin(), candidates.end(),
-                                  [&](const Candidate& c) { return c.path == library.string(); });
-  ASSERT_NE(found, candidates.end());
-  EXPECT_EQ(found->origin, "pip nvidia-cudnn-cu*");
 }
 
 TEST(Loading, CandidatesFollowCudnnPathThenTheToolkitThenTheSystemLoader) {

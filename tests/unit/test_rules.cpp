@@ -28,8 +28,10 @@ Target target(std::optional<std::string> cudnn, std::map<std::string, std::strin
     t.cudnn = parse_version(*cudnn);
     t.cudnn_source = "--cudnn-version";
   }
-  for (const auto& [name, version] : frameworks) t.frameworks[name] = parse_version(version);
-  if (!frameworks.empty()) t.frameworks_source = "--framework";
+  for (const auto& [name, version] : frameworks) {
+    t.frameworks[name] = parse_version(version);
+    t.framework_sources[name] = "--framework";
+  }
   return t;
 }
 
@@ -123,8 +125,12 @@ INSTANTIATE_TEST_SUITE_P(
         Expect{kTorchInstance, 0.0, std::nullopt, {{"torch", "2.11"}}, "bn-eps-zero", Level::Warning, "no zero guard"},
         Expect{kTorchAten, -1e-5, std::nullopt, {{"torch", "2.11"}}, "bn-eps-negative", Level::Error, "native kernel"},
         Expect{kTorchSync, -1e-5, std::nullopt, {{"torch", "2.11"}}, "bn-eps-negative", Level::Error,
-               "(when it does not synchronize statistics across processes (eval mode, or one process)); otherwise "
-               "PyTorch sends eps below CUDNN_BN_MIN_EPSILON to its native kernel"}));
+               "(unless it synchronizes statistics across processes (distributed training)); otherwise PyTorch sends "
+               "eps below CUDNN_BN_MIN_EPSILON to its native kernel"},
+        // cuDNN < 7.5: eps = 0 runs PyTorch's native kernel; the version-dependent refusal is still named.
+        Expect{kTorch, 0.0, "7.4", {}, "bn-eps-zero", Level::Note, "PyTorch >= 2.10 refuses it"},
+        Expect{kTorch, 0.0, "7.4", {{"torch", "2.12"}}, "bn-eps-zero", Level::Error,
+               "in eval mode, with cuDNN < 7.5, PyTorch uses its native kernel"}));
 
 INSTANTIATE_TEST_SUITE_P(
     MXNetPassthrough, BnEpsilonVerdict,
@@ -222,7 +228,11 @@ TEST(BnEpsilonRules, ReplayOnlyWhatTheFrameworkHandsToCudnn) {
            Case{kTorch, 0.0, std::nullopt, {{"torch", "2.12"}}, nullptr, "non-finite output"},
            Case{kTorch, 0.0, std::nullopt, {}, nullptr, "non-finite output"},
            Case{kFlax, 0.0, std::nullopt, {}, "does not call cuDNN batch norm", ""},
-           Case{kPaddle, -1e-5, std::nullopt, {}, "Paddle raises a negative epsilon", ""},
+           Case{kPaddle, -1e-5, std::nullopt, {}, "Paddle raises epsilon", ""},
+           // Below cuDNN < 7.5's floor PyTorch runs its native kernel and Paddle clamps: cuDNN never sees it.
+           Case{kTorch, 1e-6, "7.4", {}, "never hands an epsilon below CUDNN_BN_MIN_EPSILON (1e-5", ""},
+           Case{kTorch, 0.0, "7.4", {}, "never hands an epsilon below CUDNN_BN_MIN_EPSILON (1e-5", ""},
+           Case{kPaddle, 1e-6, "7.4", {}, "Paddle raises epsilon", ""},
            Case{kTfFused, -1.0, std::nullopt, {}, "TensorFlow raises epsilon", ""},
            Case{kMxnet, -1e-3, std::nullopt, {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
            Case{kCudnnBn, 1e-6, "7.0", {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
@@ -236,6 +246,41 @@ TEST(BnEpsilonRules, ReplayOnlyWhatTheFrameworkHandsToCudnn) {
     } else {
       EXPECT_NE(replay.unknown.find(c.unknown_part), std::string::npos) << c.api << " " << c.eps << ": " << replay.unknown;
     }
+  }
+}
+
+// F.batch_norm's mode is visible in the call (training=..., by keyword or position; the default is
+// False): PyTorch >= 2.12 lets eps = 0 through in eval mode, so there it is cuDNN's NaN, not a ValueError.
+TEST(BnEpsilonRules, FunctionalBatchNormModeDecidesTheRefusal) {
+  constexpr const char* kFunctional = "torch.nn.functional.batch_norm";
+  LiteralArg training;
+  training.spelling = "True";
+  training.boolean = true;
+  LiteralArg eval;
+  eval.spelling = "False";
+  eval.boolean = false;
+  struct Case {
+    std::map<std::string, LiteralArg> literals;
+    std::optional<std::string> torch;
+    Level level;
+    const char* message_part;
+    bool replayable;
+  };
+  for (const Case& c : {
+           Case{{{"training", eval}}, "2.12", Level::Warning, "PyTorch hands eps=0 to cuDNN", true},
+           Case{{}, "2.12", Level::Warning, "PyTorch hands eps=0 to cuDNN", true},  // training defaults to False
+           Case{{{"training", training}}, "2.12", Level::Error, "PyTorch 2.12 refuses it: the call raises ValueError",
+                false},
+           Case{{{"training", eval}}, "2.11", Level::Error, "PyTorch 2.11 refuses it: the call raises", false},
+           Case{{{"training", eval}}, std::nullopt, Level::Warning,
+                "PyTorch >= 2.10 refuses it with a ValueError at the call; PyTorch >= 2.12 lets it through", true},
+       }) {
+    const auto t = c.torch ? target(std::nullopt, {{"torch", *c.torch}}) : target(std::nullopt);
+    const auto findings = judge(fact_for(kFunctional, 0.0, c.literals), t);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].level, c.level) << findings[0].message;
+    EXPECT_NE(findings[0].message.find(c.message_part), std::string::npos) << findings[0].message;
+    EXPECT_EQ(findings[0].replay.unknown.empty(), c.replayable) << findings[0].replay.unknown;
   }
 }
 
@@ -321,6 +366,11 @@ TEST(Target, VersionsAndFrameworkSpecs) {
   EXPECT_EQ(name, "keras");
   EXPECT_EQ(version->str(), "2.15");
   EXPECT_FALSE(parse_framework_spec("torch").second.has_value());
+  // How users write them: the PyPI name, any case, torch.__version__'s local tag, a pre-release.
+  EXPECT_EQ(parse_framework_spec("PyTorch==2.12.0+cu128"), std::make_pair(std::string("torch"), parse_version("2.12.0")));
+  EXPECT_EQ(parse_framework_spec("Torch=2.13.0rc1").second, parse_version("2.13"));
+  EXPECT_EQ(parse_framework_spec("tf=2.15").first, "tensorflow");
+  EXPECT_THROW(parse_framework_spec("torch=+cu128"), std::invalid_argument);
   EXPECT_THROW(parse_framework_spec("torch=abc"), std::invalid_argument);
   Target t;
   EXPECT_FALSE(t.keras_major().has_value());

@@ -85,11 +85,18 @@ NormalizationFact& NormalizationExtractor::emit(const ApiUse& use, Resolver& r) 
   fact.call = r.locate(use.site);
   fact.origin = use.origin;
   set_eps(fact, use, bind_arg(api.eps(), use.args, use.shift), r);
-  if (!api.from_project)
+  if (!api.from_project) {
     for (const auto& [name, value] : use.args.keywords) {
       if (name == api.eps().name) continue;
       fact.literal_args.emplace(std::string(name), r.literal(value));
     }
+    // The table's other roles (F.batch_norm's `training`) also when passed by position.
+    for (const auto& [role, arg] : api.args) {
+      if (role == "eps" || fact.literal_args.contains(arg.name)) continue;
+      if (const ArgBinding bound = bind_arg(arg, use.args, use.shift); bound.source == ArgBinding::Source::Explicit)
+        fact.literal_args.emplace(arg.name, r.literal(bound.value));
+    }
+  }
   r.out().normalizations.push_back(std::move(fact));
   return r.out().normalizations.back();
 }
