@@ -288,11 +288,15 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
       return false;
     }
     if (sym == g.global_statement || sym == g.nonlocal_statement) {
-      // The name is assigned from elsewhere: it cannot be treated as a constant anywhere.
+      // The name is assigned from elsewhere: not a constant where it lives. `global` rebinds the
+      // module's name; `nonlocal` an enclosing function's (never the module's, never a class's).
+      const bool global = sym == g.global_statement;
       const uint32_t n = ts_node_named_child_count(node);
       for (uint32_t i = 0; i < n; ++i) {
         const auto name = node_text(ts_node_named_child(node, i), source);
-        for (Scope* s = &current; s != nullptr; s = const_cast<Scope*>(s->parent)) count_binding(*s, name);
+        count_binding(current, name);
+        for (Scope* s = const_cast<Scope*>(current.parent); s != nullptr; s = const_cast<Scope*>(s->parent))
+          if (global ? s->kind == Scope::Kind::Module : s->kind == Scope::Kind::Function) count_binding(*s, name);
       }
       return false;
     }

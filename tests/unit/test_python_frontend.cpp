@@ -223,6 +223,16 @@ TEST(ConstantFolding, ReassignedNamesAndParametersAreNotConstants) {
                       "nn.BatchNorm2d(3, eps=EPS)\n")
                 .eps_source,
             EpsSource::NotConstant);
+  // `nonlocal` rebinds an enclosing function's name, not the module's: EPS stays a constant there.
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef outer():\n    EPS = 1\n    def inner():\n"
+                      "        nonlocal EPS\n        EPS = 2\n    return inner\nnn.BatchNorm2d(3, eps=EPS)\n")
+                .eps_source,
+            EpsSource::Explicit);
+  // ...but the enclosing function's EPS is not a constant.
+  EXPECT_EQ(only_fact("import torch.nn as nn\ndef outer():\n    EPS = 1e-6\n    def inner():\n"
+                      "        nonlocal EPS\n        EPS = 2\n    return nn.BatchNorm2d(3, eps=EPS)\n")
+                .eps_source,
+            EpsSource::NotConstant);
   // A local assignment shadows the module constant.
   EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef f(cfg):\n    EPS = cfg.eps\n"
                       "    return nn.BatchNorm2d(3, eps=EPS)\n")
