@@ -2,6 +2,7 @@
 
 #include "config/config_file.h"
 #include "core/suppression.h"
+#include "engine/settleable.h"
 #include "python/frontend.h"
 #include "python/syntax.h"
 
@@ -106,8 +107,7 @@ class ProjectStep {
   ProjectOutcome run() {
     const auto start = std::chrono::steady_clock::now();
     add_project_apis();
-    settle_references();
-    merge_default_uses();
+    settle_all();
     read_hydra_targets();
     out_.table = std::move(table_);
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -171,16 +171,27 @@ class ProjectStep {
 
   // Adds to `into` the facts of `more` it does not hold yet (the same call seen again in a later
   // pass is one fact).
+  template <class Fact>
+  static void merge_settleable(FileFacts& into, FileFacts& more) {
+    using S = Settleable<Fact>;
+    auto offset = [](const Location& l) { return l.range.begin.byte_offset; };
+    auto& known_facts = S::facts(into);
+    for (auto& fact : S::facts(more)) {
+      const bool known = std::any_of(known_facts.begin(), known_facts.end(), [&](const Fact& f) {
+        return offset(f.call) == offset(fact.call) && f.origin == fact.origin && f.api == fact.api &&
+               S::location(f).has_value() == S::location(fact).has_value() &&
+               (!S::location(f) || offset(*S::location(f)) == offset(*S::location(fact)));
+      });
+      if (!known) known_facts.push_back(std::move(fact));
+    }
+    // Facts come in source order, whichever pass found them.
+    std::stable_sort(known_facts.begin(), known_facts.end(),
+                     [&](const Fact& a, const Fact& b) { return offset(a.call) < offset(b.call); });
+  }
+
   static void merge_new_facts(FileFacts& into, FileFacts&& more) {
     auto offset = [](const Location& l) { return l.range.begin.byte_offset; };
-    for (auto& fact : more.normalizations) {
-      const bool known = std::any_of(into.normalizations.begin(), into.normalizations.end(), [&](const NormalizationFact& f) {
-        return offset(f.call) == offset(fact.call) && f.origin == fact.origin && f.api == fact.api &&
-               f.eps_location.has_value() == fact.eps_location.has_value() &&
-               (!f.eps_location || offset(*f.eps_location) == offset(*fact.eps_location));
-      });
-      if (!known) into.normalizations.push_back(std::move(fact));
-    }
+    merge_settleable<NormalizationFact>(into, more);
     for (auto& fact : more.forwardings) {
       const bool known = std::any_of(into.forwardings.begin(), into.forwardings.end(), [&](const ForwardingFact& f) {
         return f.callable == fact.callable && f.role == fact.role && offset(f.reaches) == offset(fact.reaches);
@@ -195,10 +206,6 @@ class ProjectStep {
     for (auto& framework : more.frameworks)
       if (std::find(into.frameworks.begin(), into.frameworks.end(), framework) == into.frameworks.end())
         into.frameworks.push_back(std::move(framework));
-    // Facts come in source order, whichever pass found them.
-    std::stable_sort(into.normalizations.begin(), into.normalizations.end(), [&](const auto& a, const auto& b) {
-      return offset(a.call) < offset(b.call);
-    });
   }
 
   // Names under which the packages above `callable` re-export it (`from .bn import X` in
@@ -378,24 +385,34 @@ class ProjectStep {
     std::size_t fact;
   };
 
+  template <class Fact>
   std::vector<Pending> pending(ValueRef::Kind kind) const {
+    using S = Settleable<Fact>;
     std::vector<Pending> out;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       if (!results_[i].facts) continue;
-      const auto& norms = results_[i].facts->normalizations;
-      for (std::size_t k = 0; k < norms.size(); ++k)
-        if (norms[k].eps_source == EpsSource::NotConstant && norms[k].eps_ref && norms[k].eps_ref->kind == kind)
+      auto& facts = S::facts(*results_[i].facts);
+      for (std::size_t k = 0; k < facts.size(); ++k)
+        if (S::source(facts[k]) == EpsSource::NotConstant && S::ref(facts[k]) && S::ref(facts[k])->kind == kind)
           out.push_back({i, k});
     }
     return out;
   }
 
-  static void settle(NormalizationFact& fact, double value, std::string spelling, std::vector<ProvenanceStep> provenance) {
-    const ValueRef ref = *fact.eps_ref;
-    fact.eps = ConstantValue{value, std::move(spelling), std::move(provenance)};
-    for (const auto& step : ref.steps) fact.eps->provenance.push_back(step);
-    fact.eps_source = EpsSource::Explicit;
-    fact.eps_ref.reset();
+  template <class Fact>
+  static void settle(Fact& fact, double value, std::string spelling, std::vector<ProvenanceStep> provenance) {
+    using S = Settleable<Fact>;
+    const ValueRef ref = *S::ref(fact);
+    auto& settled = S::value(fact) = ConstantValue{value, std::move(spelling), std::move(provenance)};
+    for (const auto& step : ref.steps) settled->provenance.push_back(step);
+    S::source(fact) = EpsSource::Explicit;
+    S::ref(fact).reset();
+  }
+
+  // Every family's settleable facts, one family after another.
+  void settle_all() {
+    settle_references<NormalizationFact>();
+    merge_default_uses<NormalizationFact>();
   }
 
   const config::ConfigDocument* document(std::size_t index) {
@@ -490,20 +507,22 @@ class ProjectStep {
     return hits;
   }
 
+  template <class Fact>
   void settle_references() {
+    using S = Settleable<Fact>;
     // Module constants: `from .constants import BN_EPS`.
-    for (const Pending& p : pending(ValueRef::Kind::ModuleAttribute)) {
-      NormalizationFact& fact = results_[p.file].facts->normalizations[p.fact];
-      if (auto settled = module_value(fact.eps_ref->target, 0))
-        settle(fact, settled->value, fact.eps_ref->spelling, std::move(settled->provenance));
+    for (const Pending& p : pending<Fact>(ValueRef::Kind::ModuleAttribute)) {
+      Fact& fact = S::facts(*results_[p.file].facts)[p.fact];
+      if (auto settled = module_value(S::ref(fact)->target, 0))
+        settle(fact, settled->value, S::ref(fact)->spelling, std::move(settled->provenance));
     }
-    const std::vector<Pending> config_reads = pending(ValueRef::Kind::ConfigKey);
+    const std::vector<Pending> config_reads = pending<Fact>(ValueRef::Kind::ConfigKey);
     if (config_reads.empty()) return;
 
     // What may set them: argparse defaults, yacs-style defaults, config files.
     std::set<std::string> argparse_dests, leaves;
     for (const Pending& p : config_reads) {
-      const ValueRef& ref = *results_[p.file].facts->normalizations[p.fact].eps_ref;
+      const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact]);
       if (ref.target.find('.') == std::string::npos && args_like(ref.root)) argparse_dests.insert(ref.target);
       leaves.insert(leaf_of(ref.target));
     }
@@ -538,12 +557,12 @@ class ProjectStep {
     remember_suppressions(default_results);
 
     // One read may be set in several places (two YAML files, two scripts' flags): each is a fact.
-    std::map<std::size_t, std::vector<std::pair<std::size_t, std::vector<NormalizationFact>>>> replacements;
+    std::map<std::size_t, std::vector<std::pair<std::size_t, std::vector<Fact>>>> replacements;
     for (const Pending& p : config_reads) {
-      const NormalizationFact& original = results_[p.file].facts->normalizations[p.fact];
-      const ValueRef& ref = *original.eps_ref;
-      const Location use = original.eps_location.value_or(original.call);
-      std::vector<NormalizationFact> settled;
+      const Fact& original = S::facts(*results_[p.file].facts)[p.fact];
+      const ValueRef& ref = *S::ref(original);
+      const Location use = S::location(original).value_or(original.call);
+      std::vector<Fact> settled;
       // argparse: `args.bn_eps` with add_argument("--bn-eps", default=...).
       if (argparse_dests.count(ref.target)) {
         std::set<std::string> seen;
@@ -553,11 +572,11 @@ class ProjectStep {
             if (arg.dest != ref.target || !arg.default_value || !arg.default_value->constant) continue;
             const Location& at = arg.default_value->where;
             if (!seen.insert(where_text(at) + ":" + std::to_string(at.range.begin.column)).second) continue;
-            NormalizationFact fact = original;
+            Fact fact = original;
             const std::string flag = arg.flag.empty() ? arg.dest : arg.flag;
             settle(fact, arg.default_value->constant->value, ref.spelling, arg.default_value->constant->provenance);
-            fact.eps_location = at;
-            fact.eps_via = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
+            S::location(fact) = at;
+            S::via(fact) = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
                            "; passing " + flag + " on the command line overrides it";
             fact.uses.push_back({use, "read here as " + ref.spelling});
             settled.push_back(std::move(fact));
@@ -572,20 +591,20 @@ class ProjectStep {
             if (d.path == ref.target) defaults.push_back(&d);
       const std::vector<ConfigHit> hits = config_values(ref.target, !defaults.empty());
       for (const ConfigHit& hit : hits) {
-        NormalizationFact fact = original;
+        Fact fact = original;
         settle(fact, hit.value, ref.spelling, hit.steps);
-        fact.eps_location = hit.scalar->where;
-        fact.eps_via = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
+        S::location(fact) = hit.scalar->where;
+        S::via(fact) = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
         fact.origin = "config";
         fact.uses.push_back({use, "read here as " + ref.spelling});
         settled.push_back(std::move(fact));
       }
       if (hits.empty())
         for (const ConfigDefaultFact* d : defaults) {
-          NormalizationFact fact = original;
+          Fact fact = original;
           settle(fact, d->value.constant->value, ref.spelling, d->value.constant->provenance);
-          fact.eps_location = d->value.where;
-          fact.eps_via = "the default of " + d->path + " set at " + where_text(d->where) +
+          S::location(fact) = d->value.where;
+          S::via(fact) = "the default of " + d->path + " set at " + where_text(d->where) +
                          "; no config file in the analysed tree sets it";
           fact.uses.push_back({use, "read here as " + ref.spelling});
           settled.push_back(std::move(fact));
@@ -593,7 +612,7 @@ class ProjectStep {
       if (!settled.empty()) replacements[p.file].emplace_back(p.fact, std::move(settled));
     }
     for (auto& [file, list] : replacements) {
-      auto& norms = results_[file].facts->normalizations;
+      auto& norms = S::facts(*results_[file].facts);
       // Back to front, so indices stay valid.
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
       for (auto& [index, facts] : list) {
@@ -605,7 +624,9 @@ class ProjectStep {
 
   // Calls that take the same default of a project callable are one finding at the default,
   // naming the first call and how many others share it.
+  template <class Fact>
   void merge_default_uses() {
+    using S = Settleable<Fact>;
     struct Key {
       std::string path;
       std::uint32_t offset;
@@ -616,22 +637,22 @@ class ProjectStep {
     std::map<Key, std::size_t> others;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       if (!results_[i].facts) continue;
-      auto& norms = results_[i].facts->normalizations;
+      auto& norms = S::facts(*results_[i].facts);
       for (std::size_t k = 0; k < norms.size();) {
-        NormalizationFact& fact = norms[k];
-        if (fact.eps_via.rfind("the default of ", 0) != 0 || fact.eps_via.find(", used by ") == std::string::npos ||
-            !fact.eps_location) {
+        Fact& fact = norms[k];
+        if (S::via(fact).rfind("the default of ", 0) != 0 || S::via(fact).find(", used by ") == std::string::npos ||
+            !S::location(fact)) {
           ++k;
           continue;
         }
-        const Key key{fact.eps_location->path, fact.eps_location->range.begin.byte_offset, fact.api};
+        const Key key{S::location(fact)->path, S::location(fact)->range.begin.byte_offset, fact.api};
         const auto it = first.find(key);
         if (it == first.end()) {
           first.emplace(key, std::pair{i, k});
           ++k;
           continue;
         }
-        NormalizationFact& kept = results_[it->second.first].facts->normalizations[it->second.second];
+        Fact& kept = S::facts(*results_[it->second.first].facts)[it->second.second];
         // The calls first (the kept fact's own, then the others'), then how the value travels.
         if (!fact.uses.empty())
           kept.uses.insert(kept.uses.begin() + static_cast<std::ptrdiff_t>(std::min(kept.uses.size(), 1 + others[key])),
@@ -641,8 +662,8 @@ class ProjectStep {
       }
     }
     for (const auto& [key, count] : others) {
-      NormalizationFact& kept = results_[first[key].first].facts->normalizations[first[key].second];
-      kept.eps_via += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
+      Fact& kept = S::facts(*results_[first[key].first].facts)[first[key].second];
+      S::via(kept) += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
     }
   }
 
