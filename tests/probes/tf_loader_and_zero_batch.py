@@ -11,15 +11,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras  # noqa: E402
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
-
-
-def case(name, fn):
-    row = {"case": name}
-    try:
-        row["result"] = fn()
-    except Exception as exc:  # a refusal is a result
-        row["error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:220]}"
-    print(json.dumps(row), flush=True)
+from probe_case import case  # noqa: E402
 
 
 print(json.dumps({"tensorflow": tf.__version__, "keras": keras.__version__,

@@ -10,16 +10,8 @@ import json
 import sys
 
 import torch
+from probe_case import case
 from torch.utils.data import BatchSampler, DataLoader, SequentialSampler, Subset, TensorDataset
-
-
-def case(name, fn):
-    row = {"case": name}
-    try:
-        row["result"] = fn()
-    except Exception as exc:  # a refusal is a result
-        row["error"] = f"{type(exc).__name__}: {str(exc)[:220]}"
-    print(json.dumps(row), flush=True)
 
 
 def cuda_kernels(fn):
