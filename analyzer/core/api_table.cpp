@@ -132,6 +132,7 @@ ApiTable ApiTable::parse(std::string_view json_text) {
       api.framework = entry.at("framework").get<std::string>();
       if (!table.framework(api.framework)) throw std::runtime_error("unknown framework '" + api.framework + "'");
       api.is_class = entry.at("kind").get<std::string>() == "class";
+      api.is_method = entry.at("kind").get<std::string>() == "method";
       for (const auto& [role, arg] : entry.at("args").items()) api.args.emplace(role, parse_arg(arg));
       if (api.family == kNormalizationFamily) {
         if (!api.arg("eps")) throw std::runtime_error(api.canonical + ": a normalization needs an \"eps\" argument");
@@ -146,6 +147,14 @@ ApiTable ApiTable::parse(std::string_view json_text) {
         const auto& conv = entry.at("convolution");
         api.spatial_dims = conv.at("spatial_dims").get<int>();
         api.layout = conv.value("layout", "");
+      } else if (api.family == kLoaderFamily) {
+        if (!api.arg("batch_size")) throw std::runtime_error(api.canonical + ": a loader needs a \"batch_size\" argument");
+        const auto& loader = entry.at("loader");
+        api.loader.refuses_zero = loader.at("refuses").get<std::string>() == "non_positive";
+        api.loader.none_disables_batching = loader.value("none_disables_batching", false);
+        api.loader.when = loader.at("when").get<std::string>();
+        api.loader.error = loader.at("error").get<std::string>();
+        api.loader.measured = loader.at("measured").get<std::string>();
       } else {
         throw std::runtime_error(api.canonical + ": unknown family '" + api.family + "'");
       }
@@ -256,6 +265,15 @@ std::vector<std::string> ApiTable::instance_attributes() const {
     if (!api.eps_attribute.empty() &&
         std::find(out.begin(), out.end(), api.eps_attribute) == out.end())
       out.push_back(api.eps_attribute);
+  return out;
+}
+
+std::vector<std::pair<std::string, const ApiEntry*>> ApiTable::methods_of(std::string_view family) const {
+  std::vector<std::pair<std::string, const ApiEntry*>> out;
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    const ApiEntry& api = apis_[name_entry_[i]];
+    if (api.is_method && api.family == family) out.emplace_back(leaf_of(names_[i]), &api);
+  }
   return out;
 }
 

@@ -49,6 +49,7 @@ struct EpsRefusal {
 // The families the table knows. An extractor per family turns calls into facts.
 inline constexpr std::string_view kNormalizationFamily = "normalization";
 inline constexpr std::string_view kConvolutionFamily = "convolution";
+inline constexpr std::string_view kLoaderFamily = "loader";
 
 // One argument an extractor reads, by its role in the family ("eps", "kernel_size").
 struct ApiArg {
@@ -74,6 +75,16 @@ struct ApiEntry {
   std::string eps_attribute;      // attribute holding eps on an instance ("" if none)
   std::vector<EpsRefusal> eps_refusals;  // the framework's own checks, oldest first
   std::string refusal_condition;  // when the checks run, if not always ("when it does not synchronize ...")
+
+  // loader: what the framework does with a batch size it refuses (measured: tests/probes)
+  struct LoaderInfo {
+    bool refuses_zero = true;          // false: 0 means "not given" (Keras), only n < 0 fails
+    bool none_disables_batching = false;  // PyTorch: batch_size=None is "no automatic batching"
+    std::string when;                  // "when the DataLoader is constructed"
+    std::string error;                 // "ValueError: ... batch_size={n}"
+    std::string measured;              // "torch 2.11.0"
+  } loader;
+  bool is_method = false;         // kind "method": matched by name on an object the resolver cannot type
 
   // convolution
   int spatial_dims = 0;
@@ -130,6 +141,8 @@ class ApiTable {
   std::vector<std::string> quoted_tokens(std::span<const std::string> families = {}) const;
   // Attribute names that hold a family's value on an instance (".eps" writes), for the planner.
   std::vector<std::string> instance_attributes() const;
+  // A family's method entries (`kind: method`) by method name: "batch" -> tensorflow.data.Dataset.batch.
+  std::vector<std::pair<std::string, const ApiEntry*>> methods_of(std::string_view family) const;
   // Registry type names of config systems (mmcv `dict(type='BN')`) -> the API they build.
   const ApiEntry* config_type(std::string_view system, std::string_view type) const;
   const std::map<std::string, std::map<std::string, std::string>>& config_types() const { return config_types_; }

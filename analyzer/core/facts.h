@@ -150,6 +150,49 @@ struct TensorInputFact {
   DType weight_dtype = DType::Unknown;
   std::string weight_dtype_spelling;
   std::optional<Location> weight_dtype_location;
+  // Python: the shape the code builds the tensor with (`tf.zeros([0, 8, 8, 3])`), one entry per
+  // dimension, nullopt where not constant; empty when not known. `framework` is the consumer's.
+  std::vector<std::optional<IntegerValue>> shape;
+  std::string framework;
+  std::string tensor_text;     // the factory call as written ("tf.zeros([0, 28, 28, 3])")
+};
+
+// A value of a fact that one file may not settle alone, with how the project step settled it:
+// the same states as a normalization's epsilon (EpsSource), for families with several such values.
+struct SettleableValue {
+  EpsSource source = EpsSource::Default;
+  std::optional<ConstantValue> value;     // present for Explicit and Default
+  std::optional<ValueRef> ref;            // NotConstant, but a reference the project step may follow
+  std::string via;                        // as NormalizationFact::eps_via
+  std::optional<Location> location;       // where the value is written, when it is
+};
+
+// A data loader or batching call and what the code fixes about it: the batch size (maybe as an
+// integer division, `global // world_size`), whether the last partial batch is dropped, and how
+// many samples the dataset holds when the code makes that plain (`range(10)`, a literal shape).
+struct LoaderFact {
+  std::string api;             // "torch.utils.data.DataLoader", "tensorflow.data.Dataset.batch"
+  std::string spelled_as;      // how the code named it ("DataLoader", "ds.batch")
+  std::string framework;       // the API table's framework key ("torch", "tensorflow", "keras", "transformers")
+  std::string batch_param;     // the batch-size parameter's name ("batch_size", "per_device_train_batch_size")
+  Location call;
+  std::string origin;          // "call", "method call", ...
+  bool batch_none = false;     // `batch_size=None`: PyTorch's "no automatic batching"
+  // The batch size; for a division, its dividend.
+  SettleableValue batch;
+  // `a // b`, `int(a / b)`, `math.floor(a / b)`: the batch size is `batch` divided by `divisor`.
+  std::string division;        // the division as written; "" when the batch size is not one
+  std::optional<Location> division_location;
+  SettleableValue divisor;
+  // An assert or if-test in the enclosing function or module that checks the batch size or its
+  // operands (`assert bs > 0`, `if world_size > batch: raise`), as written; "" when none.
+  std::string guard;
+  std::string drop_param;      // "drop_last", "drop_remainder"
+  std::optional<bool> drop_last;
+  std::optional<Location> drop_location;
+  std::optional<IntegerValue> dataset_size;  // samples, where the code makes it plain
+  std::string dataset_text;    // how the dataset is written ("range(10)", "TensorDataset(x)")
+  std::vector<ProvenanceStep> uses;
 };
 
 // A project function or class through which a value reaches an API argument, so that calls of
@@ -215,6 +258,7 @@ struct FileFacts {
   std::string module;    // Python: the module's qualified name ("pkg.sub.mod"), "" elsewhere
   std::vector<std::string> frameworks;  // frameworks the file imports ("torch", "tensorflow", ...)
   std::vector<NormalizationFact> normalizations;
+  std::vector<LoaderFact> loaders;
   std::vector<ConvGeometryFact> conv_geometries;
   std::vector<DescriptorFact> descriptors;
   std::vector<TensorInputFact> tensor_inputs;

@@ -149,7 +149,31 @@ void write_facts(std::ostream& out, const Report& report) {
                              {"dtype_location", location_json(t.dtype_location)}};
       if (t.weight_dtype != DType::Unknown) item["weight_dtype"] = dtype_name(t.weight_dtype);
       if (t.weight_dtype_location) item["weight_dtype_location"] = location_json(*t.weight_dtype_location);
+      if (!t.shape.empty()) item["shape"] = axes_json(t.shape);
       tensor_inputs.push_back(std::move(item));
+    }
+    auto settleable_json = [&](const SettleableValue& v) {
+      nlohmann::json item = {{"source", sources[static_cast<int>(v.source)]}};
+      if (v.value) item["value"] = v.value->value;
+      if (v.location) item["location"] = location_json(*v.location);
+      if (!v.via.empty()) item["via"] = v.via;
+      if (v.ref) item["ref"] = v.ref->target;
+      return item;
+    };
+    nlohmann::json loaders = nlohmann::json::array();
+    for (const auto& l : facts.loaders) {
+      nlohmann::json item = {{"api", l.api}, {"spelled_as", l.spelled_as}, {"call", location_json(l.call)},
+                             {"batch_param", l.batch_param}, {"origin", l.origin}};
+      if (l.batch_none) item["batch_none"] = true;
+      else item["batch"] = settleable_json(l.batch);
+      if (!l.division.empty()) {
+        item["division"] = l.division;
+        item["divisor"] = settleable_json(l.divisor);
+      }
+      if (!l.guard.empty()) item["guard"] = l.guard;
+      if (l.drop_last) item[l.drop_param] = *l.drop_last;
+      if (l.dataset_size) item["dataset_size"] = l.dataset_size->value;
+      loaders.push_back(std::move(item));
     }
     nlohmann::json forwardings = nlohmann::json::array();
     for (const auto& f : facts.forwardings) {
@@ -178,6 +202,7 @@ void write_facts(std::ostream& out, const Report& report) {
                      {"descriptors", descriptors},
                      {"convolutions", convolutions},
                      {"tensor_inputs", tensor_inputs},
+                     {"loaders", loaders},
                      {"forwardings", forwardings},
                      {"arguments", arguments},
                      {"config_defaults", config_defaults}});

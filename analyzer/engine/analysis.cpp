@@ -48,6 +48,7 @@ std::vector<std::string> python_families(const AnalysisOptions& options) {
   };
   std::vector<std::string> families;
   if (selected_family("batchnorm")) families.emplace_back(kNormalizationFamily);
+  if (selected_family("loader") || selected_family("shape")) families.emplace_back(kLoaderFamily);
   if (options.keep_facts && selected_family("conv")) families.emplace_back(kConvolutionFamily);
   return families;
 }
@@ -188,6 +189,9 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
   pass.python.families = python_families(options);
   pass.words = builtin.trigger_words(pass.python.families);
+  // The loader family also reads zero-size tensors (`tf.zeros([0, ...])`) fed to TensorFlow layers.
+  if (std::find(pass.python.families.begin(), pass.python.families.end(), kLoaderFamily) != pass.python.families.end())
+    pass.words.emplace_back("zeros");
   for (const auto& token : builtin.quoted_tokens(pass.python.families))
     pass.quoted.push_back(token.substr(1, token.size() - 2));
   pass.build_filters = true;

@@ -179,8 +179,8 @@ class ProjectStep {
     for (auto& fact : S::facts(more)) {
       const bool known = std::any_of(known_facts.begin(), known_facts.end(), [&](const Fact& f) {
         return offset(f.call) == offset(fact.call) && f.origin == fact.origin && f.api == fact.api &&
-               S::location(f).has_value() == S::location(fact).has_value() &&
-               (!S::location(f) || offset(*S::location(f)) == offset(*S::location(fact)));
+               S::location(f, 0).has_value() == S::location(fact, 0).has_value() &&
+               (!S::location(f, 0) || offset(*S::location(f, 0)) == offset(*S::location(fact, 0)));
       });
       if (!known) known_facts.push_back(std::move(fact));
     }
@@ -192,6 +192,7 @@ class ProjectStep {
   static void merge_new_facts(FileFacts& into, FileFacts&& more) {
     auto offset = [](const Location& l) { return l.range.begin.byte_offset; };
     merge_settleable<NormalizationFact>(into, more);
+    merge_settleable<LoaderFact>(into, more);
     for (auto& fact : more.forwardings) {
       const bool known = std::any_of(into.forwardings.begin(), into.forwardings.end(), [&](const ForwardingFact& f) {
         return f.callable == fact.callable && f.role == fact.role && offset(f.reaches) == offset(fact.reaches);
@@ -386,33 +387,40 @@ class ProjectStep {
   };
 
   template <class Fact>
-  std::vector<Pending> pending(ValueRef::Kind kind) const {
+  std::vector<Pending> pending(ValueRef::Kind kind, int slot) const {
     using S = Settleable<Fact>;
     std::vector<Pending> out;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       if (!results_[i].facts) continue;
       auto& facts = S::facts(*results_[i].facts);
       for (std::size_t k = 0; k < facts.size(); ++k)
-        if (S::source(facts[k]) == EpsSource::NotConstant && S::ref(facts[k]) && S::ref(facts[k])->kind == kind)
+        if (S::source(facts[k], slot) == EpsSource::NotConstant && S::ref(facts[k], slot) &&
+            S::ref(facts[k], slot)->kind == kind)
           out.push_back({i, k});
     }
     return out;
   }
 
   template <class Fact>
-  static void settle(Fact& fact, double value, std::string spelling, std::vector<ProvenanceStep> provenance) {
+  static void settle(Fact& fact, int slot, double value, std::string spelling, std::vector<ProvenanceStep> provenance) {
     using S = Settleable<Fact>;
-    const ValueRef ref = *S::ref(fact);
-    auto& settled = S::value(fact) = ConstantValue{value, std::move(spelling), std::move(provenance)};
+    const ValueRef ref = *S::ref(fact, slot);
+    auto& settled = S::value(fact, slot) = ConstantValue{value, std::move(spelling), std::move(provenance)};
     for (const auto& step : ref.steps) settled->provenance.push_back(step);
-    S::source(fact) = EpsSource::Explicit;
-    S::ref(fact).reset();
+    S::source(fact, slot) = EpsSource::Explicit;
+    S::ref(fact, slot).reset();
   }
 
-  // Every family's settleable facts, one family after another.
+  // Every family's settleable facts, one family and one value slot after another.
+  template <class Fact>
+  void settle_family() {
+    for (int slot = 0; slot < Settleable<Fact>::slots; ++slot) settle_references<Fact>(slot);
+    merge_default_uses<Fact>();
+  }
+
   void settle_all() {
-    settle_references<NormalizationFact>();
-    merge_default_uses<NormalizationFact>();
+    settle_family<NormalizationFact>();
+    settle_family<LoaderFact>();
   }
 
   const config::ConfigDocument* document(std::size_t index) {
@@ -508,21 +516,21 @@ class ProjectStep {
   }
 
   template <class Fact>
-  void settle_references() {
+  void settle_references(int slot) {
     using S = Settleable<Fact>;
     // Module constants: `from .constants import BN_EPS`.
-    for (const Pending& p : pending<Fact>(ValueRef::Kind::ModuleAttribute)) {
+    for (const Pending& p : pending<Fact>(ValueRef::Kind::ModuleAttribute, slot)) {
       Fact& fact = S::facts(*results_[p.file].facts)[p.fact];
-      if (auto settled = module_value(S::ref(fact)->target, 0))
-        settle(fact, settled->value, S::ref(fact)->spelling, std::move(settled->provenance));
+      if (auto settled = module_value(S::ref(fact, slot)->target, 0))
+        settle(fact, slot, settled->value, S::ref(fact, slot)->spelling, std::move(settled->provenance));
     }
-    const std::vector<Pending> config_reads = pending<Fact>(ValueRef::Kind::ConfigKey);
+    const std::vector<Pending> config_reads = pending<Fact>(ValueRef::Kind::ConfigKey, slot);
     if (config_reads.empty()) return;
 
     // What may set them: argparse defaults, yacs-style defaults, config files.
     std::set<std::string> argparse_dests, leaves;
     for (const Pending& p : config_reads) {
-      const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact]);
+      const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact], slot);
       if (ref.target.find('.') == std::string::npos && args_like(ref.root)) argparse_dests.insert(ref.target);
       leaves.insert(leaf_of(ref.target));
     }
@@ -560,23 +568,47 @@ class ProjectStep {
     std::map<std::size_t, std::vector<std::pair<std::size_t, std::vector<Fact>>>> replacements;
     for (const Pending& p : config_reads) {
       const Fact& original = S::facts(*results_[p.file].facts)[p.fact];
-      const ValueRef& ref = *S::ref(original);
-      const Location use = S::location(original).value_or(original.call);
+      const ValueRef& ref = *S::ref(original, slot);
+      const Location use = S::location(original, slot).value_or(original.call);
       std::vector<Fact> settled;
       // argparse: `args.bn_eps` with add_argument("--bn-eps", default=...).
       if (argparse_dests.count(ref.target)) {
+        // The flags nearest the read: those of its own file, else of its folder or the folders above
+        // (a repository of examples defines `--batch-size` once per script).
+        std::vector<const ArgumentFact*> flags;
+        for (const auto& r : argparse_results)
+          if (r.facts)
+            for (const ArgumentFact& arg : r.facts->arguments)
+              if (arg.dest == ref.target && arg.default_value && arg.default_value->constant) flags.push_back(&arg);
+        const std::filesystem::path read_path(original.call.path);
+        auto near = [&](auto&& same) {
+          std::vector<const ArgumentFact*> out;
+          for (const ArgumentFact* arg : flags)
+            if (same(std::filesystem::path(arg->call.path))) out.push_back(arg);
+          return out;
+        };
+        if (auto own = near([&](const std::filesystem::path& p) { return p == read_path; }); !own.empty()) {
+          flags = std::move(own);
+        } else {
+          // A folder's flags, else a parent folder's (a package's modules read the flags of the
+          // script above them); never those of an unrelated script elsewhere in the tree.
+          std::filesystem::path dir = read_path.parent_path();
+          std::vector<const ArgumentFact*> found;
+          for (int up = 0; up < 3 && found.empty() && !dir.empty(); ++up, dir = dir.parent_path())
+            found = near([&](const std::filesystem::path& p) { return p.parent_path() == dir; });
+          flags = std::move(found);
+        }
         std::set<std::string> seen;
-        for (const auto& r : argparse_results) {
-          if (!r.facts) continue;
-          for (const ArgumentFact& arg : r.facts->arguments) {
-            if (arg.dest != ref.target || !arg.default_value || !arg.default_value->constant) continue;
+        {
+          for (const ArgumentFact* candidate : flags) {
+            const ArgumentFact& arg = *candidate;
             const Location& at = arg.default_value->where;
             if (!seen.insert(where_text(at) + ":" + std::to_string(at.range.begin.column)).second) continue;
             Fact fact = original;
             const std::string flag = arg.flag.empty() ? arg.dest : arg.flag;
-            settle(fact, arg.default_value->constant->value, ref.spelling, arg.default_value->constant->provenance);
-            S::location(fact) = at;
-            S::via(fact) = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
+            settle(fact, slot, arg.default_value->constant->value, ref.spelling, arg.default_value->constant->provenance);
+            S::location(fact, slot) = at;
+            S::via(fact, slot) = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
                            "; passing " + flag + " on the command line overrides it";
             fact.uses.push_back({use, "read here as " + ref.spelling});
             settled.push_back(std::move(fact));
@@ -592,9 +624,9 @@ class ProjectStep {
       const std::vector<ConfigHit> hits = config_values(ref.target, !defaults.empty());
       for (const ConfigHit& hit : hits) {
         Fact fact = original;
-        settle(fact, hit.value, ref.spelling, hit.steps);
-        S::location(fact) = hit.scalar->where;
-        S::via(fact) = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
+        settle(fact, slot, hit.value, ref.spelling, hit.steps);
+        S::location(fact, slot) = hit.scalar->where;
+        S::via(fact, slot) = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
         fact.origin = "config";
         fact.uses.push_back({use, "read here as " + ref.spelling});
         settled.push_back(std::move(fact));
@@ -602,9 +634,9 @@ class ProjectStep {
       if (hits.empty())
         for (const ConfigDefaultFact* d : defaults) {
           Fact fact = original;
-          settle(fact, d->value.constant->value, ref.spelling, d->value.constant->provenance);
-          S::location(fact) = d->value.where;
-          S::via(fact) = "the default of " + d->path + " set at " + where_text(d->where) +
+          settle(fact, slot, d->value.constant->value, ref.spelling, d->value.constant->provenance);
+          S::location(fact, slot) = d->value.where;
+          S::via(fact, slot) = "the default of " + d->path + " set at " + where_text(d->where) +
                          "; no config file in the analysed tree sets it";
           fact.uses.push_back({use, "read here as " + ref.spelling});
           settled.push_back(std::move(fact));
@@ -640,12 +672,12 @@ class ProjectStep {
       auto& norms = S::facts(*results_[i].facts);
       for (std::size_t k = 0; k < norms.size();) {
         Fact& fact = norms[k];
-        if (S::via(fact).rfind("the default of ", 0) != 0 || S::via(fact).find(", used by ") == std::string::npos ||
-            !S::location(fact)) {
+        if (S::via(fact, 0).rfind("the default of ", 0) != 0 || S::via(fact, 0).find(", used by ") == std::string::npos ||
+            !S::location(fact, 0)) {
           ++k;
           continue;
         }
-        const Key key{S::location(fact)->path, S::location(fact)->range.begin.byte_offset, fact.api};
+        const Key key{S::location(fact, 0)->path, S::location(fact, 0)->range.begin.byte_offset, fact.api};
         const auto it = first.find(key);
         if (it == first.end()) {
           first.emplace(key, std::pair{i, k});
@@ -663,7 +695,7 @@ class ProjectStep {
     }
     for (const auto& [key, count] : others) {
       Fact& kept = S::facts(*results_[first[key].first].facts)[first[key].second];
-      S::via(kept) += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
+      S::via(kept, 0) += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
     }
   }
 

@@ -4,6 +4,7 @@
 #include "python/const_eval.h"
 #include "python/extract/config_values.h"
 #include "python/extract/conv_geometry.h"
+#include "python/extract/loader.h"
 #include "python/extract/normalization.h"
 #include "python/imports.h"
 #include "python/regions.h"
@@ -157,11 +158,13 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   };
   NormalizationExtractor normalization;
   ConvGeometryExtractor conv_geometry;
+  LoaderExtractor loader(table);
   ArgparseExtractor argparse;
   ConfigDefaultsExtractor config_defaults;
   std::vector<Extractor*> extractors;
   if (wants(kNormalizationFamily)) extractors.push_back(&normalization);
   if (wants(kConvolutionFamily)) extractors.push_back(&conv_geometry);
+  if (wants(kLoaderFamily)) extractors.push_back(&loader);
   if (options.argparse) extractors.push_back(&argparse);
   if (options.config_defaults) extractors.push_back(&config_defaults);
 

@@ -119,3 +119,21 @@ def test_results_from_another_tool_are_skipped_not_fatal(cli, tmp_path):
             "artifactLocation": {"uri": "a.py"}, "region": {"startLine": 3, "startColumn": 1}}}]}]}]}))
     out = cli.run("gpu-check", foreign, check_code=0).stdout
     assert "a.py:3:1: X1: skipped: not replayable: the result carries no properties.replay" in out
+
+
+def test_a_zero_batch_from_python_is_confirmed_bad_param_by_the_real_libcudnn(cli, environment, sarif_check, tmp_path):
+    """The zero-size batch built in Python (`tf.zeros([0, 8, 8, 3])` into tf.nn.conv2d) is replayed as the
+    tensor descriptor TensorFlow would hand cuDNN; the real libcudnn refuses n = 0. The Keras predict
+    finding fails before any layer, so it has nothing to replay and says so."""
+    fixture = REPO / "tests" / "fixtures" / "rules" / "zero-size-batch-into-layer.py"
+    out = tmp_path / "zero.sarif"
+    cli.run("--gpu-check", "--gpu-check-tier", "descriptor", "-f", "sarif", "-o", out, fixture, check_code=1)
+    sarif_check(out)
+    results = json.loads(out.read_text())["runs"][0]["results"]
+    by_line = {r["locations"][0]["physicalLocation"]["region"]["startLine"]: r["properties"]["gpuCheck"] for r in results}
+    conv = by_line[9]
+    assert conv["outcome"] == "confirmed" and conv["status"] == "CUDNN_STATUS_BAD_PARAM", conv
+    assert conv["tier"] == "descriptor" and conv["cudnnVersion"] == environment["cudnn"]
+    assert "cudnnSetTensor4dDescriptor(NHWC, float32, n=0, c=3, h=8, w=8) -> CUDNN_STATUS_BAD_PARAM" in conv["detail"]
+    predict = by_line[14]
+    assert predict["outcome"] == "skipped" and "no cuDNN call is made" in predict["reason"]

@@ -1,0 +1,44 @@
+// loader-batch-size-divides-to-zero: a per-device batch size computed by integer division
+// (`batch_size // world_size`, `int(batch_size / n_gpus)`, darknet's `batch // subdivisions`)
+// whose operands the code, its defaults or its configs fix, and whose result is 0. The loader
+// then refuses it as loader-batch-size-nonpositive describes (Keras silently uses 32 instead).
+// A divisor known only at run time (`dist.get_world_size()`, `strategy.num_replicas_in_sync`)
+// is never guessed, and a guard on the operands in the same function (`assert bs >= world`,
+// `max(1, ...)`) keeps the rule quiet. KB: data/batch-size-integer-division-zero.
+#include "rules/loader/loader_values.h"
+
+namespace cudnnlint {
+
+void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Finding>& out) {
+  for (const LoaderFact& fact : input.facts.loaders) {
+    if (fact.division.empty() || !fact.guard.empty()) continue;
+    const auto a = loader::whole(fact.batch), b = loader::whole(fact.divisor);
+    if (!a || !b || *a < 0 || *b <= 0 || *a / *b != 0) continue;
+    if (fact.batch.source != EpsSource::Explicit || fact.divisor.source != EpsSource::Explicit) continue;
+    const ApiEntry* api = loader::api_of(fact, input.table);
+    if (api == nullptr) continue;
+    const std::string framework = loader::framework_name(fact, input.table);
+    Finding finding = make_finding(RuleId::LoaderBatchSizeDividesToZero, fact.division_location.value_or(fact.call));
+    finding.message = "`" + fact.division + "` is " + std::to_string(*a) + " / " + std::to_string(*b) +
+                      " rounded down to 0 (" + loader::describe("dividend", fact.batch) + ", " +
+                      loader::describe("divisor", fact.divisor) + ") and is the " + fact.batch_param + " of " +
+                      fact.spelled_as + ": ";
+    if (api->loader.refuses_zero) {
+      finding.message += framework + " " + loader::refusal(fact, *api, 0);
+    } else {
+      finding.level = Level::Warning;
+      finding.message += framework + " takes batch_size=0 as not given and uses batches of 32, not the " +
+                         std::to_string(*a) + " / " + std::to_string(*b) + " per replica intended (measured on " +
+                         api->loader.measured + ")";
+    }
+    finding.message += "; guard it with max(1, ...) or check that the dividend is at least the divisor";
+    finding.target_note = "any " + framework + " version (the check was measured on " + api->loader.measured + ")";
+    loader::add_related(finding, fact.batch);
+    loader::add_related(finding, fact.divisor);
+    loader::add_uses(finding, fact);
+    finding.replay.unknown = framework + " refuses the batch size itself: no cuDNN call is made";
+    out.push_back(std::move(finding));
+  }
+}
+
+}  // namespace cudnnlint

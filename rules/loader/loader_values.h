@@ -1,0 +1,35 @@
+// What the loader rules share: how a batch size (or one operand of it) is described in a message,
+// with where its value came from, and what the framework does with a batch size it refuses (the
+// API table's `loader` data, measured by tests/probes).
+#pragma once
+
+#include "rules/rule.h"
+
+#include <optional>
+#include <string>
+
+namespace cudnnlint::loader {
+
+// The table entry of a loader fact's API; nullptr for an API the table no longer names.
+const ApiEntry* api_of(const LoaderFact& fact, const ApiTable& table);
+
+// "PyTorch", "TensorFlow", "Keras", "transformers".
+std::string framework_name(const LoaderFact& fact, const ApiTable& table);
+
+// The value as a whole number, when it is one.
+std::optional<long long> whole(const SettleableValue& value);
+
+// "`batch_size=BATCH` (= 0, from data.batch_size: 0 in configs/data/mnist.yaml)": the parameter,
+// the value as written, its folded value when the spelling differs, and how the project step
+// reached it.
+std::string describe(std::string_view parameter, const SettleableValue& value);
+
+// The framework's refusal of `n`, as the table records it: "PyTorch raises ValueError: batch_size
+// should be ... when the DataLoader is constructed (measured on torch 2.11.0)".
+std::string refusal(const LoaderFact& fact, const ApiEntry& api, long long n);
+
+// Adds the value's provenance (definition first) and the fact's uses to the finding.
+void add_related(Finding& finding, const SettleableValue& value);
+void add_uses(Finding& finding, const LoaderFact& fact);
+
+}  // namespace cudnnlint::loader

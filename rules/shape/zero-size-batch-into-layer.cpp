@@ -1,0 +1,99 @@
+// zero-size-batch-into-layer: a tensor built with a literal batch dimension of 0
+// (`tf.zeros([0, 28, 28, 3])`, `tf.constant(np.zeros((0, ...)))`) fed to a TensorFlow or Keras
+// convolution or batch norm, or to Keras `model.predict`. What happens (KB
+// tensorflow/zero-size-batch-into-cudnn-op): cuDNN rejects a tensor descriptor with n = 0
+// (CUDNN_STATUS_BAD_PARAM; replayed by gpu_check's descriptor tier); TensorFlow 1.3/1.4 on a GPU
+// handed it to cuDNN and aborted the process (issues #13643, #14657, #14962); TensorFlow 2.21 on
+// the CPU returns an empty tensor (measured), and current TensorFlow on a GPU is unmeasured, so
+// the layer case is a warning. Keras 3.15.1's predict on zero samples raises UnboundLocalError
+// (measured): an error. PyTorch returns an empty tensor for a zero batch and calls no cuDNN
+// kernel (measured on torch 2.11.0 + cuDNN 9.19.0): its tensors are not read by this rule.
+#include "rules/rule.h"
+
+#include <string>
+
+namespace cudnnlint {
+
+namespace {
+
+std::string shape_text(const std::vector<std::optional<IntegerValue>>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += shape[i] ? std::to_string(shape[i]->value) : "?";
+  }
+  return out + "]";
+}
+
+// The tensor as cuDNN would be handed it: n, c, spatial..., from TensorFlow's channels-last shape.
+ReplayConfig zero_batch_replay(const TensorInputFact& fact) {
+  ReplayConfig replay;
+  replay.op = "tensor-descriptor";
+  replay.expect = "CUDNN_STATUS_BAD_PARAM";
+  replay.dtype = DType::Float32;
+  replay.assumed.push_back("data type float32 (TensorFlow's default)");
+  std::vector<std::int64_t> dims;
+  for (std::size_t i = 0; i < fact.shape.size(); ++i) {
+    if (fact.shape[i]) {
+      dims.push_back(fact.shape[i]->value);
+    } else {
+      dims.push_back(1);
+      replay.assumed.push_back("dimension " + std::to_string(i) + " = 1 (not a constant here)");
+    }
+  }
+  if (dims.size() < 3) {
+    replay.unknown = "a tensor of rank " + std::to_string(dims.size()) + " has no cuDNN convolution descriptor";
+    return replay;
+  }
+  // channels_last [n, spatial..., c] -> n, c, spatial...
+  replay.input.push_back(dims.front());
+  replay.input.push_back(dims.back());
+  for (std::size_t i = 1; i + 1 < dims.size(); ++i) replay.input.push_back(dims[i]);
+  if (dims.size() == 4) {
+    replay.api = "cudnnSetTensor4dDescriptor";
+    replay.layout = "NHWC";
+  } else {
+    replay.api = "cudnnSetTensorNdDescriptor";
+    replay.layout = "NCHW";
+  }
+  return replay;
+}
+
+}  // namespace
+
+void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& out) {
+  for (const TensorInputFact& fact : input.facts.tensor_inputs) {
+    if (fact.shape.empty() || !fact.shape.front() || fact.shape.front()->value != 0) continue;
+    if (fact.framework != "tensorflow" && fact.framework != "keras") continue;
+    Finding finding = make_finding(RuleId::ZeroSizeBatchIntoLayer, fact.use);
+    const std::string tensor = fact.tensor_text + " (shape " + shape_text(fact.shape) + ", batch dimension 0)";
+    const std::string named = fact.variable.empty() ? tensor : "`" + fact.variable + "` = " + tensor;
+    if (fact.consumer == "keras.Model.predict") {
+      finding.level = Level::Error;
+      finding.message = named + " is passed to model.predict: with zero samples Keras 3 has no batch to run and "
+                        "raises UnboundLocalError: cannot access local variable 'batch_outputs' (measured on Keras "
+                        "3.15.1)";
+      finding.target_note = "Keras 3 (measured on 3.15.1); Keras 2 unmeasured";
+      finding.replay.unknown = "Keras fails before any layer runs: no cuDNN call is made";
+    } else {
+      const auto tf = input.target.frameworks.find("tensorflow");
+      const bool old_tf = tf != input.target.frameworks.end() && tf->second && tf->second->major < 2 &&
+                          tf->second->minor <= 4;
+      finding.message = named + " is fed to " + fact.consumer + ": cuDNN rejects a tensor with n = 0 "
+                        "(CUDNN_STATUS_BAD_PARAM), and TensorFlow 1.3/1.4 on a GPU handed it to cuDNN and aborted "
+                        "the process (\"could not convert BatchDescriptor {count: 0 ...}\"); on the CPU TensorFlow "
+                        "2.21 returns an empty tensor (measured), and whether current TensorFlow GPU kernels skip "
+                        "empty inputs is unmeasured. Skip empty batches before the layer (tf.cond on tf.shape(x)[0])";
+      if (old_tf) finding.level = Level::Error;
+      finding.target_note = tf != input.target.frameworks.end() && tf->second
+                                ? "TensorFlow " + tf->second->str() + input.target.source_note("tensorflow")
+                                : "TensorFlow version unknown: pass --framework tensorflow=X.Y";
+      finding.replay = zero_batch_replay(fact);
+    }
+    if (!fact.variable.empty())
+      finding.related.push_back({fact.shape.front()->where, "the batch dimension is " + fact.shape.front()->spelling});
+    out.push_back(std::move(finding));
+  }
+}
+
+}  // namespace cudnnlint
