@@ -222,8 +222,8 @@ std::vector<std::string> ApiTable::trigger_tokens(std::span<const std::string> f
   for (std::size_t i = 0; i < names_.size(); ++i) {
     const ApiEntry& api = apis_[name_entry_[i]];
     if (!wanted(api.family)) continue;
-    // C++ setters (BatchNormOptions::eps) are found by clang, not by this prefilter.
-    if (names_[i].find("::") != std::string::npos || api.framework == "cudnn") continue;
+    // C++ setters (BatchNormOptions::eps) are found by clang, not by this prefilter; methods: methods_of.
+    if (names_[i].find("::") != std::string::npos || api.framework == "cudnn" || api.is_method) continue;
     leaves.emplace_back(leaf_of(names_[i]));
   }
   for (const auto& [system, types] : config_types_)
@@ -240,7 +240,8 @@ std::vector<std::string> ApiTable::trigger_words(std::span<const std::string> fa
   for (std::size_t i = 0; i < names_.size(); ++i) {
     const ApiEntry& api = apis_[name_entry_[i]];
     if (!families.empty() && std::find(families.begin(), families.end(), api.family) == families.end()) continue;
-    if (names_[i].find("::") != std::string::npos || api.framework == "cudnn") continue;
+    // Methods are named by words common in any code (`batch`, `fit`): see methods_of.
+    if (names_[i].find("::") != std::string::npos || api.framework == "cudnn" || api.is_method) continue;
     std::string leaf(leaf_of(names_[i]));
     if (std::find(words.begin(), words.end(), leaf) == words.end()) words.push_back(std::move(leaf));
   }

@@ -189,9 +189,13 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
   pass.python.families = python_families(options);
   pass.words = builtin.trigger_words(pass.python.families);
-  // The loader family also reads zero-size tensors (`tf.zeros([0, ...])`) fed to TensorFlow layers.
-  if (std::find(pass.python.families.begin(), pass.python.families.end(), kLoaderFamily) != pass.python.families.end())
-    pass.words.emplace_back("zeros");
+  // Method APIs (tf.data's `batch`, Keras's `fit`) and the zero-size tensors the loader family reads
+  // (`tf.zeros([0, ...])` into a TensorFlow layer) matter only in files that name TensorFlow or Keras.
+  if (std::find(pass.python.families.begin(), pass.python.families.end(), kLoaderFamily) != pass.python.families.end()) {
+    pass.framework_markers = {"tensorflow", "keras", "tf_keras"};
+    for (const auto& [method, api] : builtin.methods_of(kLoaderFamily)) pass.framework_words.push_back(method);
+    pass.framework_words.emplace_back("zeros");
+  }
   for (const auto& token : builtin.quoted_tokens(pass.python.families))
     pass.quoted.push_back(token.substr(1, token.size() - 2));
   pass.build_filters = true;

@@ -419,6 +419,8 @@ class ProjectStep {
   }
 
   void settle_all() {
+    collect_config_leaves<NormalizationFact>();
+    collect_config_leaves<LoaderFact>();
     settle_family<NormalizationFact>();
     settle_family<LoaderFact>();
   }
@@ -515,6 +517,60 @@ class ProjectStep {
     return hits;
   }
 
+  // Every config key the facts of all families read, by its last component: what the yacs
+  // defaults pass looks for.
+  template <class Fact>
+  void collect_config_leaves() {
+    using S = Settleable<Fact>;
+    for (int slot = 0; slot < S::slots; ++slot)
+      for (const Pending& p : pending<Fact>(ValueRef::Kind::ConfigKey, slot)) {
+        const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact], slot);
+        // `args.batch_size` is an argparse dest (settled from add_argument), not a yacs key: reading
+        // every file that names `batch_size` for a `_C.X.batch_size = ...` would find nothing.
+        if (ref.target.find('.') == std::string::npos && args_like(ref.root)) continue;
+        config_leaves_.insert(leaf_of(ref.target));
+      }
+  }
+
+  void remember_suppressions(const std::vector<PythonFileResult>& results) {
+    for (const auto& r : results)
+      if (r.facts) out_.suppressions.emplace(r.facts->path, r.facts->suppressions);
+  }
+
+  // argparse's add_argument defaults, read once.
+  const std::vector<PythonFileResult>& argparse_pass() {
+    if (!argparse_results_) {
+      PythonPassOptions options = in_.pass;
+      options.python.families.clear();
+      options.python.argparse = true;
+      options.python.triggers.clear();
+      options.python.trigger_words = {"add_argument"};
+      options.required = {"add_argument"};
+      argparse_results_ = pass(options);
+      remember_suppressions(*argparse_results_);
+    }
+    return *argparse_results_;
+  }
+
+  // yacs-style defaults (`_C.MODEL.BN_EPS = 1e-5`) of every key in config_leaves_, read once.
+  const std::vector<PythonFileResult>& defaults_pass() {
+    if (!default_results_) {
+      PythonPassOptions options = in_.pass;
+      options.python.families.clear();
+      options.python.config_defaults = true;
+      options.python.triggers.clear();
+      options.python.trigger_words.assign(config_leaves_.begin(), config_leaves_.end());
+      options.required = options.python.trigger_words;
+      const std::vector<std::string> keys(config_leaves_.begin(), config_leaves_.end());
+      options.select = [keys](std::string_view text) {
+        return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return may_set_config_key(text, key); });
+      };
+      default_results_ = keys.empty() ? std::vector<PythonFileResult>() : pass(options);
+      remember_suppressions(*default_results_);
+    }
+    return *default_results_;
+  }
+
   template <class Fact>
   void settle_references(int slot) {
     using S = Settleable<Fact>;
@@ -527,42 +583,16 @@ class ProjectStep {
     const std::vector<Pending> config_reads = pending<Fact>(ValueRef::Kind::ConfigKey, slot);
     if (config_reads.empty()) return;
 
-    // What may set them: argparse defaults, yacs-style defaults, config files.
-    std::set<std::string> argparse_dests, leaves;
+    // What may set them: argparse defaults, yacs-style defaults, config files (each pass run once
+    // for every family and value slot: see config_leaves_).
+    std::set<std::string> argparse_dests;
     for (const Pending& p : config_reads) {
       const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact], slot);
       if (ref.target.find('.') == std::string::npos && args_like(ref.root)) argparse_dests.insert(ref.target);
-      leaves.insert(leaf_of(ref.target));
     }
-    std::vector<PythonFileResult> argparse_results, default_results;
-    if (!argparse_dests.empty()) {
-      PythonPassOptions options = in_.pass;
-      options.python.families.clear();
-      options.python.argparse = true;
-      options.python.triggers.clear();
-      options.python.trigger_words = {"add_argument"};
-      options.required = {"add_argument"};
-      argparse_results = pass(options);
-    }
-    {
-      PythonPassOptions options = in_.pass;
-      options.python.families.clear();
-      options.python.config_defaults = true;
-      options.python.triggers.clear();
-      options.python.trigger_words.assign(leaves.begin(), leaves.end());
-      options.required = options.python.trigger_words;
-      const std::vector<std::string> keys(leaves.begin(), leaves.end());
-      options.select = [keys](std::string_view text) {
-        return std::any_of(keys.begin(), keys.end(), [&](const std::string& key) { return may_set_config_key(text, key); });
-      };
-      default_results = pass(options);
-    }
-    auto remember_suppressions = [&](const std::vector<PythonFileResult>& results) {
-      for (const auto& r : results)
-        if (r.facts) out_.suppressions.emplace(r.facts->path, r.facts->suppressions);
-    };
-    remember_suppressions(argparse_results);
-    remember_suppressions(default_results);
+    static const std::vector<PythonFileResult> none;
+    const std::vector<PythonFileResult>& argparse_results = argparse_dests.empty() ? none : argparse_pass();
+    const std::vector<PythonFileResult>& default_results = defaults_pass();
 
     // One read may be set in several places (two YAML files, two scripts' flags): each is a fact.
     std::map<std::size_t, std::vector<std::pair<std::size_t, std::vector<Fact>>>> replacements;
@@ -770,6 +800,8 @@ class ProjectStep {
   std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;
   std::unordered_map<std::size_t, bool> omegaconf_;
   std::unordered_map<std::size_t, std::optional<std::string>> config_texts_;
+  std::set<std::string> config_leaves_;
+  std::optional<std::vector<PythonFileResult>> argparse_results_, default_results_;
 };
 
 }  // namespace

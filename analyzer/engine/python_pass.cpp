@@ -3,6 +3,7 @@
 #include "python/syntax.h"
 
 #include <algorithm>
+#include <cstring>
 #include <atomic>
 #include <exception>
 #include <thread>
@@ -33,10 +34,37 @@ std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits
   return std::move(std::get<SourceFile>(loaded));
 }
 
+// Whether a module-level `import m` / `from m... import` names one of `modules` (a function that
+// imports TensorFlow to convert weights does not make its file a TensorFlow pipeline).
+bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules) {
+  for (const auto& module : modules)
+    for (const std::string_view keyword : {std::string_view("import "), std::string_view("from ")}) {
+      const std::string needle = "\n" + std::string(keyword) + module;
+      auto follows = [&](std::size_t end) {
+        return end >= text.size() || text[end] == ' ' || text[end] == '.' || text[end] == ',' || text[end] == '\n' ||
+               text[end] == '\r';
+      };
+      if (text.substr(0, needle.size() - 1) == std::string_view(needle).substr(1) && follows(needle.size() - 1))
+        return true;
+      for (const char* at = text.data();;) {
+        const std::size_t left = text.size() - static_cast<std::size_t>(at - text.data());
+        const void* hit = ::memmem(at, left, needle.data(), needle.size());
+        if (hit == nullptr) break;
+        const auto offset = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+        if (follows(offset + needle.size())) return true;
+        at = static_cast<const char*>(hit) + 1;
+      }
+    }
+  return false;
+}
+
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters) {
   const WordSet words(options.words), quoted(options.quoted), required(options.required), none;
+  std::vector<std::string> all_words = options.words;
+  all_words.insert(all_words.end(), options.framework_words.begin(), options.framework_words.end());
+  const WordSet framework_file_words(all_words);
   parallel_for(which.size(), options.jobs, [&](std::size_t k, const python::Parser& parser) {
     const std::size_t i = which[k];
     PythonFileResult result;
@@ -57,13 +85,21 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       // `required` selects the files of a later pass (in every mode: it is part of the analysis);
       // the trigger prefilter is the shortcut --full-parse turns off.
       bool selected;
+      bool framework_file = false;
       if (!options.required.empty()) {
         selected = scan_identifiers(content, required, none, false).names_a_word &&
                    (!options.select || options.select(content));
       } else {
-        IdentifierScan scan = scan_identifiers(content, words, quoted, options.build_filters);
-        result.identifiers = std::move(scan.filter);
+        // Framework words count in files importing a marked framework: the identifier filter says
+        // cheaply which files may, the import lines decide.
+        const bool filter_needed = options.build_filters || !options.framework_words.empty();
+        IdentifierScan scan = scan_identifiers(content, words, quoted, filter_needed);
+        framework_file = !options.framework_words.empty() && scan.filter.may_contain_any(options.framework_markers) &&
+                         imports_at_module_level(content, options.framework_markers);
+        if (framework_file && !scan.names_a_word)
+          scan.names_a_word = scan_identifiers(content, framework_file_words, quoted, false).names_a_word;
         selected = options.skip_prefilter || scan.names_a_word;
+        if (options.build_filters) result.identifiers = std::move(scan.filter);
       }
       if (!selected) {
         results[i] = std::move(result);
@@ -72,6 +108,9 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       python::PythonOptions per_file = options.python;
       per_file.module = modules.of(i).name;
       per_file.is_package = modules.of(i).is_package;
+      if (framework_file && options.required.empty())
+        per_file.trigger_words.insert(per_file.trigger_words.end(), options.framework_words.begin(),
+                                      options.framework_words.end());
       python::PythonAnalysis analysis = python::analyze_python(file, *options.table, parser, per_file);
       result.bytes_parsed = analysis.parsed_bytes;
       result.diagnostics = std::move(analysis.diagnostics);

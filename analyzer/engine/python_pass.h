@@ -35,6 +35,11 @@ struct PythonPassOptions {
   // parsed; every file's identifier filter is kept for later passes.
   std::vector<std::string> words;
   std::vector<std::string> quoted;
+  // Words that count only in files importing one of `framework_markers` at module level
+  // ("tensorflow", "keras"): method names such as `batch` and `fit`, common everywhere, name an
+  // API only there.
+  std::vector<std::string> framework_markers;
+  std::vector<std::string> framework_words;
   bool build_filters = false;
   // A later pass: only files naming one of these identifiers are analysed (whatever the mode),
   // and, when set, for which `select` holds.
@@ -51,6 +56,9 @@ void parallel_for(std::size_t count, unsigned jobs, const std::function<void(std
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters = nullptr);
+
+// Whether a module-level `import m...` or `from m... import` line names one of `modules`.
+bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules);
 
 // Reads a file's text for a token search or a lazy parse; nullopt (and no diagnostic) when it
 // cannot be read: the first pass has reported that already.
