@@ -192,6 +192,14 @@ struct LoaderFact {
   std::optional<Location> drop_location;
   std::optional<IntegerValue> dataset_size;  // samples, where the code makes it plain
   std::string dataset_text;    // how the dataset is written ("range(10)", "TensorDataset(x)")
+  // A model the loader's batches feed in the same function (`for x, y in loader: model(x)`) whose
+  // batch norm sees one value per channel when a batch holds one sample (nn.Linear then
+  // nn.BatchNorm1d, global pooling then nn.BatchNorm2d), and that the function leaves in training
+  // mode (no `model.eval()`): where the batch norm is, what precedes it, and the call in the loop.
+  std::optional<Location> single_sample_norm;
+  std::string single_sample_norm_text;   // "nn.Linear(64, 32), then nn.BatchNorm1d(32)"
+  std::optional<Location> feeds;         // `model(x)` in the loop over the loader
+  std::string feeds_text;
   std::vector<ProvenanceStep> uses;
 };
 

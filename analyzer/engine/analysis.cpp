@@ -47,8 +47,11 @@ std::vector<std::string> python_families(const AnalysisOptions& options) {
     });
   };
   std::vector<std::string> families;
-  if (selected_family("batchnorm")) families.emplace_back(kNormalizationFamily);
-  if (selected_family("loader") || selected_family("shape")) families.emplace_back(kLoaderFamily);
+  // The loader rules also read the batch norms a loader's batches reach (a class building
+  // nn.Linear then nn.BatchNorm1d): the normalization family's words keep those definitions parsed.
+  const bool loader = selected_family("loader") || selected_family("shape");
+  if (selected_family("batchnorm") || loader) families.emplace_back(kNormalizationFamily);
+  if (loader) families.emplace_back(kLoaderFamily);
   if (options.keep_facts && selected_family("conv")) families.emplace_back(kConvolutionFamily);
   return families;
 }

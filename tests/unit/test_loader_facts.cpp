@@ -88,5 +88,25 @@ TEST(LoaderFacts, ZeroBatchTensorsReachingTensorFlowLayersOnly) {
   EXPECT_EQ(facts.tensor_inputs[0].shape[0]->value, 0);
 }
 
+TEST(LoaderFacts, SingleSampleConsumerOnlyWhenTheModelPlainlyStaysInTraining) {
+  const std::string model =
+      "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n"
+      "def run():\n    m = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4))\n"
+      "    loader = DataLoader(range(9), batch_size=4)\n";
+  const FileFacts plain = loader_facts(model + "    for x in loader:\n        m(x)\n");
+  ASSERT_EQ(plain.loaders.size(), 1u);
+  ASSERT_TRUE(plain.loaders[0].feeds);
+  EXPECT_EQ(plain.loaders[0].single_sample_norm_text, "nn.Linear(4, 4), then nn.BatchNorm1d(4)");
+  // Switched to eval, or handed to a function that may switch it: not plain.
+  EXPECT_FALSE(loader_facts(model + "    m.eval()\n    for x in loader:\n        m(x)\n").loaders[0].feeds);
+  EXPECT_FALSE(loader_facts(model + "    prepare(m)\n    for x in loader:\n        m(x)\n").loaders[0].feeds);
+  // A batch norm on conv features keeps H*W values per channel.
+  EXPECT_FALSE(loader_facts("import torch.nn as nn\nfrom torch.utils.data import DataLoader\n"
+                            "m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4))\n"
+                            "loader = DataLoader(range(9), batch_size=4)\nfor x in loader:\n    m(x)\n")
+                   .loaders[0]
+                   .feeds);
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -1,0 +1,45 @@
+// loader-last-batch-single-sample: a PyTorch DataLoader whose dataset size N and batch size B the
+// code makes plain, with N % B == 1 and drop_last=False, so the last batch of every epoch holds one
+// sample, iterated in the same function into a model left in training mode whose batch norm then
+// sees one value per channel (nn.Linear then nn.BatchNorm1d: input [1, C]; global pooling then
+// nn.BatchNorm2d: [1, C, 1, 1]). F.batch_norm refuses that in training: ValueError "Expected more
+// than 1 value per channel when training" (measured on torch 2.11.0, CPU and CUDA; not raised for
+// [1, C, 2, 2] nor in eval mode). Reported only where both sides are plain in one file.
+// KB: pytorch/batchnorm-single-sample-batch-in-training.
+#include "rules/loader/loader_values.h"
+
+namespace cudnnlint {
+
+void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Finding>& out) {
+  for (const LoaderFact& fact : input.facts.loaders) {
+    if (fact.framework != "torch" || !fact.single_sample_norm || !fact.feeds || !fact.dataset_size) continue;
+    if (!fact.drop_last || *fact.drop_last || !fact.division.empty() || !fact.guard.empty()) continue;
+    const auto batch = loader::whole(fact.batch);
+    if (!batch || *batch <= 0 || fact.batch.source == EpsSource::NotConstant) continue;
+    const long long samples = fact.dataset_size->value;
+    if (samples <= 0 || samples % *batch != 1) continue;
+    Finding finding = make_finding(RuleId::LoaderLastBatchSingleSample, fact.drop_location.value_or(fact.call));
+    const std::string split = samples == 1 ? "the only batch holds 1 sample"
+                                           : "the last batch of every epoch holds 1 sample (" + std::to_string(samples) +
+                                                 " = " + std::to_string(samples / *batch) + " x " +
+                                                 std::to_string(*batch) + " + 1)";
+    finding.message = fact.dataset_text + " holds " + std::to_string(samples) + " samples and " +
+                      loader::describe(fact.batch_param, fact.batch) + " keeps the partial batch (" + fact.drop_param +
+                      "=False): " + split + ", and " + fact.feeds_text + " feeds it to " +
+                      fact.single_sample_norm_text + " in training mode, where each channel then has one value: "
+                      "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
+                      "torch 2.11.0); pass drop_last=True or a batch size that leaves more than one sample";
+    finding.target_note = "any PyTorch version (the check was measured on torch 2.11.0)";
+    for (const auto& step : fact.dataset_size->provenance) finding.related.push_back({step.where, step.what});
+    finding.related.push_back({fact.dataset_size->where, fact.dataset_text + " holds " + std::to_string(samples) +
+                                                             " samples"});
+    loader::add_related(finding, fact.batch);
+    finding.related.push_back({*fact.feeds, "the loader's batches reach the model here"});
+    finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
+    loader::add_uses(finding, fact);
+    finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
+    out.push_back(std::move(finding));
+  }
+}
+
+}  // namespace cudnnlint
