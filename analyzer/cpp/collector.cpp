@@ -264,6 +264,15 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
     if (name.ends_with("::eps") || name.ends_with("::set_epsilon")) setters.push_back(name);
     else if (api->framework == "cudnn" || name.find("::") != std::string::npos) names.push_back(name);
   }
+  // libtorch loaders: DataLoaderOptions' batch_size setter, and its constructor (below).
+  std::vector<std::string> loader_classes;
+  for (const auto& name : table_.names_of(kLoaderFamily)) {
+    if (name.find("::") == std::string::npos) continue;
+    const auto last = name.rfind("::");
+    const std::string owner = name.substr(0, last);
+    if (name.substr(last + 2) == owner.substr(owner.rfind("::") + 2)) loader_classes.push_back("::" + owner);
+    else setters.push_back(name);
+  }
   for (const auto& spec : descriptor_specs()) names.emplace_back(spec.api);
   for (const auto& use : kConvolutionUses) names.emplace_back(use.api);
   const std::vector<llvm::StringRef> refs(names.begin(), names.end());  // hasAnyName copies them
@@ -286,6 +295,14 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
   finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                              functionDecl(isExpansionInMainFile(), isDefinition(), hasBody(stmt())).bind("body_of")),
                     this);
+  // `DataLoaderOptions(0)`, also made implicitly by make_data_loader(dataset, 0).
+  const std::vector<llvm::StringRef> loader_class_refs(loader_classes.begin(), loader_classes.end());
+  if (!loader_class_refs.empty())
+    finder.addMatcher(traverse(TK_AsIs, cxxConstructExpr(isExpansionInMainFile(), argumentCountIs(1),
+                                                         hasDeclaration(cxxConstructorDecl(ofClass(
+                                                             cxxRecordDecl(hasAnyName(loader_class_refs))))))
+                                            .bind("loader_construct")),
+                      this);
   // Calls outside any function (initialisers of globals) are rare but still calls.
   finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                              varDecl(isExpansionInMainFile(), hasGlobalStorage(), unless(isStaticLocal()),
@@ -297,6 +314,16 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   if (const auto* body_of = result.Nodes.getNodeAs<FunctionDecl>("body_of")) {
     if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
     on_function_body(*body_of, *context_);
+    return;
+  }
+  if (const auto* construct = result.Nodes.getNodeAs<CXXConstructExpr>("loader_construct")) {
+    if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
+    const std::string owner = construct->getConstructor()->getParent()->getQualifiedNameAsString();
+    const std::string name = owner + "::" + construct->getConstructor()->getParent()->getNameAsString();
+    // A copy or move of an options object sets nothing.
+    if (construct->getConstructor()->isCopyOrMoveConstructor()) return;
+    if (const ApiEntry* api = table_.find(name); api && api->family == kLoaderFamily)
+      on_loader(*construct, construct->getArg(0), name, *api, *context_);
     return;
   }
   const auto* call = result.Nodes.getNodeAs<CallExpr>("call");
@@ -314,6 +341,10 @@ void FactsCollector::run(const MatchFinder::MatchResult& result) {
   const std::string qualified = callee->getQualifiedNameAsString();
   if (const ApiEntry* api = table_.find(qualified); api && api->family == kNormalizationFamily) {
     on_normalization(*call, qualified, *api, *context_);
+    return;
+  }
+  if (const ApiEntry* api = table_.find(qualified); api && api->family == kLoaderFamily) {
+    on_loader(*call, call->getNumArgs() == 1 ? call->getArg(0) : nullptr, qualified, *api, *context_);
     return;
   }
   for (const auto& spec : descriptor_specs())
@@ -631,6 +662,29 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
 };
 
 }  // namespace
+
+void FactsCollector::on_loader(const Expr& site, const Expr* batch, const std::string& name, const ApiEntry& api,
+                               Context& ctx) {
+  if (batch == nullptr) return;  // the getter
+  LoaderFact fact;
+  fact.api = name;
+  // "DataLoaderOptions::batch_size", "DataLoaderOptions": how libtorch code names them.
+  const auto data = name.find("DataLoaderOptions");
+  fact.spelled_as = data == std::string::npos ? name : name.substr(data);
+  if (fact.spelled_as == "DataLoaderOptions::DataLoaderOptions") fact.spelled_as = "DataLoaderOptions";
+  fact.framework = api.framework;
+  fact.batch_param = "batch_size";
+  fact.call = ctx.locate(site.getSourceRange());
+  fact.origin = "call";
+  fact.batch.location = ctx.locate(batch->getSourceRange());
+  if (auto value = ctx.fold_integer(*batch)) {
+    fact.batch.source = EpsSource::Explicit;
+    fact.batch.value = ConstantValue{static_cast<double>(value->value), value->spelling, value->provenance};
+  } else {
+    fact.batch.source = EpsSource::NotConstant;
+  }
+  out_.loaders.push_back(std::move(fact));
+}
 
 void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx) {
   TensorFlow flow;

@@ -32,7 +32,7 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
                          api->loader.measured + ")";
     }
     finding.message += "; guard it with max(1, ...) or check that the dividend is at least the divisor";
-    finding.target_note = "any " + framework + " version (the check was measured on " + api->loader.measured + ")";
+    finding.target_note = framework + ": the refusal was measured on " + api->loader.measured;
     loader::add_related(finding, fact.batch);
     loader::add_related(finding, fact.divisor);
     loader::add_uses(finding, fact);

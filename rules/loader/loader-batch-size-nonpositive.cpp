@@ -22,7 +22,7 @@ void check_LoaderBatchSizeNonpositive(const RuleInput& input, std::vector<Findin
     finding.message = loader::describe(fact.batch_param, fact.batch) + " reaches " + fact.spelled_as + ": " +
                       framework + " " + loader::refusal(fact, *api, *n) + ", so no batch is ever produced";
     if (api->loader.none_disables_batching) finding.message += "; to turn automatic batching off, pass batch_size=None";
-    finding.target_note = "any " + framework + " version (the check was measured on " + api->loader.measured + ")";
+    finding.target_note = framework + ": the refusal was measured on " + api->loader.measured;
     loader::add_related(finding, fact.batch);
     loader::add_uses(finding, fact);
     finding.replay.unknown = framework + " refuses the batch size itself: no cuDNN call is made";

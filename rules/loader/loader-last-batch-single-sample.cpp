@@ -29,7 +29,7 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
                       fact.single_sample_norm_text + " in training mode, where each channel then has one value: "
                       "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
                       "torch 2.11.0); pass drop_last=True or a batch size that leaves more than one sample";
-    finding.target_note = "any PyTorch version (the check was measured on torch 2.11.0)";
+    finding.target_note = "PyTorch: the check was measured on torch 2.11.0 (CPU and CUDA)";
     for (const auto& step : fact.dataset_size->provenance) finding.related.push_back({step.where, step.what});
     finding.related.push_back({fact.dataset_size->where, fact.dataset_text + " holds " + std::to_string(samples) +
                                                              " samples"});
