@@ -30,12 +30,37 @@ TSNode strip(TSNode node) {
   return node;
 }
 
-// The right-hand side of the single assignment that binds `identifier` where the walk stands.
+// `ds = ds.map(f)` then `ds = ds.batch(16)`: the value of the assignment to `identifier` in the
+// statement just before the use's, in the same block, with nothing between that may rebind it.
+TSNode previous_assignment(TSNode identifier, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::string_view name = r.text(identifier);
+  TSNode statement = identifier;
+  while (!ts_node_is_null(statement) && !ts_node_is_null(ts_node_parent(statement)) &&
+         !is(ts_node_parent(statement), g.block) && !is(ts_node_parent(statement), g.module))
+    statement = ts_node_parent(statement);
+  if (ts_node_is_null(statement)) return {};
+  for (TSNode before = ts_node_prev_named_sibling(statement); !ts_node_is_null(before);
+       before = ts_node_prev_named_sibling(before)) {
+    if (is(before, g.comment)) continue;
+    const TSNode assignment = is(before, g.expression_statement) ? ts_node_named_child(before, 0) : TSNode{};
+    if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
+        r.text(field(assignment, g.f_left)) == name)
+      return field(assignment, g.f_right);
+    // Anything else that may bind the name (a loop, a branch, a `with ... as`) ends the search.
+    if (mentions_identifier(r.text(before), name)) return {};
+  }
+  return {};
+}
+
+// The right-hand side of the assignment that binds `identifier` where the walk stands: the
+// scope's single one, else the one just before the use.
 TSNode definition_of(TSNode identifier, Resolver& r) {
   if (!is(identifier, Grammar::get().identifier)) return {};
   const auto [scope, binding] = r.lookup(r.text(identifier));
-  if (binding == nullptr || !binding->simple()) return {};
-  return binding->value;
+  if (binding == nullptr) return {};
+  if (binding->simple()) return binding->value;
+  return previous_assignment(identifier, r);
 }
 
 ProvenanceStep defined_here(TSNode identifier, TSNode value, Resolver& r) {
