@@ -273,7 +273,7 @@ std::vector<std::pair<std::string, const ApiEntry*>> ApiTable::methods_of(std::s
   std::vector<std::pair<std::string, const ApiEntry*>> out;
   for (std::size_t i = 0; i < names_.size(); ++i) {
     const ApiEntry& api = apis_[name_entry_[i]];
-    if (api.is_method && api.family == family) out.emplace_back(leaf_of(names_[i]), &api);
+    if (api.is_method && !api.from_project && api.family == family) out.emplace_back(leaf_of(names_[i]), &api);
   }
   return out;
 }

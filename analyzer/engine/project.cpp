@@ -252,6 +252,7 @@ class ProjectStep {
     entry.canonical = f.callable;
     entry.is_class = f.is_class;
     entry.from_project = true;
+    entry.is_method = false;  // a project function or class is resolved by its name, not matched as a method
     entry.underlying = base->from_project ? base->underlying : f.api;
     entry.underlying_spelled = base->from_project ? base->underlying_spelled : f.api_spelled;
     const std::string name = leaf_of(f.callable);
