@@ -1,0 +1,239 @@
+#include "python/extract/local_values.h"
+
+#include "python/regions.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cudnnlint::python {
+
+namespace {
+
+constexpr int kMaxDepth = 6;
+
+// The dimensions a tensor factory is given: `(0, 28, 28, 3)`, `[n, 3]`, or `10, 3` as positionals.
+std::vector<std::optional<IntegerValue>> dims_of(const CallArgs& args, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  std::vector<std::optional<IntegerValue>> out;
+  TSNode shape{};
+  for (const auto& [name, value] : args.keywords)
+    if (name == "shape" || name == "size") shape = value;
+  if (ts_node_is_null(shape) && !args.positional.empty() && args.first_star != 0) shape = args.positional.front();
+  if (ts_node_is_null(shape)) return out;
+  shape = strip(shape);
+  if (is(shape, g.tuple) || is(shape, g.list)) {
+    const uint32_t n = ts_node_named_child_count(shape);
+    for (uint32_t i = 0; i < n; ++i) out.push_back(integer_of(ts_node_named_child(shape, i), r));
+    return out;
+  }
+  // `torch.randn(10, 3)`: every positional is a dimension.
+  for (std::size_t i = 0; i < args.positional.size(); ++i) {
+    if (args.first_star >= 0 && static_cast<int>(i) >= args.first_star) break;
+    out.push_back(integer_of(args.positional[i], r));
+  }
+  return out;
+}
+
+bool shape_factory(const std::string& name) {
+  return one_of(name, {"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty", "numpy.zeros",
+                       "numpy.ones", "numpy.empty", "numpy.random.rand", "numpy.random.randn", "numpy.random.random",
+                       "tensorflow.zeros", "tensorflow.ones", "tensorflow.random.normal", "tensorflow.random.uniform"});
+}
+
+}  // namespace
+
+std::string short_text(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out.push_back(c);
+  }
+  if (out.size() > 60) out = out.substr(0, 57) + "...";
+  return out;
+}
+
+TSNode strip(TSNode node) {
+  const Grammar& g = Grammar::get();
+  while (is(node, g.parenthesized_expression) && ts_node_named_child_count(node) == 1)
+    node = ts_node_named_child(node, 0);
+  return node;
+}
+
+// `ds = ds.map(f)` then `ds = ds.batch(16)`: the value of the assignment to `identifier` in the
+// statement just before the use's, in the same block, with nothing between that may rebind it.
+TSNode previous_assignment(TSNode identifier, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::string_view name = r.text(identifier);
+  TSNode statement = identifier;
+  while (!ts_node_is_null(statement) && !ts_node_is_null(ts_node_parent(statement)) &&
+         !is(ts_node_parent(statement), g.block) && !is(ts_node_parent(statement), g.module))
+    statement = ts_node_parent(statement);
+  if (ts_node_is_null(statement)) return {};
+  for (TSNode before = ts_node_prev_named_sibling(statement); !ts_node_is_null(before);
+       before = ts_node_prev_named_sibling(before)) {
+    if (is(before, g.comment)) continue;
+    const TSNode assignment = is(before, g.expression_statement) ? ts_node_named_child(before, 0) : TSNode{};
+    if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
+        r.text(field(assignment, g.f_left)) == name)
+      return field(assignment, g.f_right);
+    // Anything else that may bind the name (a loop, a branch, a `with ... as`) ends the search.
+    if (mentions_identifier(r.text(before), name)) return {};
+  }
+  return {};
+}
+
+// The right-hand side of the assignment that binds `identifier` where the walk stands: the
+// scope's single one, else the one just before the use.
+TSNode definition_of(TSNode identifier, Resolver& r) {
+  if (!is(identifier, Grammar::get().identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(identifier));
+  if (binding == nullptr) return {};
+  if (binding->simple()) return binding->value;
+  return previous_assignment(identifier, r);
+}
+
+ProvenanceStep defined_here(TSNode identifier, TSNode value, Resolver& r) {
+  TSNode statement = ts_node_parent(value);
+  if (ts_node_is_null(statement)) statement = value;
+  return ProvenanceStep{r.locate(statement),
+                        std::string(r.text(identifier)) + " = " + short_text(r.text(value)) + " is defined here"};
+}
+
+std::optional<IntegerValue> integer_of(TSNode node, Resolver& r) {
+  const auto folded = r.fold(node);
+  if (!folded || folded->value != std::floor(folded->value) || std::fabs(folded->value) > 9.0e15) return std::nullopt;
+  return IntegerValue{static_cast<std::int64_t>(folded->value), std::string(r.text(node)), r.locate(node),
+                      folded->provenance};
+}
+
+std::string qualified(TSNode callee, Resolver& r) { return r.qualified_name(callee).value_or(""); }
+
+bool one_of(const std::string& name, std::initializer_list<const char*> names) {
+  return std::any_of(names.begin(), names.end(), [&](const char* n) { return name == n; });
+}
+
+// The literal shape a tensor is built with, through names bound once, `tf.constant(...)` and
+// `.astype(...)`; `text` gets the factory call as written.
+std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r, std::string& text, int depth) {
+  const Grammar& g = Grammar::get();
+  node = strip(node);
+  if (depth > kMaxDepth) return {};
+  if (is(node, g.identifier)) {
+    const TSNode value = definition_of(node, r);
+    return ts_node_is_null(value) ? std::vector<std::optional<IntegerValue>>{} : literal_shape(value, r, text, depth + 1);
+  }
+  if (!is(node, g.call)) return {};
+  const TSNode callee = field(node, g.f_function);
+  const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+  if (is(callee, g.attribute) && (r.text(field(callee, g.f_attribute)) == "astype" ||
+                                  r.text(field(callee, g.f_attribute)) == "float"))
+    return literal_shape(field(callee, g.f_object), r, text, depth + 1);
+  const std::string name = qualified(callee, r);
+  if (shape_factory(name)) {
+    text = short_text(r.text(node));
+    return dims_of(args, r);
+  }
+  if (one_of(name, {"tensorflow.constant", "tensorflow.convert_to_tensor", "numpy.asarray", "numpy.array",
+                    "torch.as_tensor", "torch.from_numpy"}) &&
+      !args.positional.empty())
+    return literal_shape(args.positional.front(), r, text, depth + 1);
+  return {};
+}
+
+// How many samples a dataset, a sampler or a tf.data pipeline holds, where the code makes it plain.
+std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth) {
+  const Grammar& g = Grammar::get();
+  node = strip(node);
+  if (depth > kMaxDepth || ts_node_is_null(node)) return std::nullopt;
+  if (is(node, g.identifier)) {
+    const TSNode value = definition_of(node, r);
+    if (ts_node_is_null(value)) return std::nullopt;
+    auto rows = rows_of(value, r, steps, depth + 1);
+    if (rows) steps.push_back(defined_here(node, value, r));
+    return rows;
+  }
+  if (is(node, g.list) || is(node, g.tuple)) {
+    const uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i)
+      if (is(ts_node_named_child(node, i), g.list_splat)) return std::nullopt;
+    return IntegerValue{n, std::string(r.text(node)), r.locate(node), {}};
+  }
+  if (!is(node, g.call)) return std::nullopt;
+  const TSNode callee = field(node, g.f_function);
+  const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+  if (args.first_star >= 0 || args.has_double_star) return std::nullopt;
+  auto range_size = [&]() -> std::optional<IntegerValue> {
+    if (args.positional.size() == 1) {
+      auto n = integer_of(args.positional[0], r);
+      if (n && n->value < 0) n->value = 0;
+      return n;
+    }
+    if (args.positional.size() == 2) {
+      auto a = integer_of(args.positional[0], r), b = integer_of(args.positional[1], r);
+      if (!a || !b) return std::nullopt;
+      IntegerValue out = *b;
+      out.value = std::max<std::int64_t>(0, b->value - a->value);
+      out.spelling = std::string(r.text(node));
+      out.where = r.locate(node);
+      return out;
+    }
+    return std::nullopt;
+  };
+  if (r.is_builtin(callee, "range")) return range_size();
+  if ((r.is_builtin(callee, "list") || r.is_builtin(callee, "tuple")) && args.positional.size() == 1)
+    return rows_of(args.positional[0], r, steps, depth + 1);
+  // tf.data pipelines: methods that keep the number of elements, and take(n).
+  if (is(callee, g.attribute)) {
+    const std::string method(r.text(field(callee, g.f_attribute)));
+    const TSNode object = field(callee, g.f_object);
+    if (one_of(method, {"map", "shuffle", "prefetch", "cache", "with_options"}) && qualified(callee, r).empty())
+      return rows_of(object, r, steps, depth + 1);
+    if (method == "take" && args.positional.size() == 1 && qualified(callee, r).empty()) {
+      auto inner = rows_of(object, r, steps, depth + 1);
+      auto n = integer_of(args.positional[0], r);
+      if (!inner || !n || n->value < 0) return std::nullopt;
+      return n->value < inner->value ? n : inner;
+    }
+  }
+  const std::string name = qualified(callee, r);
+  if (name == "tensorflow.data.Dataset.range") return range_size();
+  if (one_of(name, {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset",
+                    "tensorflow.data.Dataset.from_tensor_slices"}) &&
+      !args.positional.empty()) {
+    TSNode first = strip(args.positional.front());
+    if (is(first, g.tuple) || is(first, g.list)) {
+      if (name != "tensorflow.data.Dataset.from_tensor_slices" || ts_node_named_child_count(first) == 0)
+        return std::nullopt;
+      first = ts_node_named_child(first, 0);  // (features, labels): the features' rows
+    }
+    std::string text;
+    const auto shape = literal_shape(first, r, text);
+    if (!shape.empty() && shape.front()) return shape.front();
+    // torch.tensor([[...], [...]]) / np.array([...]): the outer list's length.
+    if (is(strip(first), g.call)) {
+      const TSNode inner_callee = field(strip(first), g.f_function);
+      const CallArgs inner = collect_args(field(strip(first), g.f_arguments), r.source());
+      const std::string inner_name = qualified(inner_callee, r);
+      if (one_of(inner_name, {"torch.tensor", "numpy.array", "tensorflow.constant"}) && !inner.positional.empty() &&
+          is(strip(inner.positional.front()), g.list))
+        return rows_of(inner.positional.front(), r, steps, depth + 1);
+      if (inner_name == "torch.arange") {
+        std::vector<ProvenanceStep> unused;
+        const CallArgs range_args = inner;
+        if (range_args.positional.size() == 1) return integer_of(range_args.positional[0], r);
+      }
+    }
+    return std::nullopt;
+  }
+  if (one_of(name, {"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})) {
+    TSNode indices{};
+    if (args.positional.size() >= 2) indices = args.positional[1];
+    for (const auto& [kw, value] : args.keywords)
+      if (kw == "indices") indices = value;
+    return rows_of(indices, r, steps, depth + 1);
+  }
+  return std::nullopt;
+}
+
+}  // namespace cudnnlint::python

@@ -1,0 +1,41 @@
+// What an expression holds where the resolver's walk stands, for the loader family: the assignment
+// a name was last given (the scope's single one, or the statement just before the use), a
+// tensor's literal shape (`tf.zeros([0, 28, 28, 3])`), how many samples a dataset or a tf.data
+// pipeline holds where the code makes it plain (`range(10)`, `TensorDataset(torch.randn(10, 3))`,
+// `Subset(ds, range(8))`, `tf.data.Dataset.range(10).map(f)`), and small syntax helpers.
+#pragma once
+
+#include "python/resolver.h"
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cudnnlint::python {
+
+// The text on one line, at most 60 characters.
+std::string short_text(std::string_view text);
+// Without enclosing parentheses.
+TSNode strip(TSNode node);
+// `ds = ds.map(f)` then `ds = ds.batch(16)`: the value assigned to `identifier` in the statement
+// just before the use's, in the same block, with nothing between that may rebind it.
+TSNode previous_assignment(TSNode identifier, Resolver& r);
+// The right-hand side of the assignment that binds `identifier` where the walk stands: the scope's
+// single one, else the one just before the use. Null when neither.
+TSNode definition_of(TSNode identifier, Resolver& r);
+// "`name = value` is defined here", at the assignment.
+ProvenanceStep defined_here(TSNode identifier, TSNode value, Resolver& r);
+// The expression folded to a whole number.
+std::optional<IntegerValue> integer_of(TSNode node, Resolver& r);
+// The qualified name a callee stands for, "" when none.
+std::string qualified(TSNode callee, Resolver& r);
+bool one_of(const std::string& name, std::initializer_list<const char*> names);
+// The literal shape a tensor is built with, through names, `tf.constant(...)` and `.astype(...)`;
+// `text` gets the factory call as written. Empty when not a literal-shaped factory.
+std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r, std::string& text, int depth = 0);
+// How many samples a dataset, a sampler or a tf.data pipeline holds; `steps` gets the names crossed.
+std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth = 0);
+
+}  // namespace cudnnlint::python

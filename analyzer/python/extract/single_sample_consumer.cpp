@@ -1,0 +1,168 @@
+#include "python/extract/single_sample_consumer.h"
+
+#include "python/extract/local_values.h"
+
+#include <algorithm>
+
+namespace cudnnlint::python {
+
+namespace {
+
+// Modules that keep their input's shape: they may sit between a layer and its batch norm.
+bool shape_preserving(const std::string& name) {
+  return one_of(name, {"torch.nn.ReLU", "torch.nn.ReLU6", "torch.nn.LeakyReLU", "torch.nn.GELU", "torch.nn.SiLU",
+                       "torch.nn.ELU", "torch.nn.PReLU", "torch.nn.Tanh", "torch.nn.Sigmoid", "torch.nn.Dropout",
+                       "torch.nn.Identity", "torch.nn.Mish", "torch.nn.Hardswish"});
+}
+
+// Whether a global pooling call leaves one value per channel (`AdaptiveAvgPool2d(1)`, `((1, 1))`).
+bool pools_to_one(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  TSNode size = args.positional.empty() ? TSNode{} : args.positional.front();
+  for (const auto& [name, value] : args.keywords)
+    if (name == "output_size") size = value;
+  if (ts_node_is_null(size)) return false;
+  size = strip(size);
+  std::vector<TSNode> parts;
+  if (is(size, g.tuple) || is(size, g.list)) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(size); ++i) parts.push_back(ts_node_named_child(size, i));
+  } else {
+    parts.push_back(size);
+  }
+  return std::all_of(parts.begin(), parts.end(), [&](TSNode part) {
+    const auto n = integer_of(part, r);
+    return n && n->value == 1;
+  });
+}
+
+// In an nn.Sequential(...) call: a batch norm that sees one value per channel for a batch of one
+// (after nn.Linear / nn.Flatten for BatchNorm1d, after global pooling to 1 for BatchNorm2d).
+std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode sequential, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const CallArgs args = collect_args(field(sequential, g.f_arguments), r.source());
+  std::string before;  // "linear" or "pooled": the shape the last shape-changing module leaves
+  TSNode before_node{};
+  for (TSNode arg : args.positional) {
+    arg = strip(arg);
+    if (!is(arg, g.call)) {
+      before.clear();
+      continue;
+    }
+    const std::string name = qualified(field(arg, g.f_function), r);
+    if (one_of(name, {"torch.nn.Linear", "torch.nn.LazyLinear", "torch.nn.Flatten"})) {
+      before = "linear";
+      before_node = arg;
+    } else if (one_of(name, {"torch.nn.AdaptiveAvgPool2d", "torch.nn.AdaptiveMaxPool2d"})) {
+      before = pools_to_one(arg, r) ? "pooled" : "";
+      before_node = arg;
+    } else if ((before == "linear" && one_of(name, {"torch.nn.BatchNorm1d", "torch.nn.LazyBatchNorm1d"})) ||
+               (before == "pooled" && one_of(name, {"torch.nn.BatchNorm2d", "torch.nn.LazyBatchNorm2d"}))) {
+      return std::pair{arg, short_text(r.text(before_node)) + ", then " + short_text(r.text(arg))};
+    } else if (!shape_preserving(name)) {
+      before.clear();
+    }
+  }
+  return std::nullopt;
+}
+
+// The model a call `m(x)` makes: `m = nn.Sequential(...)` or `m = Net(...)` with Net a class of
+// this module whose body builds such a Sequential.
+std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode value = strip(definition_of(callee, r));
+  if (!is(value, g.call)) return std::nullopt;
+  const TSNode function = field(value, g.f_function);
+  if (qualified(function, r) == "torch.nn.Sequential") return single_sample_norm_in(value, r);
+  if (!is(function, g.identifier)) return std::nullopt;
+  const auto [scope, binding] = r.lookup(r.text(function));
+  if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition))
+    return std::nullopt;
+  std::optional<std::pair<TSNode, std::string>> found;
+  walk_tree(
+      binding->definition,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (found) return false;
+        if (is(node, g.call) && qualified(field(node, g.f_function), r) == "torch.nn.Sequential")
+          found = single_sample_norm_in(node, r);
+        return !found;
+      },
+      [](TSNode) {});
+  return found;
+}
+
+// Whether the model `callee` names stays in training mode where the loop runs: a local of the
+// loop's function that the function neither switches to eval (`m.eval()`, `m.train(False)`) nor
+// hands to another call (which may); a module-level model that no code in the file switches.
+bool left_in_training(TSNode callee, const Scope* scope, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::string model(r.text(callee));
+  const auto [defining, binding] = r.lookup(model);
+  if (defining == nullptr) return false;
+  const bool local = defining == scope;
+  const std::string_view text = local ? r.text(scope->node) : r.source();
+  if (text.find(model + ".eval()") != std::string_view::npos ||
+      text.find(model + ".train(False)") != std::string_view::npos)
+    return false;
+  if (!local) return true;
+  bool handed_on = false;
+  walk_tree(
+      scope->node,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (handed_on) return false;
+        if (is(node, g.argument_list)) {
+          const CallArgs args = collect_args(node, r.source());
+          for (const TSNode arg : args.positional)
+            if (is(strip(arg), g.identifier) && r.text(strip(arg)) == model) handed_on = true;
+          for (const auto& [name, value] : args.keywords)
+            if (is(strip(value), g.identifier) && r.text(strip(value)) == model) handed_on = true;
+        }
+        return !handed_on;
+      },
+      [](TSNode) {});
+  return !handed_on;
+}
+
+}  // namespace
+
+// `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
+// batch norm sees one value per channel for a single-sample batch, left in training mode.
+void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
+  if (scope == nullptr || ts_node_is_null(scope->node)) return;
+  const Grammar& g = Grammar::get();
+  auto iterates_loader = [&](TSNode iterable) {
+    iterable = strip(iterable);
+    if (is(iterable, g.call)) {
+      const CallArgs args = collect_args(field(iterable, g.f_arguments), r.source());
+      if (args.positional.empty()) return false;
+      iterable = strip(args.positional.front());
+    }
+    return is(iterable, g.identifier) && r.text(iterable) == loader;
+  };
+  walk_tree(
+      scope->node,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (fact.feeds) return false;
+        if (!is(node, g.for_statement) || !iterates_loader(field(node, g.f_right))) return true;
+        walk_tree(
+            field(node, g.f_body),
+            [&](TSNode inner, const TSTreeCursor*) {
+              if (fact.feeds) return false;
+              if (!is(inner, g.call) || !is(field(inner, g.f_function), g.identifier)) return true;
+              const TSNode callee = field(inner, g.f_function);
+              const std::string model(r.text(callee));
+              if (!left_in_training(callee, scope, r)) return true;
+              if (auto norm = single_sample_model(callee, r)) {
+                fact.single_sample_norm = r.locate(norm->first);
+                fact.single_sample_norm_text = norm->second;
+                fact.feeds = r.locate(inner);
+                fact.feeds_text = short_text(r.text(inner));
+              }
+              return true;
+            },
+            [](TSNode) {});
+        return false;
+      },
+      [](TSNode) {});
+}
+}  // namespace cudnnlint::python
