@@ -1,4 +1,4 @@
-// What an expression holds where the resolver's walk stands, for the loader family: the assignment
+// What an expression holds where the resolver's walk stands, for the extractors: the assignment
 // a name was last given (the scope's single one, or the statement just before the use), a
 // tensor's literal shape (`tf.zeros([0, 28, 28, 3])`), how many samples a dataset or a tf.data
 // pipeline holds where the code makes it plain (`range(10)`, `TensorDataset(torch.randn(10, 3))`,

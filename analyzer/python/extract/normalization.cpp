@@ -1,5 +1,7 @@
 #include "python/extract/normalization.h"
 
+#include "python/extract/local_values.h"
+
 namespace cudnnlint::python {
 
 namespace {
@@ -7,17 +9,6 @@ namespace {
 std::string leaf_of(std::string_view qualified) {
   const auto dot = qualified.rfind('.');
   return std::string(dot == std::string_view::npos ? qualified : qualified.substr(dot + 1));
-}
-
-std::string short_text(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out.push_back(c);
-  }
-  if (out.size() > 60) out = out.substr(0, 57) + "...";
-  return out;
 }
 
 std::string where_text(const Location& where) {
