@@ -290,6 +290,9 @@ class ProjectStep {
         grew = false;
         for (const FileFacts* facts : all_facts())
           for (const ForwardingFact& f : facts->forwardings) {
+            // A class the API table names itself (transformers' Seq2SeqTrainingArguments, a subclass
+            // of TrainingArguments) is known already: the table's entry wins.
+            if (in_.pass.table->find(f.callable) != nullptr) continue;
             const std::string key = f.callable + '\x1f' + (f.inherits_signature ? std::string("*") : f.role + '\x1f' + f.parameter);
             if (known.count(key)) continue;
             auto entry = entry_for(f);

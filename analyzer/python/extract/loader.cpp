@@ -127,8 +127,9 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
     const ApiArg* arg = api.arg(role);
     if (arg == nullptr) continue;
     const ArgBinding binding = bind_arg(*arg, use.args, use.shift);
-    // Keras: only a batch size the call writes is read (fit's others are sklearn's too).
-    if (api.is_method && !arg->index && binding.source != ArgBinding::Source::Explicit) continue;
+    // A keyword-only batch size (Keras's fit, whose namesakes are sklearn's; TrainingArguments) is
+    // read only where the call writes it.
+    if (!arg->index && !api.from_project && binding.source != ArgBinding::Source::Explicit) continue;
     LoaderFact fact;
     fact.api = api.from_project ? api.underlying : use.qualified;
     fact.spelled_as = api.from_project ? api.underlying_spelled : use.spelled;
