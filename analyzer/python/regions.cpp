@@ -270,6 +270,16 @@ void all_words(std::string_view text, std::vector<std::string_view>& out) {
 void code_identifiers(std::string_view text, std::vector<std::string_view>& out) {
   const std::size_t n = text.size();
   std::size_t i = 0;
+  // A def's annotations (`x: DataLoader`, `-> TrainingArguments`) name types, never a call the
+  // resolver reads: their names are left out, so a method that only annotates with an API's
+  // name is not kept for it. Defaults (`x=nn.BatchNorm2d`, `f=lambda a: g(a)`) are code.
+  enum class Header { None, Parameters, Return } header = Header::None;
+  enum class Part { Name, Annotation, Default } part = Part::Name;
+  int depth = 0;
+  auto in_annotation = [&] {
+    return (header == Header::Parameters && depth >= 1 && part == Part::Annotation) ||
+           (header == Header::Return && depth == 0);
+  };
   while (i < n) {
     const char c = text[i];
     if (c == '#') {
@@ -285,19 +295,43 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
       }
       if (p > 0 && is_identifier_char(text[p - 1])) formatted = false;
       const std::size_t j = std::min(string_literal_end(text, i), n);
-      if (formatted) all_words(text.substr(i, j - i), out);
+      if (formatted && !in_annotation()) all_words(text.substr(i, j - i), out);
       i = j;
       continue;
     }
     if (is_identifier_char(c) && !(c >= '0' && c <= '9')) {
       const auto word = identifier_at(text, i);
-      out.push_back(word);
+      if (header == Header::None && word == "def" && (i == 0 || text[i - 1] != '.')) {
+        header = Header::Parameters;
+        part = Part::Name;
+        depth = 0;
+      }
+      if (!in_annotation()) out.push_back(word);
       i += word.size();
       continue;
     }
     if (c >= '0' && c <= '9') {
       while (i < n && is_identifier_char(text[i])) ++i;  // a number: no name inside
       continue;
+    }
+    if (header != Header::None) {
+      if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (--depth <= 0) {
+          depth = 0;
+          if (header == Header::Parameters && c == ')') part = Part::Name;
+        }
+      } else if (depth == 1 && header == Header::Parameters) {
+        if (c == ',') part = Part::Name;
+        else if (c == ':' && part == Part::Name) part = Part::Annotation;
+        else if (c == '=' && part != Part::Default) part = Part::Default;
+      } else if (depth == 0 && c == '-' && i + 1 < n && text[i + 1] == '>') {
+        header = Header::Return;
+        ++i;
+      } else if (depth == 0 && c == ':') {
+        header = Header::None;  // the body starts
+      }
     }
     ++i;
   }

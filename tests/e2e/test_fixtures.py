@@ -52,6 +52,12 @@ def test_shortcuts_find_exactly_what_a_full_parse_finds(cli, tree):
 
 
 REGION_CASES = {
+    # A def's annotations name types, not calls: left out of what keeps a definition; its defaults
+    # (a lambda's colon included) and its body are code.
+    "annotations.py": "import torch.nn as nn\nfrom torch.utils.data import DataLoader\n\n"
+                      "def typed(loader: DataLoader, bn: nn.BatchNorm2d) -> nn.BatchNorm2d:\n    return bn\n\n"
+                      "def default(m=lambda c: nn.BatchNorm2d(c, eps=0.0), *, n: int = 3) -> None:\n    return m(n)\n\n"
+                      "def body(ds: 'DataLoader') -> DataLoader:\n    return DataLoader(ds, batch_size=0)\n",
     # What a top-level statement binds must reach the definitions that use it, however it binds it.
     "alias_import.py": "from torch.nn import BatchNorm2d as BN\n\ndef other():\n    return 1\n\n"
                        "def f():\n    return BN(3, eps=0.0)\n",
@@ -80,7 +86,7 @@ def test_region_parsing_matches_full_parse_on_tricky_bindings(cli, tmp_path, nam
     fast, _ = cli.json(source)
     full, _ = cli.json("--full-parse", source)
     assert fast["findings"] == full["findings"]
-    facts = lambda extra: [f["normalizations"] for f in json.loads(
+    facts = lambda extra: [(f["normalizations"], f["loaders"]) for f in json.loads(
         cli.run("--format", "facts", *extra, source).stdout)["files"]]
     assert facts([]) == facts(["--full-parse"])
 
