@@ -6,6 +6,7 @@
 #include <cstring>
 #include <atomic>
 #include <exception>
+#include <optional>
 #include <thread>
 
 namespace cudnnlint {
@@ -65,7 +66,20 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
   std::vector<std::string> all_words = options.words;
   all_words.insert(all_words.end(), options.framework_words.begin(), options.framework_words.end());
   const WordSet framework_file_words(all_words);
-  parallel_for(which.size(), options.jobs, [&](std::size_t k, const python::Parser& parser) {
+  // Two phases: every file is read and scanned, then the selected ones are analysed, largest
+  // first, so that a big file parsed last does not leave the other workers idle.
+  struct Selected {
+    std::size_t index;
+    std::optional<SourceFile> file;
+    bool framework_file = false;
+  };
+  std::vector<Selected> selected(which.size());
+  auto fail = [&](std::size_t i, PythonFileResult& result, const std::exception& e) {
+    // A bug of ours on one file must not cost the user the rest of the run.
+    result.diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
+                                  std::string("internal error while analysing this file: ") + e.what()});
+  };
+  parallel_for(which.size(), options.jobs, [&](std::size_t k, const python::Parser&) {
     const std::size_t i = which[k];
     PythonFileResult result;
     if (!options.required.empty() && filters != nullptr && !(*filters)[i].identifiers.may_contain_any(options.required)) {
@@ -79,16 +93,16 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         results[i] = std::move(result);
         return;
       }
-      const SourceFile& file = std::get<SourceFile>(loaded);
+      SourceFile& file = std::get<SourceFile>(loaded);
       result.bytes_read = file.text().size();
       const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
       // `required` selects the files of a later pass (in every mode: it is part of the analysis);
       // the trigger prefilter is the shortcut --full-parse turns off.
-      bool selected;
+      bool chosen;
       bool framework_file = false;
       if (!options.required.empty()) {
-        selected = scan_identifiers(content, required, none, false).names_a_word &&
-                   (!options.select || options.select(content));
+        chosen = scan_identifiers(content, required, none, false).names_a_word &&
+                 (!options.select || options.select(content));
       } else {
         // Framework words count in files importing a marked framework: the identifier filter says
         // cheaply which files may, the import lines decide.
@@ -98,29 +112,39 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
                          imports_at_module_level(content, options.framework_markers);
         if (framework_file && !scan.names_a_word)
           scan.names_a_word = scan_identifiers(content, framework_file_words, quoted, false).names_a_word;
-        selected = options.skip_prefilter || scan.names_a_word;
+        chosen = options.skip_prefilter || scan.names_a_word;
         if (options.build_filters) result.identifiers = std::move(scan.filter);
       }
-      if (!selected) {
-        results[i] = std::move(result);
-        return;
-      }
+      if (chosen) selected[k] = Selected{i, std::move(file), framework_file};
+    } catch (const std::exception& e) {
+      fail(i, result, e);
+    }
+    results[i] = std::move(result);
+  });
+  std::vector<Selected*> work;
+  for (auto& s : selected)
+    if (s.file) work.push_back(&s);
+  std::stable_sort(work.begin(), work.end(),
+                   [](const Selected* a, const Selected* b) { return a->file->text().size() > b->file->text().size(); });
+  parallel_for(work.size(), options.jobs, [&](std::size_t k, const python::Parser& parser) {
+    Selected& s = *work[k];
+    const std::size_t i = s.index;
+    PythonFileResult& result = results[i];
+    try {
       python::PythonOptions per_file = options.python;
       per_file.module = modules.of(i).name;
       per_file.is_package = modules.of(i).is_package;
-      if (framework_file && options.required.empty())
+      if (s.framework_file && options.required.empty())
         per_file.trigger_words.insert(per_file.trigger_words.end(), options.framework_words.begin(),
                                       options.framework_words.end());
-      python::PythonAnalysis analysis = python::analyze_python(file, *options.table, parser, per_file);
+      python::PythonAnalysis analysis = python::analyze_python(*s.file, *options.table, parser, per_file);
       result.bytes_parsed = analysis.parsed_bytes;
-      result.diagnostics = std::move(analysis.diagnostics);
+      for (auto& diag : analysis.diagnostics) result.diagnostics.push_back(std::move(diag));
       result.facts = std::move(analysis.facts);
     } catch (const std::exception& e) {
-      // A bug of ours on one file must not cost the user the rest of the run.
-      result.diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
-                                    std::string("internal error while analysing this file: ") + e.what()});
+      fail(i, result, e);
     }
-    results[i] = std::move(result);
+    s.file.reset();  // the text is not needed any more
   });
 }
 
