@@ -677,7 +677,11 @@ void FactsCollector::on_loader(const Expr& site, const Expr* batch, const std::s
   fact.call = ctx.locate(site.getSourceRange());
   fact.origin = "call";
   fact.batch.location = ctx.locate(batch->getSourceRange());
-  if (auto value = ctx.fold_integer(*batch)) {
+  auto value = ctx.fold_integer(*batch);
+  // The batch size is a size_t: a negative int converts to a huge one, which libtorch's samplers
+  // clamp to what is left (RandomSampler::next takes min(batch_size, remaining)): not a refusal.
+  if (value && value->value < 0) value.reset();
+  if (value) {
     fact.batch.source = EpsSource::Explicit;
     fact.batch.value = ConstantValue{static_cast<double>(value->value), value->spelling, value->provenance};
   } else {

@@ -94,6 +94,27 @@ bool may_set_config_key(std::string_view text, std::string_view key) {
   return false;
 }
 
+// Whether `text` assigns an attribute named `dest` (`args.batch_size = ...`, `opt.bs += 1`, not
+// `==`) or names it in `set_defaults(...)`: an argparse default the code replaces at run time.
+bool rewrites_dest(std::string_view text, std::string_view dest) {
+  const std::string needle = "." + std::string(dest);
+  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+    std::size_t after = at + needle.size();
+    if (after < text.size() && is_identifier_char(text[after])) continue;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    if (after >= text.size()) break;
+    if (text[after] == '=' && (after + 1 >= text.size() || text[after + 1] != '=')) return true;
+    if (after + 1 < text.size() && text[after + 1] == '=' && std::string_view("+-*/|&").find(text[after]) != std::string_view::npos)
+      return true;
+  }
+  for (std::size_t at = text.find("set_defaults("); at != std::string_view::npos; at = text.find("set_defaults(", at + 1)) {
+    const std::size_t end = text.find(')', at);
+    const std::string_view call = text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at);
+    if (call.find(dest) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 struct SettledValue {
   double value = 0.0;
   std::vector<ProvenanceStep> provenance;  // definition first
@@ -621,6 +642,15 @@ class ProjectStep {
             if (same(std::filesystem::path(arg->call.path))) out.push_back(arg);
           return out;
         };
+        // A default the code rewrites (`args.batch_size = args.batch_size or 32`, `if args.bs < 1:
+        // args.bs = ...`, `parser.set_defaults(bs=64)`) is not the value: no flag is taken then.
+        auto rewritten = [&](const std::string& path) {
+          const auto source = read_quietly(path, in_.pass.limits);
+          return source && rewrites_dest(source->text(), ref.target);
+        };
+        if (rewritten(original.call.path) ||
+            std::any_of(flags.begin(), flags.end(), [&](const ArgumentFact* a) { return rewritten(a->call.path); }))
+          flags.clear();
         if (auto own = near([&](const std::filesystem::path& p) { return p == read_path; }); !own.empty()) {
           flags = std::move(own);
         } else {
@@ -665,7 +695,7 @@ class ProjectStep {
         fact.uses.push_back({use, "read here as " + ref.spelling});
         settled.push_back(std::move(fact));
       }
-      if (hits.empty())
+      if (hits.empty() && S::settle_from_defaults_alone)
         for (const ConfigDefaultFact* d : defaults) {
           Fact fact = original;
           settle(fact, slot, d->value.constant->value, ref.spelling, d->value.constant->provenance);

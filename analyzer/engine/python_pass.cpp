@@ -35,30 +35,6 @@ std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits
   return std::move(std::get<SourceFile>(loaded));
 }
 
-// Whether a module-level `import m` / `from m... import` names one of `modules` (a function that
-// imports TensorFlow to convert weights does not make its file a TensorFlow pipeline).
-bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules) {
-  for (const auto& module : modules)
-    for (const std::string_view keyword : {std::string_view("import "), std::string_view("from ")}) {
-      const std::string needle = "\n" + std::string(keyword) + module;
-      auto follows = [&](std::size_t end) {
-        return end >= text.size() || text[end] == ' ' || text[end] == '.' || text[end] == ',' || text[end] == '\n' ||
-               text[end] == '\r';
-      };
-      if (text.substr(0, needle.size() - 1) == std::string_view(needle).substr(1) && follows(needle.size() - 1))
-        return true;
-      for (const char* at = text.data();;) {
-        const std::size_t left = text.size() - static_cast<std::size_t>(at - text.data());
-        const void* hit = ::memmem(at, left, needle.data(), needle.size());
-        if (hit == nullptr) break;
-        const auto offset = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
-        if (follows(offset + needle.size())) return true;
-        at = static_cast<const char*>(hit) + 1;
-      }
-    }
-  return false;
-}
-
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters) {
@@ -109,7 +85,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         const bool filter_needed = options.build_filters || !options.framework_words.empty();
         IdentifierScan scan = scan_identifiers(content, words, quoted, filter_needed);
         framework_file = !options.framework_words.empty() && scan.filter.may_contain_any(options.framework_markers) &&
-                         imports_at_module_level(content, options.framework_markers);
+                         python::imports_at_module_level(content, options.framework_markers);
         if (framework_file && !scan.names_a_word)
           scan.names_a_word = scan_identifiers(content, framework_file_words, quoted, false).names_a_word;
         chosen = options.skip_prefilter || scan.names_a_word;

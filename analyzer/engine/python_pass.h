@@ -57,9 +57,6 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters = nullptr);
 
-// Whether a module-level `import m...` or `from m... import` line names one of `modules`.
-bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules);
-
 // Reads a file's text for a token search or a lazy parse; nullopt (and no diagnostic) when it
 // cannot be read: the first pass has reported that already.
 std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits& limits);

@@ -24,6 +24,8 @@ struct Settleable;
 template <>
 struct Settleable<NormalizationFact> {
   static constexpr int slots = 1;
+  // A yacs default that no config file in the tree overrides is the value.
+  static constexpr bool settle_from_defaults_alone = true;
   static std::vector<NormalizationFact>& facts(FileFacts& f) { return f.normalizations; }
   static EpsSource& source(NormalizationFact& f, int) { return f.eps_source; }
   static std::optional<ConstantValue>& value(NormalizationFact& f, int) { return f.eps; }
@@ -37,6 +39,9 @@ struct Settleable<NormalizationFact> {
 template <>
 struct Settleable<LoaderFact> {
   static constexpr int slots = 2;  // the batch size (or dividend), the divisor
+  // A yacs batch size of 0 is often a placeholder an experiment's YAML must set (`# must be set`):
+  // only a config file's value is taken.
+  static constexpr bool settle_from_defaults_alone = false;
   static SettleableValue& slot(LoaderFact& f, int i) { return i == 0 ? f.batch : f.divisor; }
   static const SettleableValue& slot(const LoaderFact& f, int i) { return i == 0 ? f.batch : f.divisor; }
   static const std::optional<ValueRef>& ref(const LoaderFact& f, int i) { return slot(f, i).ref; }

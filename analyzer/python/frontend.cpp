@@ -108,6 +108,60 @@ bool may_contain_any(std::string_view text, const std::vector<std::string>& toke
   return false;
 }
 
+namespace {
+
+std::size_t indent_of(std::string_view line) {
+  std::size_t n = 0;
+  while (n < line.size() && (line[n] == ' ' || line[n] == '\t')) ++n;
+  return n;
+}
+
+// Whether the line starting at `begin` is inside a def or class: some less indented line above it,
+// walking out to column 0, opens one.
+bool inside_definition(std::string_view text, std::size_t begin, std::size_t indent) {
+  std::size_t end = begin;  // the start of the line below the one examined
+  while (indent > 0 && end > 0) {
+    const std::size_t line_start = text.rfind('\n', end - 2 < end ? end - 2 : 0);
+    const std::size_t from = line_start == std::string_view::npos ? 0 : line_start + 1;
+    const std::string_view line = text.substr(from, end - 1 - from);
+    end = from;
+    const std::size_t k = indent_of(line);
+    if (k >= line.size() || line[k] == '#' || k >= indent) {
+      if (from == 0) break;
+      continue;
+    }
+    const std::string_view code = line.substr(k);
+    if (code.rfind("def ", 0) == 0 || code.rfind("async def ", 0) == 0 || code.rfind("class ", 0) == 0) return true;
+    indent = k;
+    if (from == 0) break;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules) {
+  for (const auto& module : modules)
+    for (const std::string_view keyword : {std::string_view("import "), std::string_view("from ")}) {
+      const std::string needle = std::string(keyword) + module;
+      for (std::size_t at = 0;;) {
+        const void* hit = ::memmem(text.data() + at, text.size() - at, needle.data(), needle.size());
+        if (hit == nullptr) break;
+        const auto offset = static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+        at = offset + 1;
+        const std::size_t end = offset + needle.size();
+        if (end < text.size() && text[end] != ' ' && text[end] != '.' && text[end] != ',' && text[end] != '\n' &&
+            text[end] != '\r')
+          continue;  // `import tensorflow_hub`
+        const std::size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1) + 1;
+        const std::string_view before = text.substr(line_start, offset - line_start);
+        if (before.find_first_not_of(" \t") != std::string_view::npos) continue;  // not at a line's start
+        if (!inside_definition(text, line_start, before.size())) return true;
+      }
+    }
+  return false;
+}
+
 bool names_any(std::string_view text, const std::vector<std::string>& words) {
   for (const auto& word : words)
     if (mentions_identifier(text, word)) return true;

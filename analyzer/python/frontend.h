@@ -44,6 +44,10 @@ struct PythonAnalysis {
 
 // Whether `text` contains any of `tokens`; files that cannot name an API are not parsed.
 bool may_contain_any(std::string_view text, const std::vector<std::string>& tokens);
+// Whether an `import m...` or `from m... import` line that runs when the module is imported names
+// one of `modules`: at module level, or in a module-level `try:` / `if` / `with` block, not in a
+// def or class (a function that imports TensorFlow to convert weights is no TensorFlow pipeline).
+bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules);
 // Whether `text` names any of `words` as a whole identifier.
 bool names_any(std::string_view text, const std::vector<std::string>& words);
 

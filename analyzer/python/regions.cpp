@@ -276,6 +276,7 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
   enum class Header { None, Parameters, Return } header = Header::None;
   enum class Part { Name, Annotation, Default } part = Part::Name;
   int depth = 0;
+  int lambdas = 0;  // lambdas in a default whose parameters are still being read (`lambda a, b: ...`)
   auto in_annotation = [&] {
     return (header == Header::Parameters && depth >= 1 && part == Part::Annotation) ||
            (header == Header::Return && depth == 0);
@@ -305,7 +306,9 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
         header = Header::Parameters;
         part = Part::Name;
         depth = 0;
+        lambdas = 0;
       }
+      if (header == Header::Parameters && depth == 1 && part == Part::Default && word == "lambda") ++lambdas;
       if (!in_annotation()) out.push_back(word);
       i += word.size();
       continue;
@@ -323,9 +326,15 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
           if (header == Header::Parameters && c == ')') part = Part::Name;
         }
       } else if (depth == 1 && header == Header::Parameters) {
-        if (c == ',') part = Part::Name;
-        else if (c == ':' && part == Part::Name) part = Part::Annotation;
-        else if (c == '=' && part != Part::Default) part = Part::Default;
+        if (lambdas > 0) {
+          if (c == ':') --lambdas;  // the lambda's body follows: still the default
+        } else if (c == ',') {
+          part = Part::Name;
+        } else if (c == ':' && part == Part::Name) {
+          part = Part::Annotation;
+        } else if (c == '=' && part != Part::Default) {
+          part = Part::Default;
+        }
       } else if (depth == 0 && c == '-' && i + 1 < n && text[i + 1] == '>') {
         header = Header::Return;
         ++i;

@@ -283,12 +283,14 @@ TEST(RegionPlan, AnnotationsDoNotKeepADefinitionButDefaultsAndBodiesDo) {
       "import torch.nn as nn\n"
       "def annotated(bn: nn.BatchNorm2d, n: int = 3) -> nn.BatchNorm2d:\n    return bn\n"
       "def defaulted(make=lambda c: nn.BatchNorm2d(c, eps=0.0)):\n    return make(3)\n"
+      "def two(c, make=lambda ch, **kw: nn.BatchNorm2d(ch, eps=0.0, **kw)):\n    return make(c)\n"
       "def called(x: int):\n    return nn.BatchNorm2d(x)\n"
       "def unrelated():\n    return 1\n";
   const auto plan = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes);
   ASSERT_TRUE(plan.has_value());
   EXPECT_FALSE(plan_covers(*plan, text.find("def annotated")));
   EXPECT_TRUE(plan_covers(*plan, text.find("def defaulted")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def two")));
   EXPECT_TRUE(plan_covers(*plan, text.find("def called")));
 }
 

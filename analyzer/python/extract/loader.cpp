@@ -1,5 +1,7 @@
 #include "python/extract/loader.h"
 
+#include "python/frontend.h"
+
 #include "python/extract/local_values.h"
 #include "python/extract/single_sample_consumer.h"
 
@@ -52,7 +54,9 @@ std::string guard_in(const Scope* scope, const std::vector<std::string>& names, 
       [&](TSNode node, const TSTreeCursor*) {
         if (!found.empty()) return false;
         TSNode test{};
-        if (std::strcmp(ts_node_type(node), "assert_statement") == 0) test = node;
+        if (std::strcmp(ts_node_type(node), "assert_statement") == 0 ||
+            std::strcmp(ts_node_type(node), "conditional_expression") == 0)
+          test = node;
         else if (is(node, g.if_statement) || is(node, g.elif_clause)) test = field(node, g.f_condition);
         if (!ts_node_is_null(test) && mentions(r.text(test))) {
           found = short_text(is(node, g.if_statement) || is(node, g.elif_clause) ? "if " + std::string(r.text(test))
@@ -188,6 +192,13 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
       const ArgBinding b = bind_arg(*data, use.args, use.shift);
       if (b.source == ArgBinding::Source::Explicit) dataset = b.value;
     }
+    // A sampler decides how many samples an epoch draws (`RandomSampler(ds, num_samples=1000)`):
+    // the dataset's size is not the loader's then.
+    if (const ApiArg* sampler = api.arg("sampler"); sampler != nullptr) {
+      const ArgBinding b = bind_arg(*sampler, use.args, use.shift);
+      if (b.source != ArgBinding::Source::Default && !is(strip(b.value), g.none)) dataset = TSNode{};
+    }
+    if (use.args.has_double_star || use.args.first_star >= 0) dataset = TSNode{};
     if (!ts_node_is_null(dataset)) {
       fact.dataset_size = rows_of(dataset, r, steps);
       if (fact.dataset_size) {
@@ -205,6 +216,14 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
   }
 }
 
+// The prefilter counts method words (`batch`, `fit`) and `zeros` only in files importing TensorFlow
+// or Keras when the module loads (engine/python_pass.cpp); what they lead to here follows the same
+// rule, so that a region parse and a full parse agree.
+bool LoaderExtractor::tensorflow_file(Resolver& r) {
+  if (!tensorflow_file_) tensorflow_file_ = imports_at_module_level(r.source(), {"tensorflow", "keras", "tf_keras"});
+  return *tensorflow_file_;
+}
+
 void LoaderExtractor::on_use(const ApiUse& use, Resolver& r) {
   if (use.api.family == kLoaderFamily) {
     if (!ts_node_is_null(use.partial) || use.origin == "functools.partial") return;  // not a loader's construction
@@ -212,7 +231,7 @@ void LoaderExtractor::on_use(const ApiUse& use, Resolver& r) {
     return;
   }
   // tf.nn.conv2d(x, ...), tf.nn.batch_normalization(x, ...): the input is the first argument.
-  if (!use.args.positional.empty() && use.args.first_star != 0)
+  if (tensorflow_file(r) && !use.args.positional.empty() && use.args.first_star != 0)
     zero_size_input(use.qualified, use.api.framework, use.args.positional.front(), r);
 }
 
@@ -226,6 +245,8 @@ void LoaderExtractor::zero_size_input(const std::string& consumer, const std::st
   fact.consumer = consumer;
   fact.use = r.locate(argument);
   if (is(strip(argument), g.identifier)) fact.variable = std::string(r.text(strip(argument)));
+  // `model.predict(x) if len(x) else None`, `if x.shape[0]: conv(x)`: the code checks the batch.
+  if (!fact.variable.empty() && !guard_in(r.scope(), {fact.variable}, r).empty()) return;
   fact.shape = shape;
   fact.framework = framework;
   fact.tensor_text = text;
@@ -235,9 +256,8 @@ void LoaderExtractor::zero_size_input(const std::string& consumer, const std::st
 void LoaderExtractor::on_other_call(TSNode call, Resolver& r) {
   const Grammar& g = Grammar::get();
   const TSNode callee = field(call, g.f_function);
-  const auto& frameworks = r.out().frameworks;
-  auto imports = [&](std::string_view key) { return std::find(frameworks.begin(), frameworks.end(), key) != frameworks.end(); };
-  const bool tensorflow = imports("tensorflow") || imports("keras");
+  const bool tensorflow = tensorflow_file(r);
+  auto imports = [&](std::string_view key) { return tensorflow && (key == "tensorflow" || key == "keras"); };
   if (is(callee, g.attribute)) {
     const std::string method(r.text(field(callee, g.f_attribute)));
     for (const auto& [leaf, api] : methods_) {

@@ -13,6 +13,7 @@
 
 #include "python/resolver.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +31,10 @@ class LoaderExtractor : public Extractor {
   void emit(const ApiUse& use, TSNode receiver, Resolver& r);
   void set_value(SettleableValue& slot, const ApiUse& use, std::string_view role, const ArgBinding& binding,
                  Resolver& r);
+  bool tensorflow_file(Resolver& r);
   void zero_size_input(const std::string& consumer, const std::string& framework, TSNode argument, Resolver& r);
   std::vector<std::pair<std::string, const ApiEntry*>> methods_;
+  std::optional<bool> tensorflow_file_;  // TensorFlow or Keras imported when the module loads
 };
 
 }  // namespace cudnnlint::python

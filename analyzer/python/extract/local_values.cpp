@@ -3,6 +3,7 @@
 #include "python/regions.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace cudnnlint::python {
@@ -149,6 +150,19 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
   if (is(node, g.identifier)) {
     const TSNode value = definition_of(node, r);
     if (ts_node_is_null(value)) return std::nullopt;
+    // `indices = []` then `indices.append(i)` in a loop: the list's length is a run-time fact.
+    if (is(strip(value), g.list) || is(strip(value), g.dictionary) || is(strip(value), g.call)) {
+      const auto [scope, binding] = r.lookup(r.text(node));
+      const std::string name(r.text(node));
+      const std::string_view around = scope != nullptr && !ts_node_is_null(scope->node) ? r.text(scope->node) : r.source();
+      for (const char* grows : {".append(", ".extend(", ".insert(", ".update(", ".add("})
+        if (around.find(name + grows) != std::string_view::npos) return std::nullopt;
+      for (const char* op : {" +=", "+=", "[", " |="})
+        for (std::size_t at = around.find(name + op); at != std::string_view::npos; at = around.find(name + op, at + 1))
+          if (at == 0 || !(std::isalnum(static_cast<unsigned char>(around[at - 1])) || around[at - 1] == '_' ||
+                           around[at - 1] == '.'))
+            if (std::string_view(op) != "[" || around.find('=', at) < around.find('\n', at)) return std::nullopt;
+    }
     auto rows = rows_of(value, r, steps, depth + 1);
     if (rows) steps.push_back(defined_here(node, value, r));
     return rows;

@@ -78,13 +78,21 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
   const auto [scope, binding] = r.lookup(r.text(function));
   if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition))
     return std::nullopt;
+  // `self.head = nn.Sequential(...)` whose attribute the class calls (`self.head(x)`): a Sequential
+  // built but never called in the class (an unused branch) is not what the input goes through.
   std::optional<std::pair<TSNode, std::string>> found;
+  const std::string_view class_text = r.text(binding->definition);
   walk_tree(
       binding->definition,
       [&](TSNode node, const TSTreeCursor*) {
         if (found) return false;
-        if (is(node, g.call) && qualified(field(node, g.f_function), r) == "torch.nn.Sequential")
-          found = single_sample_norm_in(node, r);
+        if (!is(node, g.assignment)) return true;
+        const TSNode left = field(node, g.f_left), right = strip(field(node, g.f_right));
+        if (!is(left, g.attribute) || r.text(field(left, g.f_object)) != "self" || !is(right, g.call) ||
+            qualified(field(right, g.f_function), r) != "torch.nn.Sequential")
+          return true;
+        const std::string call = "self." + std::string(r.text(field(left, g.f_attribute))) + "(";
+        if (class_text.find(call) != std::string_view::npos) found = single_sample_norm_in(right, r);
         return !found;
       },
       [](TSNode) {});
@@ -101,9 +109,10 @@ bool left_in_training(TSNode callee, const Scope* scope, Resolver& r) {
   if (defining == nullptr) return false;
   const bool local = defining == scope;
   const std::string_view text = local ? r.text(scope->node) : r.source();
-  if (text.find(model + ".eval()") != std::string_view::npos ||
-      text.find(model + ".train(False)") != std::string_view::npos)
-    return false;
+  // Any switch to eval mode in sight, on the model or on its modules (`for m in model.modules():
+  // m.eval()`, `model.apply(freeze_bn)`), makes the mode a run-time question.
+  for (const char* switches : {".eval()", ".train(False)", "train(mode=False)", ".apply(", "requires_grad_("})
+    if (text.find(switches) != std::string_view::npos) return false;
   if (!local) return true;
   bool handed_on = false;
   walk_tree(
@@ -125,6 +134,23 @@ bool left_in_training(TSNode callee, const Scope* scope, Resolver& r) {
 
 }  // namespace
 
+// Whether a call's first argument is the batch the loop unpacked (`model(x)`, `model(x.to(device))`,
+// `model(x.cuda().float())`), not a tensor built from it (`model(torch.cat([x1, x2]))` holds more).
+bool takes_loop_batch(TSNode call, const std::vector<std::string_view>& loop_names, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  if (args.positional.empty()) return false;
+  TSNode arg = strip(args.positional.front());
+  while (is(arg, g.call) && is(field(arg, g.f_function), g.attribute)) {
+    const std::string_view method = r.text(field(field(arg, g.f_function), g.f_attribute));
+    if (method != "to" && method != "cuda" && method != "float" && method != "half" && method != "contiguous")
+      return false;
+    arg = strip(field(field(arg, g.f_function), g.f_object));
+  }
+  return is(arg, g.identifier) &&
+         std::find(loop_names.begin(), loop_names.end(), r.text(arg)) != loop_names.end();
+}
+
 // `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
 // batch norm sees one value per channel for a single-sample batch, left in training mode.
 void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
@@ -144,12 +170,21 @@ void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, cons
       [&](TSNode node, const TSTreeCursor*) {
         if (fact.feeds) return false;
         if (!is(node, g.for_statement) || !iterates_loader(field(node, g.f_right))) return true;
+        std::vector<std::string_view> loop_names;
+        walk_tree(
+            field(node, g.f_left),
+            [&](TSNode name, const TSTreeCursor*) {
+              if (is(name, g.identifier)) loop_names.push_back(r.text(name));
+              return true;
+            },
+            [](TSNode) {});
         walk_tree(
             field(node, g.f_body),
             [&](TSNode inner, const TSTreeCursor*) {
               if (fact.feeds) return false;
               if (!is(inner, g.call) || !is(field(inner, g.f_function), g.identifier)) return true;
               const TSNode callee = field(inner, g.f_function);
+              if (!takes_loop_batch(inner, loop_names, r)) return true;
               const std::string model(r.text(callee));
               if (!left_in_training(callee, scope, r)) return true;
               if (auto norm = single_sample_model(callee, r)) {
