@@ -69,6 +69,10 @@ std::string guard_in(const Scope* scope, const std::vector<std::string>& names, 
   return found;
 }
 
+ValueSlot slot(SettleableValue& value) {
+  return ValueSlot{value.source, value.value, value.ref, value.via, value.location};
+}
+
 }  // namespace
 
 bool LoaderExtractor::handles(const ApiEntry& api) const {
@@ -76,52 +80,6 @@ bool LoaderExtractor::handles(const ApiEntry& api) const {
   // TensorFlow's functional convolutions and batch norms: a zero-size input is read at the call.
   return (api.family == kConvolutionFamily || api.family == kNormalizationFamily) && !api.is_class &&
          (api.framework == "tensorflow" || api.framework == "keras");
-}
-
-void LoaderExtractor::set_value(SettleableValue& slot, const ApiUse& use, std::string_view role,
-                                const ArgBinding& binding, Resolver& r) {
-  const ApiEntry& api = use.api;
-  switch (binding.source) {
-    case ArgBinding::Source::Explicit: {
-      slot.source = EpsSource::Explicit;
-      slot.location = r.locate(binding.value);
-      Value value = r.evaluate(binding.value);
-      if (value.constant) {
-        slot.value = std::move(value.constant);
-      } else {
-        slot.source = EpsSource::NotConstant;
-        if (!role.empty()) r.note_forwarding(use, role, value, binding.value);
-        slot.ref = std::move(value.ref);
-      }
-      break;
-    }
-    case ArgBinding::Source::Default: {
-      slot.source = EpsSource::Default;
-      const ApiArg* arg = role.empty() ? nullptr : api.arg(role);
-      if (arg == nullptr) break;
-      if (!api.from_project) {
-        if (arg->default_number) slot.value = ConstantValue{*arg->default_number, "default", {}};
-        break;
-      }
-      if (!arg->project_default) break;
-      const Value& d = *arg->project_default;
-      slot.location = d.where;
-      slot.via = "the default of `" + arg->name + "`, used by " + short_text(r.text(use.site)) + " at " +
-                 r.locate(use.site).path + ":" + std::to_string(r.locate(use.site).range.begin.line);
-      if (d.constant) {
-        slot.source = EpsSource::Explicit;
-        slot.value = d.constant;
-        slot.value->spelling = d.spelling;
-      } else if (d.ref) {
-        slot.source = EpsSource::NotConstant;
-        slot.ref = d.ref;
-      }
-      break;
-    }
-    case ArgBinding::Source::Unresolvable:
-      slot.source = EpsSource::Unresolvable;
-      break;
-  }
 }
 
 void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
@@ -158,19 +116,19 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
       if (const auto d = division_of(expr, r)) {
         fact.division = short_text(r.text(d->whole));
         fact.division_location = r.locate(d->whole);
-        set_value(fact.batch, use, {}, ArgBinding{ArgBinding::Source::Explicit, d->dividend}, r);
-        set_value(fact.divisor, use, {}, ArgBinding{ArgBinding::Source::Explicit, d->divisor}, r);
+        bind_value(slot(fact.batch), use, {}, ArgBinding{ArgBinding::Source::Explicit, d->dividend}, fact.uses, r);
+        bind_value(slot(fact.divisor), use, {}, ArgBinding{ArgBinding::Source::Explicit, d->divisor}, fact.uses, r);
         guard_names.emplace_back(r.text(strip(d->dividend)));
         guard_names.emplace_back(r.text(strip(d->divisor)));
         fact.uses = std::move(steps);
       } else {
-        set_value(fact.batch, use, role, binding, r);
+        bind_value(slot(fact.batch), use, role, binding, fact.uses, r);
         guard_names.emplace_back(r.text(expr));
       }
       if (!fact.division.empty() || fact.batch.source == EpsSource::NotConstant)
         fact.guard = guard_in(r.scope(), guard_names, r);
     } else {
-      set_value(fact.batch, use, role, binding, r);
+      bind_value(slot(fact.batch), use, role, binding, fact.uses, r);
     }
     if (api.from_project)
       for (const auto& step : api.forwards) fact.uses.push_back(step);

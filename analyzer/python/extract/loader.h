@@ -29,8 +29,6 @@ class LoaderExtractor : public Extractor {
 
  private:
   void emit(const ApiUse& use, TSNode receiver, Resolver& r);
-  void set_value(SettleableValue& slot, const ApiUse& use, std::string_view role, const ArgBinding& binding,
-                 Resolver& r);
   bool tensorflow_file(Resolver& r);
   void zero_size_input(const std::string& consumer, const std::string& framework, TSNode argument, Resolver& r);
   std::vector<std::pair<std::string, const ApiEntry*>> methods_;

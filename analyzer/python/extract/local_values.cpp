@@ -250,4 +250,56 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
   return std::nullopt;
 }
 
+void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const ArgBinding& binding,
+                std::vector<ProvenanceStep>& uses, Resolver& r) {
+  const ApiEntry& api = use.api;
+  switch (binding.source) {
+    case ArgBinding::Source::Explicit: {
+      slot.source = EpsSource::Explicit;
+      slot.location = r.locate(binding.value);
+      Value value = r.evaluate(binding.value);
+      if (value.constant) {
+        slot.value = std::move(value.constant);
+      } else {
+        slot.source = EpsSource::NotConstant;
+        if (!role.empty()) r.note_forwarding(use, role, value, binding.value);
+        slot.ref = std::move(value.ref);
+      }
+      break;
+    }
+    case ArgBinding::Source::Default: {
+      slot.source = EpsSource::Default;
+      const ApiArg* arg = role.empty() ? nullptr : api.arg(role);
+      if (arg == nullptr) break;
+      if (!api.from_project) {
+        if (arg->default_number) slot.value = ConstantValue{*arg->default_number, "default", {}};
+        break;
+      }
+      if (!arg->project_default) break;
+      // A project callable's default: the finding belongs at the default, and names the call.
+      const Value& d = *arg->project_default;
+      const std::string call = short_text(r.text(use.site));
+      const Location at = r.locate(use.site);
+      const auto dot = api.canonical.rfind('.');
+      const std::string callable = dot == std::string::npos ? api.canonical : api.canonical.substr(dot + 1);
+      slot.location = d.where;
+      slot.via = "the default of " + callable + "'s `" + arg->name + "`, used by " + call + " at " + at.path + ":" +
+                 std::to_string(at.range.begin.line);
+      uses.push_back(ProvenanceStep{at, call + " takes the default of `" + arg->name + "` here"});
+      if (d.constant) {
+        slot.source = EpsSource::Explicit;
+        slot.value = d.constant;
+        slot.value->spelling = d.spelling;
+      } else if (d.ref) {
+        slot.source = EpsSource::NotConstant;
+        slot.ref = d.ref;
+      }
+      break;
+    }
+    case ArgBinding::Source::Unresolvable:
+      slot.source = EpsSource::Unresolvable;
+      break;
+  }
+}
+
 }  // namespace cudnnlint::python

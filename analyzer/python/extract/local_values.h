@@ -38,4 +38,20 @@ std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r,
 // How many samples a dataset, a sampler or a tf.data pipeline holds; `steps` gets the names crossed.
 std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth = 0);
 
+// Where an extractor keeps one argument's value (a normalization's eps fields, a loader's slot).
+struct ValueSlot {
+  EpsSource& source;
+  std::optional<ConstantValue>& value;
+  std::optional<ValueRef>& ref;
+  std::string& via;
+  std::optional<Location>& location;
+};
+
+// Binds the argument of `use` in `role` into `slot`: a written value folded or kept as a reference
+// (a project callable's parameter also becomes a ForwardingFact), the API's default, or a project
+// callable's default (then the value sits at the default, and `uses` names the call that takes it).
+// An empty `role` binds `binding` as written, with no default and no forwarding (a division's operand).
+void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const ArgBinding& binding,
+                std::vector<ProvenanceStep>& uses, Resolver& r);
+
 }  // namespace cudnnlint::python

@@ -4,67 +4,12 @@
 
 namespace cudnnlint::python {
 
-namespace {
-
-std::string leaf_of(std::string_view qualified) {
-  const auto dot = qualified.rfind('.');
-  return std::string(dot == std::string_view::npos ? qualified : qualified.substr(dot + 1));
-}
-
-std::string where_text(const Location& where) {
-  return where.path + ":" + std::to_string(where.range.begin.line);
-}
-
-}  // namespace
-
 void NormalizationExtractor::set_eps(NormalizationFact& fact, const ApiUse& use, const ArgBinding& binding,
                                      Resolver& r) {
-  const ApiEntry& api = use.api;
-  switch (binding.source) {
-    case ArgBinding::Source::Explicit: {
-      fact.eps_source = EpsSource::Explicit;
-      fact.eps_location = r.locate(binding.value);
-      Value value = r.evaluate(binding.value);
-      if (value.constant) {
-        fact.eps = std::move(value.constant);
-      } else {
-        fact.eps_source = EpsSource::NotConstant;
-        r.note_forwarding(use, "eps", value, binding.value);
-        fact.eps_ref = std::move(value.ref);
-      }
-      break;
-    }
-    case ArgBinding::Source::Default: {
-      fact.eps_source = EpsSource::Default;
-      const ApiArg& eps = api.eps();
-      if (!api.from_project) {
-        if (eps.default_number) fact.eps = ConstantValue{*eps.default_number, "default", {}};
-        break;
-      }
-      if (!eps.project_default) break;
-      // A project callable's default: the finding belongs at the default, and names the call.
-      const Value& d = *eps.project_default;
-      const std::string call = short_text(r.text(use.site));
-      fact.eps_location = d.where;
-      fact.eps_via = "the default of " + leaf_of(api.canonical) + "'s `" + eps.name + "`, used by " + call + " at " +
-                     where_text(r.locate(use.site));
-      fact.uses.push_back(ProvenanceStep{r.locate(use.site), call + " takes the default of `" + eps.name + "` here"});
-      if (d.constant) {
-        fact.eps_source = EpsSource::Explicit;
-        fact.eps = d.constant;
-        fact.eps->spelling = d.spelling;
-      } else if (d.ref) {
-        fact.eps_source = EpsSource::NotConstant;
-        fact.eps_ref = d.ref;
-      }
-      break;
-    }
-    case ArgBinding::Source::Unresolvable:
-      fact.eps_source = EpsSource::Unresolvable;
-      break;
-  }
-  if (api.from_project)
-    for (const auto& step : api.forwards) fact.uses.push_back(step);
+  bind_value(ValueSlot{fact.eps_source, fact.eps, fact.eps_ref, fact.eps_via, fact.eps_location}, use, "eps", binding,
+             fact.uses, r);
+  if (use.api.from_project)
+    for (const auto& step : use.api.forwards) fact.uses.push_back(step);
 }
 
 NormalizationFact& NormalizationExtractor::emit(const ApiUse& use, Resolver& r) {
