@@ -39,9 +39,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters) {
   const WordSet words(options.words), quoted(options.quoted), required(options.required), none;
-  std::vector<std::string> all_words = options.words;
-  all_words.insert(all_words.end(), options.framework_words.begin(), options.framework_words.end());
-  const WordSet framework_file_words(all_words);
+  const WordSet framework_words(options.framework_words);
   // Two phases: every file is read and scanned, then the selected ones are analysed, largest
   // first, so that a big file parsed last does not leave the other workers idle.
   struct Selected {
@@ -87,7 +85,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         framework_file = !options.framework_words.empty() && scan.filter.may_contain_any(options.framework_markers) &&
                          python::imports_at_module_level(content, options.framework_markers);
         if (framework_file && !scan.names_a_word)
-          scan.names_a_word = scan_identifiers(content, framework_file_words, quoted, false).names_a_word;
+          scan.names_a_word = scan_identifiers(content, framework_words, none, false).names_a_word;
         chosen = options.skip_prefilter || scan.names_a_word;
         if (options.build_filters) result.identifiers = std::move(scan.filter);
       }

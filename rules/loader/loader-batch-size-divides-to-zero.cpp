@@ -24,7 +24,7 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
                       loader::describe("divisor", fact.divisor) + ") and is the " + fact.batch_param + " of " +
                       fact.spelled_as + ": ";
     if (api->loader.refuses_zero) {
-      finding.message += framework + " " + loader::refusal(fact, *api, 0);
+      finding.message += framework + " " + loader::refusal(*api, 0);
     } else {
       finding.level = Level::Warning;
       finding.message += framework + " takes batch_size=0 as not given and uses batches of 32, not the " +

@@ -30,10 +30,9 @@ std::string describe(std::string_view parameter, const SettleableValue& value) {
   return out;
 }
 
-std::string refusal(const LoaderFact& fact, const ApiEntry& api, long long n) {
+std::string refusal(const ApiEntry& api, long long n) {
   std::string error = api.loader.error;
   if (const auto at = error.find("{n}"); at != std::string::npos) error.replace(at, 3, std::to_string(n));
-  (void)fact;
   return "raises " + error + " " + api.loader.when + " (measured on " + api.loader.measured + ")";
 }
 

@@ -26,7 +26,7 @@ std::string describe(std::string_view parameter, const SettleableValue& value);
 
 // The framework's refusal of `n`, as the table records it: "PyTorch raises ValueError: batch_size
 // should be ... when the DataLoader is constructed (measured on torch 2.11.0)".
-std::string refusal(const LoaderFact& fact, const ApiEntry& api, long long n);
+std::string refusal(const ApiEntry& api, long long n);
 
 // Adds the value's provenance (definition first) and the fact's uses to the finding.
 void add_related(Finding& finding, const SettleableValue& value);
