@@ -155,6 +155,9 @@ ApiTable ApiTable::parse(std::string_view json_text) {
         api.loader.when = loader.at("when").get<std::string>();
         api.loader.error = loader.at("error").get<std::string>();
         api.loader.measured = loader.at("measured").get<std::string>();
+      } else if (api.family == kOptimizerFamily) {
+        if (!api.arg("eps") || !api.arg("params"))
+          throw std::runtime_error(api.canonical + ": an optimizer needs \"params\" and \"eps\" arguments");
       } else {
         throw std::runtime_error(api.canonical + ": unknown family '" + api.family + "'");
       }

@@ -50,6 +50,10 @@ struct EpsRefusal {
 inline constexpr std::string_view kNormalizationFamily = "normalization";
 inline constexpr std::string_view kConvolutionFamily = "convolution";
 inline constexpr std::string_view kLoaderFamily = "loader";
+inline constexpr std::string_view kOptimizerFamily = "optimizer";  // eps of torch.optim (dtype rules)
+// Not a table family: the Python extractor of element types (python/extract/tensor_dtype), which
+// reads convolution, normalization and optimizer entries as consumers.
+inline constexpr std::string_view kDtypeFamily = "dtype";
 
 // One argument an extractor reads, by its role in the family ("eps", "kernel_size").
 struct ApiArg {

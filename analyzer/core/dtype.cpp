@@ -1,6 +1,9 @@
 #include "core/dtype.h"
 
 #include <array>
+#include <cfenv>
+#include <cmath>
+#include <limits>
 #include <initializer_list>
 
 namespace cudnnlint {
@@ -114,6 +117,47 @@ bool is_floating(DType dtype) {
 bool is_integer(DType dtype) {
   return dtype == DType::Bool || dtype == DType::UInt8 || dtype == DType::Int8 || dtype == DType::Int16 ||
          dtype == DType::Int32 || dtype == DType::Int64;
+}
+
+namespace {
+
+struct FloatFormat {
+  int fraction_bits;
+  int min_exponent;  // of the smallest normal: 2^min_exponent
+  double largest;
+};
+
+std::optional<FloatFormat> format_of(DType dtype) {
+  switch (dtype) {
+    case DType::Float16: return FloatFormat{10, -14, 65504.0};
+    case DType::BFloat16: return FloatFormat{7, -126, 3.3895313892515355e38};
+    case DType::Float32: return FloatFormat{23, -126, static_cast<double>(std::numeric_limits<float>::max())};
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+double round_to(DType dtype, double value) {
+  const auto format = format_of(dtype);
+  if (!format || value == 0.0 || !std::isfinite(value)) return value;
+  // The spacing of representable values around `value`: 2^(e - fraction bits) for a normal with
+  // exponent e, and the subnormal spacing below the smallest normal.
+  const int exponent = std::max(std::ilogb(value), format->min_exponent);
+  const double quantum = std::ldexp(1.0, exponent - format->fraction_bits);
+  const double rounded = std::nearbyint(value / quantum) * quantum;  // FE_TONEAREST: ties to even
+  if (std::fabs(rounded) > format->largest) return std::copysign(std::numeric_limits<double>::infinity(), value);
+  return rounded;
+}
+
+double smallest_normal(DType dtype) {
+  const auto format = format_of(dtype);
+  return format ? std::ldexp(1.0, format->min_exponent) : 0.0;
+}
+
+double largest_finite(DType dtype) {
+  const auto format = format_of(dtype);
+  return format ? format->largest : 0.0;
 }
 
 std::optional<std::size_t> element_size(DType dtype) {

@@ -45,6 +45,14 @@ std::string_view cudnn_data_type_name(DType dtype);
 
 bool is_floating(DType dtype);
 bool is_integer(DType dtype);  // bool included: it is not a floating type either
+// `value` rounded to `dtype` as IEEE round-to-nearest-even does (float16: 10 fraction bits, smallest
+// normal 2^-14, subnormals down to 2^-24; bfloat16: 7 fraction bits, float32's exponent range);
+// infinity past the largest finite value. Other types: `value` unchanged.
+double round_to(DType dtype, double value);
+// The smallest normal and the largest finite value of a floating type; 0 for others.
+double smallest_normal(DType dtype);
+double largest_finite(DType dtype);
+
 // Bytes per element; nullopt for Unknown.
 std::optional<std::size_t> element_size(DType dtype);
 

@@ -153,8 +153,37 @@ struct TensorInputFact {
   // Python: the shape the code builds the tensor with (`tf.zeros([0, 8, 8, 3])`), one entry per
   // dimension, nullopt where not constant; empty when not known. `framework` is the consumer's.
   std::vector<std::optional<IntegerValue>> shape;
-  std::string framework;
+  std::string framework;        // "torch" and "tensorflow"/"keras" from Python, "libtorch" from C++
   std::string tensor_text;     // the factory call as written ("tf.zeros([0, 28, 28, 3])")
+  // The names the tensor crossed from where its element type is set to the use (`x = x.long()`),
+  // definition first; and, for a module, how the code builds it ("nn.Conv2d(3, 8, 3)").
+  std::vector<ProvenanceStep> steps;
+  std::string consumer_text;
+};
+
+// A small constant that meets a reduced-precision type: an epsilon added to, or dividing, a tensor
+// the code makes float16 (`x.half()`, `dtype=torch.float16`, an autocast region's matmul, a Keras
+// `mixed_float16` layer's inputs), an optimizer's eps on a model converted to float16, or a float
+// converted to half in CUDA code (`__float2half(1e-8f)`). Rules round it as the type does.
+struct LowPrecisionConstantFact {
+  enum class Use {
+    Addend,          // `x + eps`: a zero x leaves eps alone
+    Divisor,         // `a / (b + eps)`, `a / eps`, `rsqrt(var + eps)`: eps keeps a denominator from 0
+    OptimizerEps,    // an optimizer's eps, added to the square root of its second moment in the parameters' type
+    HalfConversion,  // a float converted to half (CUDA)
+  };
+  Use use = Use::Addend;
+  Location where;                  // the constant as written (the optimizer call when eps is its default)
+  ConstantValue value;             // folded, with provenance
+  bool value_is_default = false;   // an optimizer's eps the call does not write
+  DType dtype = DType::Float16;    // the reduced type the constant meets
+  std::string expression;          // "x / (x.norm() + 1e-8)", "Adam(model.parameters())", "__float2half(1e-8f)"
+  Location expression_location;
+  std::string reduced_by;          // what makes the operand reduced: "x = x.half()", "with torch.autocast(...)"
+  std::optional<Location> reduced_at;
+  std::vector<ProvenanceStep> operand_steps;  // names the reduced operand crossed (`x = x.half()`)
+  std::string api;                 // the optimizer ("torch.optim.Adam") or the conversion ("__float2half")
+  std::string framework;           // "torch", "tensorflow", "keras", "cuda"
 };
 
 // A value of a fact that one file may not settle alone, with how the project step settled it:
@@ -270,6 +299,7 @@ struct FileFacts {
   std::vector<ConvGeometryFact> conv_geometries;
   std::vector<DescriptorFact> descriptors;
   std::vector<TensorInputFact> tensor_inputs;
+  std::vector<LowPrecisionConstantFact> low_precision_constants;
   std::vector<ForwardingFact> forwardings;
   std::vector<ArgumentFact> arguments;
   std::vector<ConfigDefaultFact> config_defaults;

@@ -690,6 +690,78 @@ void FactsCollector::on_loader(const Expr& site, const Expr* batch, const std::s
   out_.loaders.push_back(std::move(fact));
 }
 
+// Floats converted to half in a function body: `__float2half(1e-8f)` (and its _rn/_rz/_rd/_ru
+// forms, __double2half), `__half(1e-8f)`, `__half h = 1e-8f`, `c10::Half(1e-8f)`. A call clang
+// could not resolve (CUDA 13's cuda_fp16.h read by clang 14 on the host side often is not) still
+// names its function: it stays an unresolved lookup, maybe inside a RecoveryExpr.
+class HalfConversions : public RecursiveASTVisitor<HalfConversions> {
+ public:
+  struct Conversion {
+    const Expr* site;
+    const Expr* value;
+    std::string api;
+    std::string declared;  // `__half h(1e-9f)`: "__half h", for the message
+  };
+
+  bool VisitCallExpr(CallExpr* call) {
+    if (call->getNumArgs() != 1) return true;
+    std::string name;
+    if (const FunctionDecl* callee = call->getDirectCallee()) name = callee->getNameAsString();
+    else if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      name = lookup->getName().getAsString();
+    if (converts(name)) found_.push_back({call, call->getArg(0), name, ""});
+    return true;
+  }
+
+  bool VisitRecoveryExpr(RecoveryExpr* recovery) {
+    const auto children = recovery->subExpressions();
+    if (children.size() != 2) return true;
+    const auto* lookup = dyn_cast<OverloadExpr>(children[0]->IgnoreParenImpCasts());
+    if (lookup != nullptr && converts(lookup->getName().getAsString()))
+      found_.push_back({recovery, children[1], lookup->getName().getAsString(), ""});
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(CXXConstructExpr* construct) {
+    if (construct->getNumArgs() != 1 || construct->getConstructor()->isCopyOrMoveConstructor()) return true;
+    if (!half_type(construct->getType())) return true;
+    const std::string type = construct->getType().getCanonicalType().getUnqualifiedType().getAsString();
+    const Expr* arg = construct->getArg(0)->IgnoreParenImpCasts();
+    if (!arg->getType()->isRealFloatingType()) return true;
+    found_.push_back({construct, arg, type.find("c10") != std::string::npos ? "c10::Half" : "__half", ""});
+    return true;
+  }
+
+  // `__half h(1e-9f)` or `__half h = 1e-9f` whose constructor clang could not resolve: the
+  // initialiser is kept as a recovery or paren-list expression around the float.
+  bool VisitVarDecl(VarDecl* var) {
+    const Expr* init = var->getInit();
+    if (init == nullptr || !half_type(var->getType())) return true;
+    init = init->IgnoreParenImpCasts();
+    const Expr* value = nullptr;
+    if (const auto* recovery = dyn_cast<RecoveryExpr>(init); recovery && recovery->subExpressions().size() == 1)
+      value = recovery->subExpressions()[0];
+    else if (const auto* list = dyn_cast<ParenListExpr>(init); list && list->getNumExprs() == 1)
+      value = list->getExpr(0);
+    if (value != nullptr && value->getType()->isRealFloatingType())
+      found_.push_back({init, value->IgnoreParenImpCasts(), "__half", "__half " + var->getNameAsString()});
+    return true;
+  }
+
+  const std::vector<Conversion>& found() const { return found_; }
+
+ private:
+  static bool half_type(QualType type) {
+    const std::string name = type.getCanonicalType().getUnqualifiedType().getAsString();
+    return name == "struct __half" || name == "__half" || name == "struct c10::Half" || name == "c10::Half";
+  }
+  static bool converts(const std::string& name) {
+    return name == "__float2half" || name == "__float2half_rn" || name == "__float2half_rz" ||
+           name == "__float2half_rd" || name == "__float2half_ru" || name == "__double2half";
+  }
+  std::vector<Conversion> found_;
+};
+
 void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx) {
   TensorFlow flow;
   flow.TraverseStmt(function.getBody());
@@ -708,6 +780,31 @@ void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx
       fact.weight_dtype_location = ctx.locate(input.weight->where);
     }
     out_.tensor_inputs.push_back(std::move(fact));
+  }
+  HalfConversions conversions;
+  conversions.TraverseStmt(function.getBody());
+  on_half_conversions(conversions, ctx);
+}
+
+template <class Conversions>
+void FactsCollector::on_half_conversions(const Conversions& conversions, Context& ctx) {
+  for (const auto& conversion : conversions.found()) {
+    if (!seen_inputs_.insert(conversion.site).second) continue;
+    const auto value = ctx.fold_number(*conversion.value);
+    // Only what float16 may lose: a positive constant below its smallest normal (2^-14).
+    if (!value || !(value->value > 0) || value->value >= smallest_normal(DType::Float16)) continue;
+    LowPrecisionConstantFact fact;
+    fact.use = LowPrecisionConstantFact::Use::HalfConversion;
+    fact.where = ctx.locate(conversion.value->getSourceRange());
+    fact.value = *value;
+    fact.dtype = DType::Float16;
+    fact.expression = conversion.declared.empty() ? ctx.text_of(*conversion.site)
+                                                  : conversion.declared + " = " + ctx.text_of(*conversion.value);
+    if (fact.expression.size() > 60) fact.expression = fact.expression.substr(0, 57) + "...";
+    fact.expression_location = ctx.locate(conversion.site->getSourceRange());
+    fact.api = conversion.api;
+    fact.framework = "cuda";
+    out_.low_precision_constants.push_back(std::move(fact));
   }
 }
 

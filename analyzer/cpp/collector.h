@@ -32,6 +32,9 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
   void on_descriptor(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
                      Context& ctx);
   void on_function_body(const clang::FunctionDecl& function, Context& ctx);
+  // Floats converted to half (`__float2half(1e-8f)`) that float16 rounds down to 0 or a subnormal.
+  template <class Conversions>
+  void on_half_conversions(const Conversions& conversions, Context& ctx);
   // libtorch's DataLoaderOptions: its batch size, set by the constructor or the batch_size setter.
   void on_loader(const clang::Expr& site, const clang::Expr* batch, const std::string& name, const ApiEntry& api,
                  Context& ctx);

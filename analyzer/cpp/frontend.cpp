@@ -14,6 +14,7 @@
 #include <clang/Tooling/Tooling.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <filesystem>
 #include <mutex>
@@ -332,6 +333,16 @@ bool may_contain_cpp_trigger(std::string_view text) {
   // cuDNN calls name "cudnn"; libtorch code names "torch" (its namespace) somewhere.
   for (std::string_view token : {"cudnn", "torch", "BatchNorm", "batch_norm", "InstanceNorm", "instance_norm"})
     if (text.find(token) != std::string_view::npos) return true;
+  // CUDA code converting a float to half: read only when it also writes a constant such as 1e-8f.
+  if (text.find("half") == std::string_view::npos && text.find("Half") == std::string_view::npos) return false;
+  for (std::size_t at = text.find("e-"); at != std::string_view::npos; at = text.find("e-", at + 2)) {
+    if (at == 0 || !(std::isdigit(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '.')) continue;
+    int exponent = 0;
+    std::size_t k = at + 2;
+    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) && exponent < 1000)
+      exponent = exponent * 10 + (text[k++] - '0');
+    if (k > at + 2 && exponent >= 5) return true;
+  }
   return false;
 }
 

@@ -150,7 +150,19 @@ void write_facts(std::ostream& out, const Report& report) {
       if (t.weight_dtype != DType::Unknown) item["weight_dtype"] = dtype_name(t.weight_dtype);
       if (t.weight_dtype_location) item["weight_dtype_location"] = location_json(*t.weight_dtype_location);
       if (!t.shape.empty()) item["shape"] = axes_json(t.shape);
+      if (!t.framework.empty()) item["framework"] = t.framework;
       tensor_inputs.push_back(std::move(item));
+    }
+    static const char* const uses[] = {"addend", "divisor", "optimizer_eps", "half_conversion"};
+    nlohmann::json low_precision = nlohmann::json::array();
+    for (const auto& c : facts.low_precision_constants) {
+      nlohmann::json item = {{"use", uses[static_cast<int>(c.use)]}, {"where", location_json(c.where)},
+                             {"value", c.value.value},                {"dtype", dtype_name(c.dtype)},
+                             {"expression", c.expression},            {"reduced_by", c.reduced_by}};
+      if (c.value_is_default) item["default"] = true;
+      if (c.reduced_at) item["reduced_at"] = location_json(*c.reduced_at);
+      if (!c.api.empty()) item["api"] = c.api;
+      low_precision.push_back(std::move(item));
     }
     auto settleable_json = [&](const SettleableValue& v) {
       nlohmann::json item = {{"source", sources[static_cast<int>(v.source)]}};
@@ -202,6 +214,7 @@ void write_facts(std::ostream& out, const Report& report) {
                      {"descriptors", descriptors},
                      {"convolutions", convolutions},
                      {"tensor_inputs", tensor_inputs},
+                     {"low_precision_constants", low_precision},
                      {"loaders", loaders},
                      {"forwardings", forwardings},
                      {"arguments", arguments},

@@ -53,7 +53,40 @@ std::vector<std::string> python_families(const AnalysisOptions& options) {
   if (selected_family("batchnorm") || loader) families.emplace_back(kNormalizationFamily);
   if (loader) families.emplace_back(kLoaderFamily);
   if (options.keep_facts && selected_family("conv")) families.emplace_back(kConvolutionFamily);
+  if (selected_family("dtype")) families.emplace_back(kDtypeFamily);
   return families;
+}
+
+// The dtype family's words. Its facts need two things in one function (or in the module's own
+// statements): a tensor whose element type the code sets (`randint`, `.long()`, `.half()`) and a
+// layer or model that consumes it, or a float16 operand and a small epsilon, or a float16 model
+// and an optimizer. Each half alone is common (`torch.long` is in most model files), so the halves
+// select files but only pairs make the region planner parse a definition.
+void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
+  const std::vector<std::string> half_words{"half", "float16", "autocast"};
+  std::vector<std::string> sources{"randint", "from_numpy", "PILToTensor", "pil_to_tensor", "read_image",
+                                   "decode_image", "decode_jpeg", "decode_png", "imread", "long", "byte", "uint8",
+                                   "int64", "int32", "int16", "int8", "bfloat16", "cast", "tensor", "as_tensor",
+                                   "constant", "convert_to_tensor"};
+  sources.insert(sources.end(), half_words.begin(), half_words.end());
+  std::vector<std::string> consumers = table.trigger_words(std::vector<std::string>{
+      std::string(kConvolutionFamily), std::string(kNormalizationFamily)});
+  for (const char* word : {"Sequential", "create_model", "get_model", "alexnet", "vgg11", "vgg16", "vgg19",
+                           "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
+                           "wide_resnet50_2", "densenet121", "mobilenet_v2", "mobilenet_v3_small",
+                           "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "convnext_tiny",
+                           "regnet_y_400mf", "squeezenet1_0", "googlenet", "inception_v3", "shufflenet_v2_x1_0",
+                           "vit_b_16", "swin_t"})
+    consumers.emplace_back(word);
+  const std::vector<std::string> optimizers = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
+  pass.python.pairs.push_back({sources, consumers, false});
+  pass.python.pairs.push_back({half_words, {std::string(python::kSmallFloatLiteral)}, false});
+  pass.python.pairs.push_back({half_words, optimizers, false});
+  // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16.
+  pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true});
+  for (const auto& word : sources)
+    if (std::find(pass.words.begin(), pass.words.end(), word) == pass.words.end()) pass.words.push_back(word);
+  pass.quoted.emplace_back("mixed_float16");
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a
@@ -204,6 +237,8 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.build_filters = true;
   pass.python.triggers = builtin.quoted_tokens(pass.python.families);
   pass.python.trigger_words = pass.words;
+  if (std::find(pass.python.families.begin(), pass.python.families.end(), kDtypeFamily) != pass.python.families.end())
+    add_dtype_words(builtin, pass);
   pass.python.attributes = builtin.instance_attributes();
   std::vector<PythonFileResult> python_results(python_files.size());
   std::vector<std::size_t> every(python_files.size());

@@ -6,6 +6,7 @@
 #include "python/extract/conv_geometry.h"
 #include "python/extract/loader.h"
 #include "python/extract/normalization.h"
+#include "python/extract/tensor_dtype.h"
 #include "python/imports.h"
 #include "python/regions.h"
 #include "python/resolver.h"
@@ -86,7 +87,7 @@ struct Parsed {
 
 Parsed parse(const SourceFile& file, std::string_view source, const Parser& parser, const PythonOptions& options) {
   Parsed parsed;
-  if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes);
+  if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs);
   if (parsed.plan) {
     parsed.tree = parser.parse(source, parsed.plan->ranges);
     // A region parse that stumbles may have been cut at a wrong place (an f-string the small
@@ -215,12 +216,14 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   NormalizationExtractor normalization;
   ConvGeometryExtractor conv_geometry;
   LoaderExtractor loader(table);
+  TensorDtypeExtractor tensor_dtype;
   ArgparseExtractor argparse;
   ConfigDefaultsExtractor config_defaults;
   std::vector<Extractor*> extractors;
   if (wants(kNormalizationFamily)) extractors.push_back(&normalization);
   if (wants(kConvolutionFamily)) extractors.push_back(&conv_geometry);
   if (wants(kLoaderFamily)) extractors.push_back(&loader);
+  if (wants(kDtypeFamily)) extractors.push_back(&tensor_dtype);
   if (options.argparse) extractors.push_back(&argparse);
   if (options.config_defaults) extractors.push_back(&config_defaults);
 

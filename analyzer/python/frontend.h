@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/api_table.h"
+#include "python/regions.h"
 #include "core/facts.h"
 #include "core/source_file.h"
 
@@ -34,6 +35,7 @@ struct PythonOptions {
   std::vector<std::string> triggers;
   std::vector<std::string> trigger_words;
   std::vector<std::string> attributes;
+  std::vector<WordPair> pairs;   // words relevant only together (the dtype family's sources and consumers)
 };
 
 struct PythonAnalysis {

@@ -684,9 +684,25 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
   return split_statements(source, 0, source.size(), "");
 }
 
+bool has_small_float_literal(std::string_view text) {
+  for (std::size_t at = text.find("e-"); at != std::string_view::npos; at = text.find("e-", at + 2)) {
+    if (at == 0 || (!std::isdigit(static_cast<unsigned char>(text[at - 1])) && text[at - 1] != '.')) continue;
+    std::size_t k = at + 2;
+    int exponent = 0;
+    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) && exponent < 1000)
+      exponent = exponent * 10 + (text[k++] - '0');
+    if (k > at + 2 && exponent >= 5) return true;
+  }
+  for (std::size_t at = text.find("E-"); at != std::string_view::npos; at = text.find("E-", at + 2))
+    if (at > 0 && std::isdigit(static_cast<unsigned char>(text[at - 1])) && at + 2 < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[at + 2])))
+      return true;  // rare spelling: counted without reading the exponent
+  return false;
+}
+
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
-                                    const std::vector<std::string>& attributes) {
+                                    const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs) {
   // A trigger counts where it is code: in a docstring or a comment it cannot make a call. Words
   // count as whole identifiers (`use_batch_norm` is not `batch_norm`); quoted triggers ('BN',
   // mmcv's registry names) are strings by nature and count anywhere.
@@ -731,6 +747,50 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
                                      [](std::string_view w) { return w == "global" || w == "nonlocal"; });
     if (names_a_trigger_in(text, ids[k]) || rebinds || (chunk.is_definition && assigns_attribute(text, attributes)))
       relevant[k] = 1;
+  }
+  // Pairs: a definition holding both halves is relevant; the module's own statements are read as
+  // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
+  // naming a half is relevant when the script holds both.
+  // Module constants holding a small float (`EPS = 1e-12`) stand for the literal where they are used.
+  std::unordered_set<std::string_view> small_constants;
+  if (!pairs.empty())
+    for (std::size_t k = 0; k < count; ++k)
+      if (simple[k] == 1 && has_small_float_literal(text_of(k))) {
+        std::vector<std::string_view> bound;
+        bound_names(text_of(k), bound, [](std::string_view) { return true; });
+        small_constants.insert(bound.begin(), bound.end());
+      }
+  for (const WordPair& pair : pairs) {
+    auto names_one = [&](const std::vector<std::string>& side, std::size_t k) {
+      for (const auto& word : side) {
+        if (word == kSmallFloatLiteral) {
+          if (has_small_float_literal(text_of(k))) return true;
+          if (std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) { return small_constants.count(w) > 0; }))
+            return true;
+        } else if (std::find(ids[k].begin(), ids[k].end(), std::string_view(word)) != ids[k].end()) {
+          return true;
+        }
+      }
+      return false;
+    };
+    bool script_first = false, script_second = false;
+    std::vector<std::size_t> script_chunks;
+    const bool first_in_file = pair.first_anywhere && mentions_any(source, pair.first);
+    if (pair.first_anywhere && !first_in_file) continue;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (relevant[k]) continue;
+      const bool first = first_in_file || names_one(pair.first, k);
+      const bool second = names_one(pair.second, k);
+      if ((*chunks)[k].is_definition) {
+        if (first && second) relevant[k] = 1;
+      } else if (first || second) {
+        script_first |= first;
+        script_second |= second;
+        script_chunks.push_back(k);
+      }
+    }
+    if (script_first && script_second)
+      for (const std::size_t k : script_chunks) relevant[k] = 1;
   }
   // A few sweeps settle almost every file (a name is usually bound above its uses); past
   // kMaxSweeps, a worklist over an index of who mentions each word finishes in linear time.

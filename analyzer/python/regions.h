@@ -35,14 +35,29 @@ struct ParsePlan {
   std::size_t parsed_bytes = 0;
 };
 
+// Words that make a chunk relevant only together: one of `first` and one of `second` in the same
+// definition (a dtype source such as `randint` and a layer such as `Conv2d`), or both among the
+// module's own statements. `second` may hold kSmallFloatLiteral: a float literal written with an
+// exponent of -5 or below (`1e-8`), the epsilons that vanish in float16.
+struct WordPair {
+  std::vector<std::string> first;
+  std::vector<std::string> second;
+  bool first_anywhere = false;  // `first` may sit anywhere in the file, strings included
+};
+inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
+
 // nullopt: parse the whole file (nothing to gain, or the lexer could not split it). A definition
 // is kept when it contains one of `trigger_tokens` (substrings, anywhere: quoted registry names),
 // names one of `trigger_words` in code (whole identifiers: API leaf names, the project's own
 // callables), assigns one of `attributes` on an object (`m.eps = ...`), or uses a name that
-// something kept binds.
+// something kept binds, or satisfies one of `pairs`.
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
-                                    const std::vector<std::string>& attributes);
+                                    const std::vector<std::string>& attributes,
+                                    const std::vector<WordPair>& pairs = {});
+
+// Whether `text` holds a float literal with an exponent of -5 or below (`1e-8`, `1.0E-12`).
+bool has_small_float_literal(std::string_view text);
 
 // Whether `text` names `word` as a whole identifier.
 bool mentions_identifier(std::string_view text, std::string_view word);

@@ -74,6 +74,8 @@ class Extractor {
   virtual void on_other_call(TSNode call, Resolver& resolver) { (void)call, (void)resolver; }
   // A dictionary display `{...}`.
   virtual void on_dictionary(TSNode dictionary, Resolver& resolver) { (void)dictionary, (void)resolver; }
+  // A binary operator (`x + 1e-8`, `a / (b + eps)`).
+  virtual void on_binary_operator(TSNode op, Resolver& resolver) { (void)op, (void)resolver; }
   // Any assignment statement (yacs-style `_C.MODEL.X = value`).
   virtual void on_assignment(TSNode assignment, Resolver& resolver) { (void)assignment, (void)resolver; }
   virtual void finish(Resolver& resolver) { (void)resolver; }

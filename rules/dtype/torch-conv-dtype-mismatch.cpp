@@ -5,9 +5,48 @@
 
 namespace cudnnlint {
 
+namespace {
+
+std::string python_type_name(DType dtype) {
+  // As PyTorch prints them in this message: "c10::Half", "float", "c10::BFloat16", "double".
+  return std::string(torch_cpp_type_name(dtype));
+}
+
+// A Python fact: `x.half()` into a module built here with float32 weights, or the reverse.
+Finding python_finding(const TensorInputFact& fact) {
+  Finding finding = make_finding(RuleId::TorchConvDtypeMismatch, fact.use);
+  const std::string what = fact.variable.empty() ? "`" + fact.tensor_text + "`" : "`" + fact.variable + "`";
+  const std::string input(dtype_name(fact.dtype)), weights(dtype_name(fact.weight_dtype));
+  finding.message = what + " is " + input + " (set by `" + fact.dtype_spelling + "`) but `" + fact.consumer_text +
+                    "` (" + fact.consumer + ") has " + weights +
+                    " weights, outside any autocast region: PyTorch refuses the mismatch before any kernel runs "
+                    "(\"RuntimeError: Input type (" + python_type_name(fact.dtype) + ") and bias type (" +
+                    python_type_name(fact.weight_dtype) + ") should be the same\", or \"Input type (...) and weight "
+                    "type (...) should be the same\" without a bias); convert one to the other's type (`.to(torch." +
+                    input + ")` on the model, or `." + (fact.weight_dtype == DType::Float32 ? "float" : "half") +
+                    "()` on the input), or run the call under torch.autocast";
+  finding.target_note = "every PyTorch version";
+  finding.related.push_back({fact.dtype_location, "the input's element type " + input + " is set here"});
+  if (fact.weight_dtype_location)
+    finding.related.push_back({*fact.weight_dtype_location,
+                               fact.weight_dtype == DType::Float32
+                                   ? "built here with float32 weights (PyTorch's default) and not converted"
+                                   : "the weights become " + weights + " here"});
+  for (const auto& step : fact.steps) finding.related.push_back({step.where, step.what});
+  finding.replay.unknown = "not a cuDNN configuration: PyTorch refuses it before calling cuDNN";
+  return finding;
+}
+
+}  // namespace
+
 void check_TorchConvDtypeMismatch(const RuleInput& input, std::vector<Finding>& out) {
   for (const TensorInputFact& fact : input.facts.tensor_inputs) {
     if (!is_floating(fact.dtype) || !is_floating(fact.weight_dtype) || fact.dtype == fact.weight_dtype) continue;
+    if (fact.framework == "torch") {
+      out.push_back(python_finding(fact));
+      continue;
+    }
+    if (fact.framework == "tensorflow" || fact.framework == "keras") continue;
     Finding finding = make_finding(RuleId::TorchConvDtypeMismatch, fact.use);
     const std::string what = fact.variable.empty() ? "this tensor" : "`" + fact.variable + "`";
     const bool module = fact.consumer.find("::nn::") != std::string::npos &&

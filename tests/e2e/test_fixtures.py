@@ -45,7 +45,7 @@ def test_shortcuts_find_exactly_what_a_full_parse_finds(cli, tree):
     facts_full = cli.run("--format", "facts", "--full-parse", REPO / tree, check_code=1).stdout
     import json
 
-    kinds = ("normalizations", "loaders", "tensor_inputs", "convolutions", "forwardings")
+    kinds = ("normalizations", "loaders", "tensor_inputs", "low_precision_constants", "convolutions", "forwardings")
     by_path = lambda doc: {(f["path"], kind): f[kind] for f in json.loads(doc)["files"] for kind in kinds if f[kind]}
     assert by_path(facts_fast) == by_path(facts_full)
     assert any(kind == "loaders" for _, kind in by_path(facts_fast)) or tree == "examples"

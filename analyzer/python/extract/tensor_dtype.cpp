@@ -1,0 +1,868 @@
+#include "python/extract/tensor_dtype.h"
+
+#include "python/extract/local_values.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string_view>
+#include <vector>
+
+namespace cudnnlint::python {
+
+namespace {
+
+constexpr int kMaxDepth = 8;
+
+// An element type the code makes plain, where it does so, and the names crossed on the way.
+struct Typed {
+  DType dtype = DType::Unknown;
+  std::string spelling;  // how the code sets it: "torch.randint(...)", ".long()", "torch.float16"
+  Location where;
+  std::vector<ProvenanceStep> steps;  // definition first
+  bool scalar = false;   // a Python number: it takes the tensor's type in arithmetic
+  explicit operator bool() const { return dtype != DType::Unknown || scalar; }
+};
+
+TSNode keyword(const CallArgs& args, std::string_view name) {
+  for (const auto& [key, value] : args.keywords)
+    if (key == name) return value;
+  return {};
+}
+
+TSNode positional_or_keyword(const CallArgs& args, std::size_t index, std::string_view name) {
+  if (args.first_star >= 0 && static_cast<int>(index) >= args.first_star) return keyword(args, name);
+  if (index < args.positional.size()) return args.positional[index];
+  return keyword(args, name);
+}
+
+CallArgs args_of(TSNode call, Resolver& r) { return collect_args(field(call, Grammar::get().f_arguments), r.source()); }
+
+std::string method_of(TSNode call, Resolver& r) {
+  const TSNode callee = field(call, Grammar::get().f_function);
+  return is(callee, Grammar::get().attribute) ? std::string(r.text(field(callee, Grammar::get().f_attribute))) : "";
+}
+
+TSNode receiver_of(TSNode call) { return field(field(call, Grammar::get().f_function), Grammar::get().f_object); }
+
+// The element type an argument names: `torch.float16`, `tf.int32`, `np.uint8`, "float16".
+DType dtype_named(TSNode node, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  node = strip(node);
+  if (is(node, g.string)) return dtype_from_spelling(r.text(node));
+  if (!is(node, g.attribute)) return DType::Unknown;
+  const std::string name = qualified(node, r);
+  if (name.rfind("torch.", 0) == 0 || name.rfind("tensorflow.", 0) == 0 || name.rfind("numpy.", 0) == 0 ||
+      name.rfind("jax.numpy.", 0) == 0)
+    return dtype_from_spelling(name);
+  return DType::Unknown;
+}
+
+// Whether `.to(arg)` names a device, not an element type: "cuda", `device`, `args.device`, torch.device(...).
+bool names_device(TSNode node, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  node = strip(node);
+  if (is(node, g.string)) {
+    const std::string_view text = r.text(node);
+    return text.find("cuda") != std::string_view::npos || text.find("cpu") != std::string_view::npos ||
+           text.find("mps") != std::string_view::npos;
+  }
+  if (is(node, g.call)) return qualified(field(node, g.f_function), r) == "torch.device";
+  if (is(node, g.identifier) || is(node, g.attribute)) {
+    std::string text(r.text(node));
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    return text.find("device") != std::string::npos || text.find("cuda") != std::string::npos ||
+           text.find("gpu") != std::string::npos || text == "dev";
+  }
+  return false;
+}
+
+DType conversion_method(std::string_view method) {
+  if (method == "long") return DType::Int64;
+  if (method == "int") return DType::Int32;
+  if (method == "short") return DType::Int16;
+  if (method == "byte") return DType::UInt8;
+  if (method == "char") return DType::Int8;
+  if (method == "bool") return DType::Bool;
+  if (method == "half") return DType::Float16;
+  if (method == "bfloat16") return DType::BFloat16;
+  if (method == "float") return DType::Float32;
+  if (method == "double") return DType::Float64;
+  return DType::Unknown;
+}
+
+// Methods whose result has the receiver's element type.
+bool keeps_dtype(std::string_view method) {
+  static constexpr std::string_view kept[] = {
+      "cuda", "cpu", "contiguous", "unsqueeze", "squeeze", "permute", "view", "reshape", "flatten", "clone",
+      "detach", "transpose", "expand", "repeat", "flip", "numpy", "pin_memory", "requires_grad_", "t", "narrow",
+      "sum", "mean", "std", "var", "norm", "abs", "sqrt", "pow", "square", "exp", "max", "min", "amax", "amin",
+      "clamp", "sub", "mul", "add", "div", "unsqueeze_", "squeeze_", "to_dense", "expand_as", "view_as",
+      "reshape_as", "movedim", "swapaxes", "cvtColor", "copy"};
+  return std::find(std::begin(kept), std::end(kept), method) != std::end(kept);
+}
+
+// Functions whose result has their first argument's element type.
+bool keeps_first_argument_dtype(const std::string& name) {
+  return one_of(name, {"torch.sqrt", "torch.sum", "torch.mean", "torch.abs", "torch.square", "torch.std",
+                       "torch.var", "torch.exp", "torch.clamp", "torch.flatten", "torch.unsqueeze", "torch.squeeze",
+                       "torch.stack", "torch.cat", "torch.rsqrt", "tensorflow.sqrt", "tensorflow.math.sqrt",
+                       "tensorflow.reduce_sum", "tensorflow.reduce_mean", "tensorflow.math.reduce_sum",
+                       "tensorflow.math.reduce_mean", "tensorflow.math.reduce_std", "tensorflow.math.reduce_variance",
+                       "tensorflow.square", "tensorflow.abs", "tensorflow.norm", "tensorflow.expand_dims",
+                       "tensorflow.reshape", "tensorflow.math.rsqrt", "tensorflow.math.square",
+                       "cv2.cvtColor", "cv2.resize", "numpy.expand_dims", "numpy.transpose", "numpy.stack",
+                       "numpy.ascontiguousarray"});
+}
+
+// Autocast around `node`: the with-statement or decorator that opens it, and its float type.
+struct AutocastRegion {
+  TSNode opened_by{};
+  DType dtype = DType::Unknown;
+};
+
+DType autocast_dtype(std::string_view text) {
+  if (text.find("bfloat16") != std::string_view::npos) return DType::BFloat16;
+  if (text.find("float16") != std::string_view::npos || text.find("half") != std::string_view::npos)
+    return DType::Float16;
+  // torch.autocast("cpu") runs in bfloat16 by default, "cuda" (and torch.cuda.amp.autocast) in float16.
+  if (text.find("cpu") != std::string_view::npos) return DType::BFloat16;
+  if (text.find("enabled=False") != std::string_view::npos) return DType::Unknown;
+  return DType::Float16;
+}
+
+std::optional<AutocastRegion> autocast_around(TSNode node, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (is(at, g.with_statement)) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(at); ++i) {
+        const TSNode clause = ts_node_named_child(at, i);
+        if (!is(clause, g.with_clause)) continue;
+        const std::string_view text = r.text(clause);
+        if (text.find("autocast") != std::string_view::npos) return AutocastRegion{clause, autocast_dtype(text)};
+      }
+    }
+    if (is(at, g.decorated_definition)) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(at); ++i) {
+        const TSNode child = ts_node_named_child(at, i);
+        if (is(child, g.function_definition) || is(child, g.class_definition)) continue;
+        const std::string_view text = r.text(child);
+        if (text.find("autocast") != std::string_view::npos) return AutocastRegion{child, autocast_dtype(text)};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// A list literal holding only integer literals (nested lists allowed), at least one.
+bool integer_list(TSNode node, Resolver& r, int depth = 0) {
+  const Grammar& g = Grammar::get();
+  node = strip(node);
+  if (!(is(node, g.list) || is(node, g.tuple)) || depth > 6) return false;
+  const uint32_t n = ts_node_named_child_count(node);
+  if (n == 0) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode item = strip(ts_node_named_child(node, i));
+    if (is(item, g.unary_operator)) item = field(item, g.f_argument);
+    if (is(item, g.integer)) continue;
+    if ((is(item, g.list) || is(item, g.tuple)) && integer_list(item, r, depth + 1)) continue;
+    return false;
+  }
+  return true;
+}
+
+class TypeReader {
+ public:
+  TypeReader(Resolver& r, const std::optional<Location>& keras_policy, bool default_dtype_changed)
+      : r_(r), g_(Grammar::get()), keras_policy_(keras_policy), default_dtype_changed_(default_dtype_changed) {}
+
+  Typed of(TSNode node, int depth = 0) {
+    node = strip(node);
+    if (ts_node_is_null(node) || depth > kMaxDepth) return {};
+    if (is(node, g_.integer) || is(node, g_.float_)) return scalar(node);
+    if (is(node, g_.unary_operator)) return of(field(node, g_.f_argument), depth + 1);
+    if (is(node, g_.identifier)) return name(node, depth);
+    if (is(node, g_.subscript)) return of(field(node, g_.f_value), depth + 1);
+    if (is(node, g_.binary_operator)) return binary(node, depth);
+    if (is(node, g_.call)) return call(node, depth);
+    return {};
+  }
+
+  // Whether an image the code opens with PIL (`Image.open(p).convert("RGB")`) is what `node` holds.
+  bool pil_image(TSNode node, int depth = 0) {
+    node = strip(node);
+    if (depth > kMaxDepth) return false;
+    if (is(node, g_.identifier)) {
+      const TSNode value = definition_of(node, r_);
+      return !ts_node_is_null(value) && pil_image(value, depth + 1);
+    }
+    if (!is(node, g_.call)) return false;
+    const std::string name = qualified(field(node, g_.f_function), r_);
+    if (one_of(name, {"PIL.Image.open", "PIL.Image.fromarray", "PIL.Image.new"})) return true;
+    const std::string method = method_of(node, r_);
+    if (one_of(method, {"convert", "resize", "crop", "rotate", "transpose", "copy"}))
+      return pil_image(receiver_of(node), depth + 1);
+    return false;
+  }
+
+ private:
+  Typed scalar(TSNode node) {
+    Typed t;
+    t.scalar = true;
+    t.where = r_.locate(node);
+    return t;
+  }
+
+  Typed set_here(DType dtype, TSNode node, std::string spelling) {
+    Typed t;
+    t.dtype = dtype;
+    t.spelling = std::move(spelling);
+    t.where = r_.locate(node);
+    return t;
+  }
+
+  Typed name(TSNode node, int depth) {
+    const TSNode value = definition_of(node, r_);
+    if (ts_node_is_null(value)) return parameter(node);
+    Typed t = of(value, depth + 1);
+    if (t && !t.scalar) t.steps.push_back(defined_here(node, value, r_));
+    return t;
+  }
+
+  // The first parameter of a Keras layer's `call` under a float16 policy holds float16: Keras casts
+  // a layer's floating inputs to its compute type.
+  Typed parameter(TSNode node) {
+    if (!keras_policy_) return {};
+    const auto [scope, binding] = r_.lookup(r_.text(node));
+    if (scope == nullptr || binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function)
+      return {};
+    const TSNode def = scope->node;
+    if (r_.text(field(def, g_.f_name)) != "call" || binding->parameter != 1) return {};
+    Typed t;
+    t.dtype = DType::Float16;
+    t.spelling = "the mixed_float16 policy";
+    t.where = *keras_policy_;
+    return t;
+  }
+
+  Typed binary(TSNode node, int depth) {
+    const std::string_view op = r_.text(field(node, g_.f_operator));
+    // `a @ b` inside an autocast region runs in the region's type.
+    if (op == "@") {
+      const auto autocast = autocast_around(node, r_);
+      if (autocast && autocast->dtype != DType::Unknown)
+        return set_here(autocast->dtype, node, "`@` under " + short_text(r_.text(autocast->opened_by)));
+      return {};
+    }
+    if (op != "+" && op != "-" && op != "*" && op != "/" && op != "**") return {};
+    const Typed left = of(field(node, g_.f_left), depth + 1);
+    const Typed right = of(field(node, g_.f_right), depth + 1);
+    if (left.scalar && right.scalar) return left;
+    if (left.scalar) return right;
+    if (right.scalar) return left;
+    if (left.dtype != DType::Unknown && left.dtype == right.dtype) return left;
+    return {};  // tensors of different or unknown types: promotion decides
+  }
+
+  Typed call(TSNode node, int depth) {
+    const TSNode callee = field(node, g_.f_function);
+    const CallArgs args = args_of(node, r_);
+    // `transforms.PILToTensor()(img)`, `t(img)` with `t = transforms.Compose([...])`.
+    if (is(strip(callee), g_.call) || is(strip(callee), g_.identifier)) {
+      if (auto t = transform_result(strip(callee), depth)) return *t;
+    }
+    if (is(callee, g_.attribute)) {
+      const std::string method(r_.text(field(callee, g_.f_attribute)));
+      const TSNode object = field(callee, g_.f_object);
+      const std::string name = qualified(callee, r_);
+      // A method of a tensor; module functions (torch.randint) resolve to a qualified name instead.
+      if (name.empty() || !known_module_function(name)) {
+        if (const DType d = conversion_method(method); d != DType::Unknown && args.positional.empty() &&
+                                                         args.keywords.empty())
+          return set_here(d, field(callee, g_.f_attribute), "." + method + "()");
+        if (method == "to" || method == "type" || method == "astype") {
+          TSNode named = positional_or_keyword(args, 0, "dtype");
+          if (!ts_node_is_null(keyword(args, "dtype"))) named = keyword(args, "dtype");
+          if (const DType d = dtype_named(named, r_); d != DType::Unknown)
+            return set_here(d, named, "." + method + "(" + std::string(r_.text(strip(named))) + ")");
+          if (method == "to" && !args.positional.empty() && names_device(args.positional.front(), r_) &&
+              args.positional.size() == 1 && ts_node_is_null(keyword(args, "dtype")))
+            return of(object, depth + 1);
+          return {};
+        }
+        if (keeps_dtype(method) && ts_node_is_null(keyword(args, "dtype"))) {
+          // Autocast on CUDA runs these in float32 whatever the input (its float32 list); on the
+          // CPU they keep float16 (measured): inside a region the type depends on the device.
+          if (autocast_float32(method) && autocast_around(node, r_)) return {};
+          return of(object, depth + 1);
+        }
+        if (name.empty()) return {};
+      }
+    }
+    const std::string name = qualified(callee, r_);
+    if (name.empty()) return {};
+    const TSNode dtype_kw = keyword(args, "dtype");
+    if (!ts_node_is_null(dtype_kw)) {
+      const DType d = dtype_named(dtype_kw, r_);
+      if (d == DType::Unknown) return {};
+      if (!factory(name) && !one_of(name, {"torch.tensor", "torch.as_tensor", "tensorflow.constant",
+                                           "tensorflow.convert_to_tensor", "numpy.array", "numpy.asarray",
+                                           "tensorflow.io.decode_image", "tensorflow.image.decode_image"}))
+        return {};
+      return set_here(d, dtype_kw, std::string(r_.text(strip(dtype_kw))));
+    }
+    const std::string spelled = short_text(r_.text(node));
+    if (one_of(name, {"torch.randint"})) return set_here(DType::Int64, node, spelled);
+    if (one_of(name, {"torchvision.io.read_image", "torchvision.io.decode_image", "torchvision.io.decode_jpeg",
+                      "torchvision.io.decode_png", "torchvision.io.image.read_image",
+                      "torchvision.io.image.decode_image", "torchvision.transforms.functional.pil_to_tensor",
+                      "tensorflow.io.decode_image", "tensorflow.io.decode_jpeg", "tensorflow.io.decode_png",
+                      "tensorflow.image.decode_jpeg", "tensorflow.image.decode_png", "tensorflow.image.decode_image",
+                      "cv2.imread"}))
+      return set_here(DType::UInt8, node, spelled);
+    if (one_of(name, {"torch.tensor", "torch.as_tensor"}) && !args.positional.empty() &&
+        integer_list(args.positional.front(), r_))
+      return set_here(DType::Int64, node, spelled);
+    if (name == "tensorflow.constant" && !args.positional.empty() && integer_list(args.positional.front(), r_))
+      return set_here(DType::Int32, node, spelled);
+    if (one_of(name, {"torch.from_numpy", "torch.as_tensor", "torch.tensor", "numpy.asarray", "numpy.array",
+                      "tensorflow.convert_to_tensor", "tensorflow.constant"}) &&
+        !args.positional.empty()) {
+      if (one_of(name, {"numpy.asarray", "numpy.array"}) && pil_image(args.positional.front()))
+        return set_here(DType::UInt8, node, spelled + " of a PIL image");
+      Typed inner = of(args.positional.front(), depth + 1);
+      return inner.scalar ? Typed{} : inner;
+    }
+    if (one_of(name, {"tensorflow.cast", "tensorflow.dtypes.cast", "tensorflow.image.convert_image_dtype"}) &&
+        args.positional.size() >= 2) {
+      const DType d = dtype_named(args.positional[1], r_);
+      if (d != DType::Unknown) return set_here(d, args.positional[1], short_text(r_.text(node)));
+      return {};
+    }
+    if (name == "numpy.uint8") return set_here(DType::UInt8, node, spelled);
+    if (float_factory(name) && !default_dtype_changed_)
+      return set_here(DType::Float32, node, spelled + " (float32 by default)");
+    // Autocast runs these in the region's float type.
+    if (one_of(name, {"torch.matmul", "torch.mm", "torch.bmm", "torch.nn.functional.linear", "torch.addmm",
+                      "torch.baddbmm", "torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
+                      "torch.nn.functional.conv3d"})) {
+      const auto autocast = autocast_around(node, r_);
+      if (autocast && autocast->dtype != DType::Unknown)
+        return set_here(autocast->dtype, node, spelled + " under " + short_text(r_.text(autocast->opened_by)));
+      return {};
+    }
+    if (keeps_first_argument_dtype(name) && !args.positional.empty()) {
+      if (autocast_float32(name.substr(name.rfind('.') + 1)) && autocast_around(node, r_)) return {};
+      return of(args.positional.front(), depth + 1);
+    }
+    return {};
+  }
+
+  // Factories that take `dtype=`.
+  static bool factory(const std::string& name) {
+    return one_of(name, {"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn", "torch.full",
+                         "torch.arange", "torch.randint", "torch.zeros_like", "torch.ones_like", "torch.empty_like",
+                         "torch.rand_like", "torch.randn_like", "torch.linspace", "tensorflow.zeros", "tensorflow.ones",
+                         "tensorflow.fill", "tensorflow.random.normal", "tensorflow.random.uniform", "numpy.zeros",
+                         "numpy.ones", "numpy.empty", "numpy.full", "numpy.arange"});
+  }
+  // Factories whose result is float32 when no dtype is given (torch's default dtype).
+  static bool float_factory(const std::string& name) {
+    return one_of(name, {"torch.zeros", "torch.ones", "torch.empty", "torch.rand", "torch.randn"});
+  }
+
+  static bool known_module_function(const std::string& name) {
+    return name.rfind("torch.", 0) == 0 || name.rfind("tensorflow.", 0) == 0 || name.rfind("numpy.", 0) == 0 ||
+           name.rfind("torchvision.", 0) == 0 || name.rfind("cv2.", 0) == 0 || name.rfind("PIL.", 0) == 0;
+  }
+
+  // What a torchvision transform (or a Compose of them) makes of a PIL image.
+  std::optional<Typed> transform_result(TSNode transform, int depth) {
+    if (is(transform, g_.identifier)) {
+      const TSNode value = strip(definition_of(transform, r_));
+      if (!is(value, g_.call)) return std::nullopt;
+      auto t = transform_result(value, depth + 1);
+      if (t && t->dtype != DType::Unknown) t->steps.push_back(defined_here(transform, value, r_));
+      return t;
+    }
+    if (!is(transform, g_.call) || depth > kMaxDepth) return std::nullopt;
+    const std::string name = qualified(field(transform, g_.f_function), r_);
+    const std::string leaf = name.substr(name.rfind('.') + 1);
+    if (name.rfind("torchvision.transforms", 0) != 0) return std::nullopt;
+    if (leaf == "PILToTensor") return set_here(DType::UInt8, transform, short_text(r_.text(transform)));
+    if (leaf != "Compose") return Typed{};
+    // The last transform that sets an element type decides; one we cannot read leaves it unknown.
+    const CallArgs args = args_of(transform, r_);
+    if (args.positional.empty() || !is(strip(args.positional.front()), g_.list)) return Typed{};
+    const TSNode list = strip(args.positional.front());
+    Typed result;
+    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+      const TSNode item = strip(ts_node_named_child(list, i));
+      if (!is(item, g_.call)) return Typed{};
+      const std::string item_name = qualified(field(item, g_.f_function), r_);
+      const std::string item_leaf = item_name.substr(item_name.rfind('.') + 1);
+      if (item_name.rfind("torchvision.transforms", 0) != 0) return Typed{};
+      if (item_leaf == "PILToTensor") {
+        result = set_here(DType::UInt8, item, short_text(r_.text(item)));
+      } else if (one_of(item_leaf, {"ToTensor", "ConvertImageDtype", "ToDtype", "Normalize", "Lambda", "ToImage",
+                                    "ToPureTensor", "ToImageTensor"})) {
+        // ToTensor gives float; the others convert or fail on their own terms: no plain uint8 any more.
+        result = Typed{};
+      } else if (!one_of(item_leaf, {"Resize", "CenterCrop", "RandomCrop", "RandomResizedCrop", "RandomHorizontalFlip",
+                                     "RandomVerticalFlip", "Pad", "RandomRotation", "Grayscale", "ColorJitter",
+                                     "RandomAffine", "RandomPerspective", "FiveCrop", "TenCrop"})) {
+        return Typed{};
+      }
+    }
+    return result;
+  }
+
+  // Ops CUDA autocast runs in float32 (the "CUDA Ops that can autocast to float32" list of the
+  // torch.amp documentation) among those read here.
+  static bool autocast_float32(std::string_view op) {
+    static constexpr std::string_view ops[] = {"sum", "norm", "pow", "rsqrt", "exp", "log", "prod", "cumsum",
+                                               "softmax", "log_softmax", "normalize", "reciprocal", "cosh", "sinh"};
+    return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+  }
+
+  Resolver& r_;
+  const Grammar& g_;
+  const std::optional<Location>& keras_policy_;
+  bool default_dtype_changed_;
+};
+
+// What a call's callee runs the input through, where the code makes its weights plain.
+struct Consumer {
+  std::string api;         // "torch.nn.Conv2d", "torchvision.models.resnet18", "torch.nn.functional.conv2d"
+  std::string framework;   // "torch", "keras", "tensorflow"
+  std::string text;        // how the code builds it
+  TSNode built{};          // the construction
+  DType weights = DType::Unknown;  // float32 unless the code converts it; Unknown when it may
+  std::string weights_spelling;
+  std::optional<Location> weights_at;
+  std::vector<ProvenanceStep> steps;
+};
+
+bool layer_entry(const ApiEntry* api) {
+  return api != nullptr && api->is_class &&
+         (api->family == kConvolutionFamily || api->family == kNormalizationFamily) &&
+         (api->framework == "torch" || api->framework == "keras" || api->framework == "tensorflow");
+}
+
+bool image_model(const std::string& name) {
+  if (name == "timm.create_model" || name == "torchvision.models.get_model") return true;
+  if (name.rfind("torchvision.models.", 0) != 0) return false;
+  const std::string leaf = name.substr(name.rfind('.') + 1);
+  if (leaf.empty() || !std::islower(static_cast<unsigned char>(leaf.front()))) return false;
+  return !one_of(leaf, {"get_weight", "get_model_weights", "list_models", "get_model_builder"});
+}
+
+// The layer or model a construction builds: a convolution or batch norm, an nn.Sequential whose
+// first module is one, a torchvision or timm model.
+std::optional<Consumer> construction(TSNode value, Resolver& r, int depth = 0) {
+  const Grammar& g = Grammar::get();
+  value = strip(value);
+  if (!is(value, g.call) || depth > 4) return std::nullopt;
+  const std::string name = qualified(field(value, g.f_function), r);
+  const CallArgs args = args_of(value, r);
+  Consumer c;
+  c.built = value;
+  c.text = short_text(r.text(value));
+  if (const ApiEntry* api = r.table().find(name); layer_entry(api)) {
+    c.api = name;
+    c.framework = api->framework;
+  } else if (name == "torch.nn.Sequential") {
+    if (args.positional.empty() || args.first_star == 0) return std::nullopt;
+    auto first = construction(args.positional.front(), r, depth + 1);
+    if (!first) return std::nullopt;
+    c.api = name;
+    c.framework = "torch";
+  } else if (image_model(name)) {
+    c.api = name;
+    c.framework = "torch";
+  } else {
+    return std::nullopt;
+  }
+  const TSNode dtype_kw = keyword(args, "dtype");
+  if (!ts_node_is_null(dtype_kw)) {
+    c.weights = dtype_named(dtype_kw, r);
+    c.weights_spelling = std::string(r.text(strip(dtype_kw)));
+    c.weights_at = r.locate(dtype_kw);
+  } else if (c.framework == "torch") {
+    c.weights = DType::Float32;
+    c.weights_spelling = "float32";
+    c.weights_at = r.locate(value);
+  }
+  return c;
+}
+
+// Conversions of a module `name` anywhere in `scope_node`: `.half()`, `.to(torch.float16)`, ... or
+// the module handed to other code, which may convert it. The single unconditional conversion
+// statement before `use` (`model.half()` on its own line in the same block or an enclosing one)
+// sets the weights' type; anything else leaves it unknown.
+void apply_conversions(Consumer& c, std::string_view name, TSNode scope_node, TSNode use, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  int conversions = 0;
+  bool unknown = false;
+  TSNode converting{};
+  walk_tree(
+      scope_node,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (unknown) return false;
+        if (is(node, g.call)) {
+          const TSNode callee = field(node, g.f_function);
+          if (is(callee, g.attribute) && r.text(field(callee, g.f_object)) == name) {
+            const std::string method(r.text(field(callee, g.f_attribute)));
+            const CallArgs args = args_of(node, r);
+            if (conversion_method(method) != DType::Unknown || method == "type" || method == "apply" ||
+                method == "to_empty") {
+              ++conversions;
+              converting = node;
+            } else if (method == "to") {
+              if (!(args.positional.size() == 1 && names_device(args.positional.front(), r) &&
+                    ts_node_is_null(keyword(args, "dtype")))) {
+                ++conversions;
+                converting = node;
+              }
+            }
+          }
+          // Handed to other code (amp.initialize(model), convert(model)): it may convert it.
+          const CallArgs args = args_of(node, r);
+          for (const TSNode arg : args.positional)
+            if (is(strip(arg), g.identifier) && r.text(strip(arg)) == name) unknown = true;
+          for (const auto& [key, value] : args.keywords)
+            if (is(strip(value), g.identifier) && r.text(strip(value)) == name) unknown = true;
+        }
+        return true;
+      },
+      [](TSNode) {});
+  if (unknown || conversions > 1) {
+    c.weights = DType::Unknown;
+    return;
+  }
+  if (conversions == 0) return;
+  // One conversion: it decides only when it runs, unconditionally, before the use.
+  const TSNode statement = ts_node_parent(converting);
+  const Grammar& gg = Grammar::get();
+  const bool alone = is(statement, gg.expression_statement) && ts_node_start_byte(converting) < ts_node_start_byte(use);
+  bool encloses = false;
+  if (alone) {
+    const TSNode block = ts_node_parent(statement);
+    for (TSNode at = use; !ts_node_is_null(at); at = ts_node_parent(at))
+      if (ts_node_eq(at, block)) encloses = true;
+  }
+  const std::string method(r.text(field(field(converting, g.f_function), g.f_attribute)));
+  DType d = conversion_method(method);
+  if (method == "to") d = dtype_named(positional_or_keyword(args_of(converting, r), 0, "dtype"), r);
+  if (!ts_node_is_null(keyword(args_of(converting, r), "dtype")))
+    d = dtype_named(keyword(args_of(converting, r), "dtype"), r);
+  if (!encloses || d == DType::Unknown || !is_floating(d)) {
+    c.weights = DType::Unknown;
+    return;
+  }
+  c.weights = d;
+  c.weights_spelling = std::string(dtype_name(d));
+  c.weights_at = r.locate(converting);
+}
+
+// The consumer a call `callee(x)` runs x through, with its weights' type.
+std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  callee = strip(callee);
+  if (is(callee, g.call)) return construction(callee, r);
+  if (!is(callee, g.identifier)) return std::nullopt;
+  TSNode value = strip(definition_of(callee, r));
+  if (ts_node_is_null(value)) return std::nullopt;
+  // `model = resnet18().to(device).half()`: the outermost conversion decides.
+  DType converted = DType::Unknown;
+  TSNode converted_at{};
+  bool unknown = false;
+  while (is(value, g.call) && is(field(value, g.f_function), g.attribute)) {
+    const std::string method = method_of(value, r);
+    const CallArgs args = args_of(value, r);
+    if (one_of(method, {"cuda", "cpu", "eval", "train", "requires_grad_"})) {
+    } else if (method == "to") {
+      const DType d = dtype_named(positional_or_keyword(args, 0, "dtype"), r);
+      const DType k = dtype_named(keyword(args, "dtype"), r);
+      if (d != DType::Unknown || k != DType::Unknown) {
+        if (converted == DType::Unknown && ts_node_is_null(converted_at)) {
+          converted = d != DType::Unknown ? d : k;
+          converted_at = value;
+        }
+      } else if (!(args.positional.size() == 1 && names_device(args.positional.front(), r))) {
+        unknown = true;
+      }
+    } else if (const DType d = conversion_method(method); d != DType::Unknown) {
+      if (ts_node_is_null(converted_at)) {
+        converted = d;
+        converted_at = value;
+      }
+    } else {
+      break;
+    }
+    value = strip(receiver_of(value));
+  }
+  auto c = construction(value, r);
+  if (!c) return std::nullopt;
+  c->steps.push_back(defined_here(callee, strip(definition_of(callee, r)), r));
+  if (unknown) c->weights = DType::Unknown;
+  if (!ts_node_is_null(converted_at) && !unknown) {
+    c->weights = is_floating(converted) ? converted : DType::Unknown;
+    c->weights_spelling = std::string(dtype_name(converted));
+    c->weights_at = r.locate(converted_at);
+  }
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope != nullptr && c->weights != DType::Unknown)
+    apply_conversions(*c, r.text(callee), scope->node,
+                      use, r);
+  return c;
+}
+
+}  // namespace
+
+const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) {
+  if (flags_) return *flags_;
+  FileFlags f;
+  const std::string_view text = r.source();
+  f.default_dtype_changed = text.find("set_default_dtype") != std::string_view::npos ||
+                            text.find("set_default_tensor_type") != std::string_view::npos;
+  f.autocast_switched = text.find("set_autocast_enabled") != std::string_view::npos ||
+                        text.find("amp.initialize") != std::string_view::npos;
+  // `keras.mixed_precision.set_global_policy("mixed_float16")` at the start of a line at module level.
+  for (const std::string_view setter : {std::string_view("set_global_policy("), std::string_view("set_policy(")}) {
+    for (std::size_t at = text.find(setter); at != std::string_view::npos; at = text.find(setter, at + 1)) {
+      const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
+      const std::size_t end = std::min(text.find('\n', at), text.size());
+      const std::string_view statement = text.substr(line, end - line);
+      if (statement.empty() || statement.front() == ' ' || statement.front() == '\t') continue;
+      if (statement.find("mixed_float16") == std::string_view::npos) continue;
+      const NodeLocator& locator = r.locator();
+      f.keras_half_policy = Location{locator.file.path(), locator.file.range(line + locator.base, end + locator.base)};
+      f.keras_policy_text = short_text(statement);
+      break;
+    }
+    if (f.keras_half_policy) break;
+  }
+  flags_ = f;
+  return *flags_;
+}
+
+bool TensorDtypeExtractor::handles(const ApiEntry& api) const {
+  return api.family == kOptimizerFamily ||
+         (!api.is_class && (api.family == kConvolutionFamily || api.family == kNormalizationFamily));
+}
+
+namespace {
+
+void emit_input(const Consumer& consumer, const std::string& consumer_spelled, TSNode argument, TSNode use_site,
+                Resolver& r, bool skip_floating) {
+  const Grammar& g = Grammar::get();
+  const auto autocast = autocast_around(use_site, r);
+  const std::optional<Location> no_policy;
+  TypeReader reader(r, no_policy, false);
+  Typed t = reader.of(argument);
+  if (t.dtype == DType::Unknown) return;
+  const bool floating = is_floating(t.dtype);
+  if (floating) {
+    // Half into float32 weights (or the reverse): only outside autocast, with both types plain.
+    if (skip_floating || autocast || consumer.weights == DType::Unknown || !is_floating(consumer.weights) ||
+        consumer.weights == t.dtype || consumer.framework != "torch")
+      return;
+    // Only a reduced type on one side: float32 into float64 is another story.
+    const auto reduced = [](DType d) { return d == DType::Float16 || d == DType::BFloat16; };
+    if (!reduced(t.dtype) && !reduced(consumer.weights)) return;
+  } else if (!is_integer(t.dtype)) {
+    return;
+  }
+  TensorInputFact fact;
+  fact.consumer = consumer.api;
+  fact.consumer_text = consumer_spelled;
+  fact.use = r.locate(argument);
+  if (is(strip(argument), g.identifier)) fact.variable = std::string(r.text(strip(argument)));
+  fact.dtype = t.dtype;
+  fact.dtype_spelling = t.spelling;
+  fact.dtype_location = t.where;
+  fact.steps = t.steps;
+  fact.framework = consumer.framework;
+  fact.tensor_text = short_text(r.text(argument));
+  if (consumer.weights != DType::Unknown) {
+    fact.weight_dtype = consumer.weights;
+    fact.weight_dtype_spelling = consumer.weights_spelling;
+    fact.weight_dtype_location = consumer.weights_at;
+  }
+  for (const auto& step : consumer.steps) fact.steps.push_back(step);
+  r.out().tensor_inputs.push_back(std::move(fact));
+}
+
+}  // namespace
+
+void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (use.origin != "call") return;
+  if (use.api.family == kOptimizerFamily) {
+    const ApiArg* params = use.api.arg("params");
+    const ApiArg* eps = use.api.arg("eps");
+    if (params == nullptr || eps == nullptr) return;
+    const ArgBinding p = bind_arg(*params, use.args, use.shift);
+    if (p.source != ArgBinding::Source::Explicit) return;
+    // `model.half().parameters()` or `model.parameters()` with `model` converted to float16.
+    TSNode value = strip(p.value);
+    if (!is(value, g.call) || method_of(value, r) != "parameters") return;
+    TSNode model = strip(receiver_of(value));
+    DType dtype = DType::Unknown;
+    std::string reduced_by;
+    std::optional<Location> reduced_at;
+    if (is(model, g.call) && conversion_method(method_of(model, r)) != DType::Unknown) {
+      dtype = conversion_method(method_of(model, r));
+      reduced_by = short_text(r.text(model));
+      reduced_at = r.locate(model);
+    } else if (is(model, g.identifier)) {
+      auto c = consumer_of(model, use.site, r);
+      if (!c) {
+        // Any model the code converts: `model = Net().half()`, or `model.half()` before.
+        Consumer any;
+        any.weights = DType::Float32;
+        const TSNode def = strip(definition_of(model, r));
+        if (is(def, g.call) && conversion_method(method_of(def, r)) != DType::Unknown) {
+          any.weights = conversion_method(method_of(def, r));
+          any.weights_at = r.locate(def);
+        }
+        const auto [scope, binding] = r.lookup(r.text(model));
+        if (scope == nullptr || ts_node_is_null(def)) return;
+        apply_conversions(any, r.text(model),
+                          scope->node,
+                          use.site, r);
+        c = any;
+      }
+      if (c->weights == DType::Float16 && c->weights_at) {
+        dtype = c->weights;
+        reduced_at = c->weights_at;
+        reduced_by = "converted to float16 here";
+      }
+    }
+    if (dtype != DType::Float16) return;
+    if (flags(r).autocast_switched) return;
+    // Adam and AdamW with fused=True stayed finite on float16 parameters with a zero gradient
+    // (torch 2.11.0, CPU): the fused kernels compute in float32.
+    for (const auto& [key, value] : use.args.keywords)
+      if (key == "fused" && r.text(strip(value)) != "False" && r.text(strip(value)) != "None") return;
+    LowPrecisionConstantFact fact;
+    fact.use = LowPrecisionConstantFact::Use::OptimizerEps;
+    const ArgBinding e = bind_arg(*eps, use.args, use.shift);
+    if (e.source == ArgBinding::Source::Unresolvable) return;
+    if (e.source == ArgBinding::Source::Explicit) {
+      const auto folded = r.fold(e.value);
+      if (!folded) return;
+      fact.value = *folded;
+      fact.where = r.locate(e.value);
+    } else {
+      if (!eps->default_number) return;
+      fact.value = ConstantValue{*eps->default_number, "", {}};
+      fact.value_is_default = true;
+      fact.where = r.locate(use.site);
+    }
+    fact.dtype = dtype;
+    fact.expression = short_text(r.text(use.site));
+    fact.expression_location = r.locate(use.site);
+    fact.reduced_by = reduced_by;
+    fact.reduced_at = reduced_at;
+    fact.api = use.qualified;
+    fact.framework = "torch";
+    r.out().low_precision_constants.push_back(std::move(fact));
+    return;
+  }
+  // F.conv2d(x, w), F.batch_norm(x, ...), tf.nn.conv2d(x, f): the input is the first argument.
+  if (use.args.positional.empty() || use.args.first_star == 0) return;
+  Consumer c;
+  c.api = use.qualified;
+  c.framework = use.api.framework;
+  c.text = short_text(r.text(use.site));
+  emit_input(c, use.spelled, use.args.positional.front(), use.site, r, /*skip_floating=*/true);
+}
+
+void TensorDtypeExtractor::on_other_call(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode callee = field(call, g.f_function);
+  if (!is(strip(callee), g.call) && !is(callee, g.identifier)) return;
+  const CallArgs args = args_of(call, r);
+  if (args.positional.empty() || args.first_star == 0) return;
+  auto c = consumer_of(callee, call, r);
+  if (!c) return;
+  if (flags(r).default_dtype_changed || flags(r).autocast_switched) c->weights = DType::Unknown;
+  emit_input(*c, short_text(r.text(callee)), args.positional.front(), call, r, false);
+}
+
+void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::string_view symbol = r.text(field(op, g.f_operator));
+  if (symbol != "+" && symbol != "-" && symbol != "/") return;
+  const TSNode left = field(op, g.f_left), right = field(op, g.f_right);
+  // The constant: a number below float16's smallest normal, written or named.
+  auto small = [&](TSNode node) -> std::optional<ConstantValue> {
+    node = strip(node);
+    if (!(is(node, g.float_) || is(node, g.identifier) || is(node, g.attribute))) return std::nullopt;
+    auto folded = r.fold(node);
+    if (!folded || !(folded->value > 0.0) || folded->value >= smallest_normal(DType::Float16)) return std::nullopt;
+    return folded;
+  };
+  TSNode constant{}, other{};
+  std::optional<ConstantValue> value;
+  if (symbol != "/" && (value = small(right))) {
+    constant = right;
+    other = left;
+  } else if (symbol == "+" && (value = small(left))) {
+    constant = left;
+    other = right;
+  } else if (symbol == "/" && (value = small(right))) {
+    constant = right;
+    other = left;
+  }
+  if (!value) return;
+  const FileFlags& f = flags(r);
+  TypeReader reader(r, f.keras_half_policy, f.default_dtype_changed);
+  const Typed t = reader.of(other);
+  if (t.dtype != DType::Float16) return;
+  // Whether the constant keeps a denominator from 0: `a / eps`, `a / (b + eps)`, `rsqrt(v + eps)`,
+  // `sqrt(v + eps)` under a division.
+  bool divisor = symbol == "/";
+  if (!divisor) {
+    TSNode at = op;
+    for (int up = 0; up < 4 && !divisor; ++up) {
+      TSNode parent = ts_node_parent(at);
+      if (ts_node_is_null(parent)) break;
+      if (is(parent, g.binary_operator) && r.text(field(parent, g.f_operator)) == "/" &&
+          ts_node_eq(field(parent, g.f_right), at))
+        divisor = true;
+      else if (is(parent, g.call) && (method_of(parent, r) == "rsqrt" ||
+                                      qualified(field(parent, g.f_function), r).find("rsqrt") != std::string::npos))
+        divisor = true;
+      else if (!is(parent, g.parenthesized_expression) && !is(parent, g.argument_list) && !is(parent, g.call))
+        break;
+      at = parent;
+    }
+  }
+  LowPrecisionConstantFact fact;
+  fact.use = divisor ? LowPrecisionConstantFact::Use::Divisor : LowPrecisionConstantFact::Use::Addend;
+  fact.where = r.locate(constant);
+  fact.value = *value;
+  fact.dtype = t.dtype;
+  TSNode shown = op;
+  if (!divisor) {
+  } else {
+    for (TSNode at = ts_node_parent(op); !ts_node_is_null(at); at = ts_node_parent(at)) {
+      if (is(at, g.binary_operator) && r.text(field(at, g.f_operator)) == "/") {
+        shown = at;
+        break;
+      }
+      if (!is(at, g.parenthesized_expression) && !is(at, g.argument_list) && !is(at, g.call)) break;
+    }
+  }
+  fact.expression = short_text(r.text(shown));
+  fact.expression_location = r.locate(shown);
+  fact.reduced_by = t.spelling;
+  fact.reduced_at = t.where;
+  fact.framework = r.out().frameworks.empty() ? "" : r.out().frameworks.front();
+  fact.operand_steps = t.steps;
+  r.out().low_precision_constants.push_back(std::move(fact));
+}
+
+}  // namespace cudnnlint::python

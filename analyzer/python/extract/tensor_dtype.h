@@ -1,0 +1,39 @@
+// Element-type facts from Python, on the dtype vocabulary of core/dtype.h:
+// - a tensor whose element type the code makes plain (`torch.randint`, `.long()`, `torch.from_numpy`
+//   of a uint8 array, `PILToTensor()`, `torchvision.io.read_image`, `tf.cast(x, tf.int32)`,
+//   `x.half()`) reaching, in the same function, a layer whose weights the code makes plain too: a
+//   convolution or batch norm built there, an `nn.Sequential` starting with one, a torchvision or
+//   timm model, or `F.conv2d` / `tf.nn.conv2d`. TensorInputFacts; the rules decide what fails.
+// - a small constant meeting a float16 tensor: `x / (x.norm() + 1e-8)` where the code makes x half,
+//   a matmul in an autocast region, the inputs of a Keras layer under `mixed_float16`; and an
+//   optimizer's eps on a model converted with `.half()`. LowPrecisionConstantFacts.
+// Autocast regions, models converted to the input's type, and models handed to other code (which
+// may convert them) are not facts: the types there are not plain.
+#pragma once
+
+#include "python/resolver.h"
+
+#include <optional>
+#include <string>
+
+namespace cudnnlint::python {
+
+class TensorDtypeExtractor : public Extractor {
+ public:
+  bool handles(const ApiEntry& api) const override;
+  void on_use(const ApiUse& use, Resolver& r) override;
+  void on_other_call(TSNode call, Resolver& r) override;
+  void on_binary_operator(TSNode op, Resolver& r) override;
+
+ private:
+  struct FileFlags {
+    bool default_dtype_changed = false;  // torch.set_default_dtype / set_default_tensor_type
+    bool autocast_switched = false;      // torch.set_autocast_enabled, apex amp.initialize
+    std::optional<Location> keras_half_policy;  // mixed_float16 set when the module loads
+    std::string keras_policy_text;
+  };
+  const FileFlags& flags(Resolver& r);
+  std::optional<FileFlags> flags_;
+};
+
+}  // namespace cudnnlint::python
