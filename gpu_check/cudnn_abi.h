@@ -31,6 +31,7 @@ inline constexpr cudnnDataType_t CUDNN_DATA_INT32 = 4;
 inline constexpr cudnnDataType_t CUDNN_DATA_UINT8 = 6;
 inline constexpr cudnnDataType_t CUDNN_DATA_BFLOAT16 = 9;
 inline constexpr cudnnDataType_t CUDNN_DATA_INT64 = 10;
+inline constexpr cudnnDataType_t CUDNN_DATA_BOOLEAN = 11;
 
 inline constexpr cudnnTensorFormat_t CUDNN_TENSOR_NCHW = 0;
 inline constexpr cudnnTensorFormat_t CUDNN_TENSOR_NHWC = 1;

@@ -15,6 +15,7 @@ std::optional<abi::cudnnDataType_t> cudnn_data_type(DType element_type) {
     case DType::Int32: return abi::CUDNN_DATA_INT32;
     case DType::UInt8: return abi::CUDNN_DATA_UINT8;
     case DType::Int64: return abi::CUDNN_DATA_INT64;
+    case DType::Bool: return abi::CUDNN_DATA_BOOLEAN;
     default: return std::nullopt;
   }
 }

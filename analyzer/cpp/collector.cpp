@@ -29,6 +29,7 @@ struct DescriptorSpec {
   int format_index;                        // -1: none (the tensor format, or the convolution mode)
   std::vector<std::pair<int, const char*>> values;  // argument index, name
   bool nd_array = false;                   // cudnnSetTensorNdDescriptor: dims come from an array
+  int dims_index = 3;                      // with nd_array: the dims array's argument (strides follow it)
 };
 
 const std::vector<DescriptorSpec>& descriptor_specs() {
@@ -39,6 +40,7 @@ const std::vector<DescriptorSpec>& descriptor_specs() {
        {{2, "n"}, {3, "c"}, {4, "h"}, {5, "w"}, {6, "n_stride"}, {7, "c_stride"}, {8, "h_stride"}, {9, "w_stride"}}},
       {"cudnnSetTensorNdDescriptor", K::Tensor, 1, -1, {}, true},
       {"cudnnSetFilter4dDescriptor", K::Filter, 1, 2, {{3, "k"}, {4, "c"}, {5, "h"}, {6, "w"}}},
+      {"cudnnSetFilterNdDescriptor", K::Filter, 1, 2, {}, true, 4},
       {"cudnnSetConvolution2dDescriptor", K::Convolution, 8, 7,
        {{1, "pad_h"}, {2, "pad_w"}, {3, "stride_h"}, {4, "stride_w"}, {5, "dilation_h"}, {6, "dilation_w"}}},
   };
@@ -396,7 +398,7 @@ void FactsCollector::on_descriptor(const CallExpr& call, llvm::StringRef name, c
     fact.names.emplace_back(value_name);
     fact.values.push_back(ctx.fold_integer(*call.getArg(static_cast<unsigned>(index))));
   }
-  if (spec->nd_array && call.getNumArgs() >= 4) {
+  if (spec->nd_array && call.getNumArgs() > static_cast<unsigned>(spec->dims_index)) {
     // cudnnSetTensorNdDescriptor(desc, type, nbDims, dimA, strideA): fold the arrays' initializers.
     auto fold_array = [&](const Expr& array, const char* suffix) {
       const Expr* bare = array.IgnoreParenImpCasts();
@@ -405,13 +407,16 @@ void FactsCollector::on_descriptor(const CallExpr& call, llvm::StringRef name, c
       const auto* init = var ? dyn_cast_or_null<InitListExpr>(var->getInit()) : nullptr;
       if (init == nullptr) return;
       static const char* nchw[] = {"n", "c", "h", "w"};
+      static const char* kchw[] = {"k", "c", "h", "w"};
+      const char** names = spec->kind == DescriptorFact::Kind::Filter ? kchw : nchw;
       for (unsigned i = 0; i < init->getNumInits(); ++i) {
-        fact.names.push_back((init->getNumInits() == 4 ? std::string(nchw[i]) : "dim" + std::to_string(i)) + suffix);
+        fact.names.push_back((init->getNumInits() == 4 ? std::string(names[i]) : "dim" + std::to_string(i)) + suffix);
         fact.values.push_back(ctx.fold_integer(*init->getInit(i)));
       }
     };
-    fold_array(*call.getArg(3), "");
-    if (call.getNumArgs() >= 5) fold_array(*call.getArg(4), "_stride");
+    const auto dims = static_cast<unsigned>(spec->dims_index);
+    fold_array(*call.getArg(dims), "");
+    if (call.getNumArgs() > dims + 1) fold_array(*call.getArg(dims + 1), "_stride");
   }
   last_set_[{function, fact.descriptor}] = fact;
   out_.descriptors.push_back(std::move(fact));
