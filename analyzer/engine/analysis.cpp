@@ -60,8 +60,9 @@ std::vector<std::string> python_families(const AnalysisOptions& options) {
 // The dtype family's words. Its facts need two things in one function (or in the module's own
 // statements): a tensor whose element type the code sets (`randint`, `.long()`, `.half()`) and a
 // layer or model that consumes it, or a float16 operand and a small epsilon, or a float16 model
-// and an optimizer. Each half alone is common (`torch.long` is in most model files), so the halves
-// select files but only pairs make the region planner parse a definition.
+// and an optimizer. Each half alone is common (`torch.long` is in most model files): a file is read
+// only when it holds both halves somewhere, and the region planner parses only the definitions (or
+// the module statements) holding both.
 void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
   const std::vector<std::string> half_words{"half", "float16", "autocast"};
   std::vector<std::string> sources{"randint", "from_numpy", "PILToTensor", "pil_to_tensor", "read_image",
@@ -79,14 +80,12 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
                            "vit_b_16", "swin_t"})
     consumers.emplace_back(word);
   const std::vector<std::string> optimizers = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
-  pass.python.pairs.push_back({sources, consumers, false});
-  pass.python.pairs.push_back({half_words, {std::string(python::kSmallFloatLiteral)}, false});
-  pass.python.pairs.push_back({half_words, optimizers, false});
-  // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16.
-  pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true});
-  for (const auto& word : sources)
-    if (std::find(pass.words.begin(), pass.words.end(), word) == pass.words.end()) pass.words.push_back(word);
-  pass.quoted.emplace_back("mixed_float16");
+  pass.python.pairs.push_back({sources, consumers, false, false});
+  pass.python.pairs.push_back({half_words, {std::string(python::kSmallFloatLiteral)}, false, false});
+  pass.python.pairs.push_back({half_words, optimizers, false, false});
+  // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16:
+  // the epsilons in a layer class's `call`.
+  pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true, true});
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a

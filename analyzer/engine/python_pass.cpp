@@ -1,5 +1,7 @@
 #include "engine/python_pass.h"
 
+#include "python/frontend.h"
+#include "python/regions.h"
 #include "python/syntax.h"
 
 #include <algorithm>
@@ -35,11 +37,104 @@ std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits
   return std::move(std::get<SourceFile>(loaded));
 }
 
+namespace {
+
+// One half of a pair, split for a cheap test: long names through the file's identifier filter
+// (false positives only), short lowercase names (`half`, `long`: the filter does not record them)
+// by an exact scan, the small-float-literal marker by a text scan.
+struct PairHalf {
+  std::vector<std::string> long_words;
+  WordSet short_words;
+  bool small_literal = false;
+  bool anywhere = false;             // substrings anywhere (strings included)
+  std::vector<std::string> anywhere_words;
+
+  std::vector<std::string> short_list;
+
+  explicit PairHalf(const std::vector<std::string>& words, bool in_strings) : anywhere(in_strings) {
+    std::vector<std::string> shorts;
+    for (const auto& word : words) {
+      if (word == python::kSmallFloatLiteral) small_literal = true;
+      else if (is_short_lowercase(word)) shorts.push_back(word);
+      else long_words.push_back(word);
+    }
+    short_words = WordSet(shorts);
+    short_list = shorts;
+    if (anywhere) anywhere_words = words;
+  }
+
+  bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
+    if (anywhere) return python::may_contain_any(content, anywhere_words);
+    if (!long_words.empty() && filter.may_contain_any(long_words)) return true;
+    if (small_literal && python::has_small_float_literal(content)) return true;
+    static const WordSet none;
+    // A substring search first: most files never spell `half` at all.
+    return !short_words.empty() && python::may_contain_any(content, short_list) &&
+           scan_identifiers(content, short_words, none, false).names_a_word;
+  }
+};
+
+struct PairTest {
+  PairHalf first, second;
+  WordSet first_words, second_words;  // exact, per chunk
+  bool first_anywhere = false, second_small = false, classes = false;
+
+  explicit PairTest(const python::WordPair& pair)
+      : first(pair.first, pair.first_anywhere), second(pair.second, false), first_words(pair.first),
+        second_words(pair.second), first_anywhere(pair.first_anywhere), classes(pair.classes) {
+    for (const auto& word : pair.second) second_small |= word == python::kSmallFloatLiteral;
+  }
+
+  // Whether a file may hold both halves somewhere (cheap, from the whole text).
+  bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
+    return second.may_hold(content, filter) && first.may_hold(content, filter);
+  }
+
+  // Whether one definition (a class only when the pair allows it), or the module's own statements
+  // together, may hold both halves: what the region planner asks, answered more loosely (any
+  // identifier counts, comments' and annotations' included), so that it never says no where the
+  // planner would say yes.
+  bool may_hold_in_one_chunk(std::string_view content,
+                             const std::optional<std::vector<python::TopLevelChunk>>& chunks) const {
+    if (!chunks) return true;
+    static const WordSet none;
+    const bool first_in_file = first_anywhere;  // checked on the whole text already
+    bool script_first = false, script_second = false;
+    bool small_outside_definitions = false;
+    if (second_small)
+      for (const auto& chunk : *chunks)
+        if (!chunk.is_definition &&
+            python::has_small_float_literal(content.substr(chunk.begin, chunk.end - chunk.begin)))
+          small_outside_definitions = true;
+    for (const auto& chunk : *chunks) {
+      if (chunk.is_class && !classes) continue;
+      const std::string_view text = content.substr(chunk.begin, chunk.end - chunk.begin);
+      const bool has_second = (second_small && (small_outside_definitions || python::has_small_float_literal(text))) ||
+                              (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word);
+      if (!has_second && chunk.is_definition) continue;
+      const bool has_first = first_in_file || scan_identifiers(text, first_words, none, false).names_a_word;
+      if (chunk.is_definition) {
+        if (has_first && has_second) return true;
+      } else {
+        script_first |= has_first;
+        script_second |= has_second;
+        if (script_first && script_second) return true;
+      }
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters) {
   const WordSet words(options.words), quoted(options.quoted), required(options.required), none;
   const WordSet framework_words(options.framework_words);
+  std::vector<PairTest> pairs;
+  for (const auto& pair : options.python.pairs)
+    pairs.emplace_back(pair);
   // Two phases: every file is read and scanned, then the selected ones are analysed, largest
   // first, so that a big file parsed last does not leave the other workers idle.
   struct Selected {
@@ -80,13 +175,20 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       } else {
         // Framework words count in files importing a marked framework: the identifier filter says
         // cheaply which files may, the import lines decide.
-        const bool filter_needed = options.build_filters || !options.framework_words.empty();
+        const bool filter_needed =
+            options.build_filters || !options.framework_words.empty() || !options.python.pairs.empty();
         IdentifierScan scan = scan_identifiers(content, words, quoted, filter_needed);
         framework_file = !options.framework_words.empty() && scan.filter.may_contain_any(options.framework_markers) &&
                          python::imports_at_module_level(content, options.framework_markers);
         if (framework_file && !scan.names_a_word)
           scan.names_a_word = scan_identifiers(content, framework_words, none, false).names_a_word;
         chosen = options.skip_prefilter || scan.names_a_word;
+        std::optional<std::optional<std::vector<python::TopLevelChunk>>> chunks;  // split once, when needed
+        for (std::size_t p = 0; !chosen && p < pairs.size(); ++p) {
+          if (!pairs[p].may_hold(content, scan.filter)) continue;
+          if (!chunks) chunks = python::split_top_level(content);
+          chosen = pairs[p].may_hold_in_one_chunk(content, *chunks);
+        }
         if (options.build_filters) result.identifiers = std::move(scan.filter);
       }
       if (chosen) selected[k] = Selected{i, std::move(file), framework_file};

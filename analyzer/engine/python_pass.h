@@ -40,6 +40,8 @@ struct PythonPassOptions {
   // API only there.
   std::vector<std::string> framework_markers;
   std::vector<std::string> framework_words;
+  // A file is also chosen when it holds both halves of one of python.pairs (the region planner
+  // then keeps only the definitions holding both).
   bool build_filters = false;
   // A later pass: only files naming one of these identifiers are analysed (whatever the mode),
   // and, when set, for which `select` holds.

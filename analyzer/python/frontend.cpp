@@ -88,6 +88,7 @@ struct Parsed {
 Parsed parse(const SourceFile& file, std::string_view source, const Parser& parser, const PythonOptions& options) {
   Parsed parsed;
   if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs);
+  if (parsed.plan && parsed.plan->nothing_relevant) return parsed;  // no tree: nothing to extract
   if (parsed.plan) {
     parsed.tree = parser.parse(source, parsed.plan->ranges);
     // A region parse that stumbles may have been cut at a wrong place (an f-string the small
@@ -180,6 +181,16 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
 
   Parsed parsed = parse(file, source, parser, options);
   result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
+  if (parsed.plan && parsed.plan->nothing_relevant) {
+    for (const auto& module : imported_top_modules(source))
+      if (const FrameworkInfo* fw = table.framework_for_module(module))
+        if (std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), fw->key) ==
+            result.facts.frameworks.end())
+          result.facts.frameworks.push_back(fw->key);
+    result.facts.suppressions = suppression_comments(
+        source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
+    return result;
+  }
   if (!parsed.tree) {
     result.diagnostics.push_back({FileDiagnostic::Severity::Error, file.path(), std::nullopt,
                                   "the Python parser gave up on this file (too deeply nested?); skipped"});

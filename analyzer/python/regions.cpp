@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <cstdint>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 #include <string>
@@ -685,18 +686,20 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
 }
 
 bool has_small_float_literal(std::string_view text) {
-  for (std::size_t at = text.find("e-"); at != std::string_view::npos; at = text.find("e-", at + 2)) {
-    if (at == 0 || (!std::isdigit(static_cast<unsigned char>(text[at - 1])) && text[at - 1] != '.')) continue;
-    std::size_t k = at + 2;
+  // From each '-' (far rarer than 'e'): an exponent sign after a digit's `e` or `E`.
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* at = begin; at < end;) {
+    const auto* dash = static_cast<const char*>(std::memchr(at, '-', static_cast<std::size_t>(end - at)));
+    if (dash == nullptr) return false;
+    at = dash + 1;
+    if (dash - begin < 2 || (dash[-1] != 'e' && dash[-1] != 'E')) continue;
+    if (!std::isdigit(static_cast<unsigned char>(dash[-2])) && dash[-2] != '.') continue;
     int exponent = 0;
-    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) && exponent < 1000)
-      exponent = exponent * 10 + (text[k++] - '0');
-    if (k > at + 2 && exponent >= 5) return true;
+    const char* k = dash + 1;
+    while (k < end && std::isdigit(static_cast<unsigned char>(*k)) && exponent < 1000) exponent = exponent * 10 + (*k++ - '0');
+    if (k > dash + 1 && exponent >= 5) return true;
   }
-  for (std::size_t at = text.find("E-"); at != std::string_view::npos; at = text.find("E-", at + 2))
-    if (at > 0 && std::isdigit(static_cast<unsigned char>(text[at - 1])) && at + 2 < text.size() &&
-        std::isdigit(static_cast<unsigned char>(text[at + 2])))
-      return true;  // rare spelling: counted without reading the exponent
   return false;
 }
 
@@ -760,29 +763,48 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
         bound_names(text_of(k), bound, [](std::string_view) { return true; });
         small_constants.insert(bound.begin(), bound.end());
       }
-  for (const WordPair& pair : pairs) {
-    auto names_one = [&](const std::vector<std::string>& side, std::size_t k) {
-      for (const auto& word : side) {
-        if (word == kSmallFloatLiteral) {
-          if (has_small_float_literal(text_of(k))) return true;
-          if (std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) { return small_constants.count(w) > 0; }))
-            return true;
-        } else if (std::find(ids[k].begin(), ids[k].end(), std::string_view(word)) != ids[k].end()) {
-          return true;
-        }
-      }
-      return false;
-    };
-    bool script_first = false, script_second = false;
-    std::vector<std::size_t> script_chunks;
+  std::vector<signed char> small_literal(count, -1);  // per chunk, computed when first asked
+  auto holds_small_literal = [&](std::size_t k) {
+    if (small_literal[k] < 0) {
+      small_literal[k] = has_small_float_literal(text_of(k)) ||
+                         std::any_of(ids[k].begin(), ids[k].end(),
+                                     [&](std::string_view w) { return small_constants.count(w) > 0; });
+    }
+    return small_literal[k] == 1;
+  };
+  // Which halves each chunk names, from one look at each identifier: bit 2p for pair p's first
+  // half, bit 2p+1 for its second (at most 32 pairs).
+  std::unordered_map<std::string_view, std::uint64_t> half_bits;
+  std::uint64_t small_bits = 0;
+  for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
+    for (const auto& word : pairs[p].first) half_bits[word] |= std::uint64_t{1} << (2 * p);
+    for (const auto& word : pairs[p].second) {
+      if (word == kSmallFloatLiteral) small_bits |= std::uint64_t{1} << (2 * p + 1);
+      else half_bits[word] |= std::uint64_t{1} << (2 * p + 1);
+    }
+  }
+  std::vector<std::uint64_t> chunk_bits(pairs.empty() ? 0 : count, 0);
+  for (std::size_t k = 0; k < chunk_bits.size(); ++k) {
+    if (relevant[k]) continue;
+    for (const auto word : ids[k])
+      if (const auto it = half_bits.find(word); it != half_bits.end()) chunk_bits[k] |= it->second;
+  }
+  for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
+    const WordPair& pair = pairs[p];
+    const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
     const bool first_in_file = pair.first_anywhere && mentions_any(source, pair.first);
     if (pair.first_anywhere && !first_in_file) continue;
+    bool script_first = false, script_second = false;
+    std::vector<std::size_t> script_chunks;
     for (std::size_t k = 0; k < count; ++k) {
       if (relevant[k]) continue;
-      const bool first = first_in_file || names_one(pair.first, k);
-      const bool second = names_one(pair.second, k);
+      const bool first = first_in_file || (chunk_bits[k] & first_bit) != 0;
+      // The small-literal test reads the chunk's text: only where the other half is there.
+      const bool second = (chunk_bits[k] & second_bit) != 0 ||
+                          ((small_bits & second_bit) != 0 && (first || !(*chunks)[k].is_definition) &&
+                           holds_small_literal(k));
       if ((*chunks)[k].is_definition) {
-        if (first && second) relevant[k] = 1;
+        if (first && second && (pair.classes || !(*chunks)[k].is_class)) relevant[k] = 1;
       } else if (first || second) {
         script_first |= first;
         script_second |= second;
@@ -899,6 +921,10 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     }
   }
   ParsePlan plan;
+  if (std::none_of(relevant.begin(), relevant.end(), [](char r) { return r != 0; })) {
+    plan.nothing_relevant = true;
+    return plan;
+  }
   std::uint32_t row = 0;
   std::uint32_t scanned = 0;
   auto advance_rows = [&](std::uint32_t to) {

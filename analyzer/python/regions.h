@@ -33,6 +33,9 @@ struct ParsePlan {
   std::vector<TSRange> ranges;                   // what to parse, in order
   std::vector<std::string_view> skipped_names;   // names bound by the definitions left out
   std::size_t parsed_bytes = 0;
+  // No statement can produce a fact (the file was chosen for words that only its comments hold, or
+  // for the two halves of a pair that no one definition holds): nothing needs parsing.
+  bool nothing_relevant = false;
 };
 
 // Words that make a chunk relevant only together: one of `first` and one of `second` in the same
@@ -43,6 +46,10 @@ struct WordPair {
   std::vector<std::string> first;
   std::vector<std::string> second;
   bool first_anywhere = false;  // `first` may sit anywhere in the file, strings included
+  // Whether a class may hold the pair. Most pairs are read from a function's own statements
+  // (`x = torch.randint(...)` then `conv(x)`), which in a class are a method's; a class is one
+  // chunk, and a model class naming both `torch.long` and `nn.Conv2d` somewhere is common.
+  bool classes = false;
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 

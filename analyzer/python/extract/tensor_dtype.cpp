@@ -570,6 +570,11 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   callee = strip(callee);
   if (is(callee, g.call)) return construction(callee, r);
   if (!is(callee, g.identifier)) return std::nullopt;
+  // Cheap first: a name bound by a def, a class, an import or a parameter builds nothing here.
+  if (const auto [scope, binding] = r.lookup(r.text(callee));
+      binding == nullptr || binding->only_definition() || binding->only_parameter() ||
+      (binding->count == 1 && ts_node_is_null(binding->value)))
+    return std::nullopt;
   TSNode value = strip(definition_of(callee, r));
   if (ts_node_is_null(value)) return std::nullopt;
   // `model = resnet18().to(device).half()`: the outermost conversion decides.
@@ -656,7 +661,6 @@ namespace {
 void emit_input(const Consumer& consumer, const std::string& consumer_spelled, TSNode argument, TSNode use_site,
                 Resolver& r, bool skip_floating) {
   const Grammar& g = Grammar::get();
-  const auto autocast = autocast_around(use_site, r);
   const std::optional<Location> no_policy;
   TypeReader reader(r, no_policy, false);
   Typed t = reader.of(argument);
@@ -664,8 +668,8 @@ void emit_input(const Consumer& consumer, const std::string& consumer_spelled, T
   const bool floating = is_floating(t.dtype);
   if (floating) {
     // Half into float32 weights (or the reverse): only outside autocast, with both types plain.
-    if (skip_floating || autocast || consumer.weights == DType::Unknown || !is_floating(consumer.weights) ||
-        consumer.weights == t.dtype || consumer.framework != "torch")
+    if (skip_floating || consumer.weights == DType::Unknown || !is_floating(consumer.weights) ||
+        consumer.weights == t.dtype || consumer.framework != "torch" || autocast_around(use_site, r))
       return;
     // Only a reduced type on one side: float32 into float64 is another story.
     const auto reduced = [](DType d) { return d == DType::Float16 || d == DType::BFloat16; };
