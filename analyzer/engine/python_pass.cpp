@@ -63,6 +63,8 @@ struct PairHalf {
     if (anywhere) anywhere_words = words;
   }
 
+  bool filter_only() const { return !anywhere && !small_literal && short_words.empty(); }
+
   bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
     if (anywhere) return python::may_contain_any(content, anywhere_words);
     if (!long_words.empty() && filter.may_contain_any(long_words)) return true;
@@ -87,6 +89,9 @@ struct PairTest {
 
   // Whether a file may hold both halves somewhere (cheap, from the whole text).
   bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
+    // The cheaper half first: one the filter answers alone, else one that needs no literal scan.
+    const bool first_cheaper = first.filter_only() || (!second.filter_only() && second.small_literal);
+    if (first_cheaper) return first.may_hold(content, filter) && second.may_hold(content, filter);
     return second.may_hold(content, filter) && first.may_hold(content, filter);
   }
 
