@@ -80,12 +80,14 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
                            "vit_b_16", "swin_t"})
     consumers.emplace_back(word);
   const std::vector<std::string> optimizers = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
-  pass.python.pairs.push_back({sources, consumers, false, false});
-  pass.python.pairs.push_back({half_words, {std::string(python::kSmallFloatLiteral)}, false, false});
-  pass.python.pairs.push_back({half_words, optimizers, false, false});
+  pass.python.pairs.push_back({sources, consumers, false, false, true});
+  pass.python.pairs.push_back({half_words, {std::string(python::kSmallFloatLiteral)}, false, false, false});
+  pass.python.pairs.push_back({half_words, optimizers, false, false, false});
   // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16:
   // the epsilons in a layer class's `call`.
-  pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true, true});
+  pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true, true, false});
+  // The policy is a string: the first pass's quoted words find `"mixed_float16"` on their own.
+  pass.quoted.emplace_back("mixed_float16");
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a

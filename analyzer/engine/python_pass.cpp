@@ -79,11 +79,12 @@ struct PairHalf {
 struct PairTest {
   PairHalf first, second;
   WordSet first_words, second_words;  // exact, per chunk
-  bool first_anywhere = false, second_small = false, classes = false;
+  bool first_anywhere = false, second_small = false, classes = false, second_classes = false;
 
   explicit PairTest(const python::WordPair& pair)
       : first(pair.first, pair.first_anywhere), second(pair.second, false), first_words(pair.first),
-        second_words(pair.second), first_anywhere(pair.first_anywhere), classes(pair.classes) {
+        second_words(pair.second), first_anywhere(pair.first_anywhere), classes(pair.classes),
+        second_classes(pair.second_classes) {
     for (const auto& word : pair.second) second_small |= word == python::kSmallFloatLiteral;
   }
 
@@ -111,11 +112,21 @@ struct PairTest {
         if (!chunk.is_definition &&
             python::has_small_float_literal(content.substr(chunk.begin, chunk.end - chunk.begin)))
           small_outside_definitions = true;
+    // Classes naming the second half stand for it where their name is used (`model = Net()`).
+    std::vector<std::string> standing_in;
+    if (second_classes)
+      for (const auto& chunk : *chunks)
+        if (chunk.is_class && !chunk.name.empty() &&
+            scan_identifiers(content.substr(chunk.begin, chunk.end - chunk.begin), second_words, none, false)
+                .names_a_word)
+          standing_in.emplace_back(chunk.name);
+    const WordSet class_words(standing_in);
     for (const auto& chunk : *chunks) {
       if (chunk.is_class && !classes) continue;
       const std::string_view text = content.substr(chunk.begin, chunk.end - chunk.begin);
       const bool has_second = (second_small && (small_outside_definitions || python::has_small_float_literal(text))) ||
-                              (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word);
+                              (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word) ||
+                              (!class_words.empty() && scan_identifiers(text, class_words, none, false).names_a_word);
       if (!has_second && chunk.is_definition) continue;
       const bool has_first = first_in_file || scan_identifiers(text, first_words, none, false).names_a_word;
       if (chunk.is_definition) {
@@ -139,7 +150,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
   const WordSet framework_words(options.framework_words);
   std::vector<PairTest> pairs;
   for (const auto& pair : options.python.pairs)
-    pairs.emplace_back(pair);
+    if (!pair.first_anywhere) pairs.emplace_back(pair);  // a half in strings: left to `quoted`
   // Two phases: every file is read and scanned, then the selected ones are analysed, largest
   // first, so that a big file parsed last does not leave the other workers idle.
   struct Selected {

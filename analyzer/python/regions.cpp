@@ -783,6 +783,21 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       else half_bits[word] |= std::uint64_t{1} << (2 * p + 1);
     }
   }
+  // Classes standing for a pair's second half (`class Net` building nn.Conv2d), by pair.
+  std::vector<std::vector<std::size_t>> second_classes(pairs.size());
+  for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
+    if (!pairs[p].second_classes) continue;
+    const std::uint64_t second_bit = std::uint64_t{1} << (2 * p + 1);
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!(*chunks)[k].is_class || (*chunks)[k].name.empty()) continue;
+      const bool names_second = std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) {
+        const auto it = half_bits.find(w);
+        return it != half_bits.end() && (it->second & second_bit) != 0;
+      });
+      if (names_second) second_classes[p].push_back(k);
+    }
+    for (const std::size_t k : second_classes[p]) half_bits[(*chunks)[k].name] |= second_bit;
+  }
   std::vector<std::uint64_t> chunk_bits(pairs.empty() ? 0 : count, 0);
   for (std::size_t k = 0; k < chunk_bits.size(); ++k) {
     if (relevant[k]) continue;
@@ -813,6 +828,10 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     }
     if (script_first && script_second)
       for (const std::size_t k : script_chunks) relevant[k] = 1;
+    // The classes standing for the second half are read where a relevant chunk may use them.
+    if (!second_classes[p].empty() &&
+        std::any_of(relevant.begin(), relevant.end(), [](char r) { return r != 0; }))
+      for (const std::size_t k : second_classes[p]) relevant[k] = 1;
   }
   // A few sweeps settle almost every file (a name is usually bound above its uses); past
   // kMaxSweeps, a worklist over an index of who mentions each word finishes in linear time.

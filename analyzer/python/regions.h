@@ -50,6 +50,9 @@ struct WordPair {
   // (`x = torch.randint(...)` then `conv(x)`), which in a class are a method's; a class is one
   // chunk, and a model class naming both `torch.long` and `nn.Conv2d` somewhere is common.
   bool classes = false;
+  // A class of the file naming a word of `second` (a model class building nn.Conv2d) counts as a
+  // word of `second` itself where its name is used (`model = Net()`); it is then parsed too.
+  bool second_classes = false;
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 

@@ -456,9 +456,86 @@ bool image_model(const std::string& name) {
   return !one_of(leaf, {"get_weight", "get_model_weights", "list_models", "get_model_builder"});
 }
 
+std::optional<Consumer> construction(TSNode value, Resolver& r, int depth = 0);
+
+// A class of this module whose `forward` runs its input first through a convolution or batch norm
+// it builds in `__init__` (`self.conv1 = nn.Conv2d(...)`, then `x = self.conv1(x)`), or through
+// `F.conv2d`: the layer, as the model's consumer. The class must not convert itself or take a
+// dtype, and must be a plain torch module (its base named `Module` or `nn.Module`).
+std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) {
+  const Grammar& g = Grammar::get();
+  const std::string_view class_text = r.text(class_def);
+  for (const char* converts : {".half(", ".to(", ".bfloat16(", ".double(", ".type(", "dtype"})
+    if (class_text.find(converts) != std::string_view::npos) return std::nullopt;
+  const TSNode bases = field(class_def, g.f_superclasses);
+  if (ts_node_is_null(bases) || r.text(bases).find("Module") == std::string_view::npos) return std::nullopt;
+  const TSNode body = field(class_def, g.f_body);
+  TSNode forward{};
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+    TSNode member = ts_node_named_child(body, i);
+    if (is(member, g.decorated_definition)) continue;
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "forward") forward = member;
+  }
+  if (ts_node_is_null(forward)) return std::nullopt;
+  // The input: forward's first parameter after self.
+  const TSNode parameters = field(forward, g.f_parameters);
+  if (ts_node_named_child_count(parameters) < 2 || !is(ts_node_named_child(parameters, 1), g.identifier))
+    return std::nullopt;
+  const std::string_view input = r.text(ts_node_named_child(parameters, 1));
+  // The first call in forward that takes the input as its first argument.
+  TSNode first_use{};
+  walk_tree(
+      field(forward, g.f_body),
+      [&](TSNode node, const TSTreeCursor*) {
+        if (!ts_node_is_null(first_use)) return false;
+        if (!is(node, g.call)) return true;
+        const CallArgs args = args_of(node, r);
+        if (!args.positional.empty() && is(strip(args.positional.front()), g.identifier) &&
+            r.text(strip(args.positional.front())) == input)
+          first_use = node;
+        return ts_node_is_null(first_use);
+      },
+      [](TSNode) {});
+  if (ts_node_is_null(first_use)) return std::nullopt;
+  const TSNode callee = field(first_use, g.f_function);
+  const std::string function = qualified(callee, r);
+  if (const ApiEntry* api = r.table().find(function);
+      api != nullptr && !api->is_class && api->framework == "torch" &&
+      (api->family == kConvolutionFamily || api->family == kNormalizationFamily)) {
+    Consumer c;
+    c.api = function;
+    c.framework = "torch";
+    c.built = first_use;
+    c.text = short_text(r.text(first_use));
+    return c;
+  }
+  if (!is(callee, g.attribute) || r.text(field(callee, g.f_object)) != "self") return std::nullopt;
+  const std::string_view attribute = r.text(field(callee, g.f_attribute));
+  // `self.<attribute> = ...` assigned once in the class.
+  TSNode assigned{};
+  int assignments = 0;
+  walk_tree(
+      body,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (!is(node, g.assignment)) return true;
+        const TSNode left = field(node, g.f_left);
+        if (is(left, g.attribute) && r.text(field(left, g.f_object)) == "self" &&
+            r.text(field(left, g.f_attribute)) == attribute) {
+          ++assignments;
+          assigned = field(node, g.f_right);
+        }
+        return true;
+      },
+      [](TSNode) {});
+  if (assignments != 1) return std::nullopt;
+  auto layer = construction(assigned, r, depth + 1);
+  if (!layer || layer->framework != "torch") return std::nullopt;
+  return layer;
+}
+
 // The layer or model a construction builds: a convolution or batch norm, an nn.Sequential whose
-// first module is one, a torchvision or timm model.
-std::optional<Consumer> construction(TSNode value, Resolver& r, int depth = 0) {
+// first module is one, a torchvision or timm model, a model class of this module.
+std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
   const Grammar& g = Grammar::get();
   value = strip(value);
   if (!is(value, g.call) || depth > 4) return std::nullopt;
@@ -479,6 +556,16 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth = 0) {
   } else if (image_model(name)) {
     c.api = name;
     c.framework = "torch";
+  } else if (const TSNode callee = field(value, g.f_function); is(callee, g.identifier) && depth == 0) {
+    const auto [scope, binding] = r.lookup(r.text(callee));
+    if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition) ||
+        scope == nullptr || scope->kind != Scope::Kind::Module)
+      return std::nullopt;
+    auto layer = project_model(binding->definition, r, depth);
+    if (!layer) return std::nullopt;
+    c.api = name;
+    c.framework = "torch";
+    c.steps.push_back({r.locate(layer->built), "the model's input goes first through " + layer->text});
   } else {
     return std::nullopt;
   }
