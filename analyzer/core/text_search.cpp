@@ -62,7 +62,27 @@ inline bool short_lowercase_head(std::uint64_t head, std::size_t n) {
   return ((head & 0xE0E0E0E0ull & mask) == (0x60606060ull & mask));
 }
 
+// The four-letter lowercase names the filter records even so (see text_search.h), as the
+// little-endian 32-bit values of their bytes.
+constexpr std::uint32_t four(const char* w) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(w[0])) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(w[1])) << 8 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(w[2])) << 16 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(w[3])) << 24;
+}
+constexpr std::uint32_t kRecordedFour[] = {four("half"), four("long"), four("byte"), four("cast")};
+
+inline bool recorded_four(std::uint32_t value) {
+  for (const std::uint32_t w : kRecordedFour)
+    if (value == w) return true;
+  return false;
+}
+
 }  // namespace
+
+bool is_recorded_short(std::string_view word) {
+  return word.size() == 4 && recorded_four(four(word.data()));
+}
 
 bool is_short_lowercase(std::string_view word) {
   if (word.empty() || word.size() > 4) return false;
@@ -99,7 +119,8 @@ void IdentifierFilter::add(std::uint64_t hash) {
 }
 
 bool IdentifierFilter::may_contain(std::string_view word) const {
-  if (bits_.empty() || is_short_lowercase(word)) return true;  // no record: anything may be there
+  // No record of most short names: anything may be there.
+  if (bits_.empty() || (is_short_lowercase(word) && !is_recorded_short(word))) return true;
   const std::uint64_t hash = identifier_hash(word);
   const std::uint64_t mask = bits_.size() * 64 - 1;
   const std::uint64_t a = hash & mask, b = (hash >> 32) & mask;
@@ -130,36 +151,15 @@ inline std::uint32_t identifier_mask16(const unsigned char* p) {
 
 }  // namespace
 
-IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter) {
-  IdentifierScan scan;
-  if (build_filter) {
-    // A power of two of 64-bit words, about one bit per two bytes of text.
-    std::size_t bits = 1024;
-    while (bits < text.size() / 2 && bits < (1u << 22)) bits <<= 1;
-    scan.filter.bits_.assign(bits / 64, 0);
-  }
+namespace {
+
+// Calls `on(start, end)` for every identifier of `text`, in order, until it returns true. Sixty-four
+// bytes at a time: a mask of identifier bytes, whose rising and falling edges are where identifiers
+// start and end.
+template <class OnIdentifier>
+void walk_identifiers(std::string_view text, OnIdentifier&& on) {
   const auto* data = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
-  // One identifier [start, end): into the filter, and checked against the words.
-  const bool skip_short = !words.has_short_lowercase() && !quoted.has_short_lowercase();
-  auto identifier = [&](std::size_t start, std::size_t end) {
-    if (data[start] >= '0' && data[start] <= '9') return false;  // a number (1e5, 0x1F, 1_000) is no name
-    const std::size_t len = end - start;
-    if (skip_short && len <= 4 && n - start >= 8 && short_lowercase_head(load64(text.data() + start), len)) return false;
-    const std::uint64_t h = hash_of(text.data() + start, len, n - start);
-    if (build_filter) scan.filter.add(h);
-    if (scan.names_a_word || !(words.may_hold(h) || quoted.may_hold(h))) return false;
-    const std::string_view word(text.data() + start, end - start);
-    if (words.contains(h, word)) {
-      scan.names_a_word = true;
-    } else if (start > 0 && end < n && (data[start - 1] == '\'' || data[start - 1] == '"') &&
-               data[end] == data[start - 1] && quoted.contains(h, word)) {
-      scan.names_a_word = true;
-    }
-    return scan.names_a_word && !build_filter;
-  };
-  // Sixty-four bytes at a time: a mask of identifier bytes, whose rising and falling edges are
-  // where identifiers start and end.
   std::size_t open = std::string_view::npos;  // start of an identifier that runs on
   bool previous = false;                      // whether the byte before the block is an identifier byte
   for (std::size_t block = 0; block < n; block += 64) {
@@ -187,13 +187,52 @@ IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, con
       if (mask & (1ull << bit)) {
         open = at;
       } else if (open != std::string_view::npos) {
-        if (identifier(open, at)) return scan;
+        if (on(open, at)) return;
         open = std::string_view::npos;
       }
     }
     previous = len == 64 ? (mask >> 63) != 0 : false;
   }
-  if (open != std::string_view::npos) identifier(open, n);
+  if (open != std::string_view::npos) on(open, n);
+}
+
+}  // namespace
+
+IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter) {
+  IdentifierScan scan;
+  if (build_filter) {
+    // A power of two of 64-bit words, about one bit per two bytes of text.
+    std::size_t bits = 1024;
+    while (bits < text.size() / 2 && bits < (1u << 22)) bits <<= 1;
+    scan.filter.bits_.assign(bits / 64, 0);
+  }
+  const auto* data = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  // One identifier [start, end): into the filter, and checked against the words.
+  const bool skip_short = !words.has_short_lowercase() && !quoted.has_short_lowercase();
+  walk_identifiers(text, [&](std::size_t start, std::size_t end) {
+    if (data[start] >= '0' && data[start] <= '9') return false;  // a number (1e5, 0x1F, 1_000) is no name
+    const std::size_t len = end - start;
+    if (skip_short && len <= 4 && n - start >= 8 && short_lowercase_head(load64(text.data() + start), len)) {
+      if (build_filter && len == 4) {
+        std::uint32_t value;
+        std::memcpy(&value, text.data() + start, 4);
+        if (recorded_four(value)) scan.filter.add(hash_of(text.data() + start, len, n - start));
+      }
+      return false;
+    }
+    const std::uint64_t h = hash_of(text.data() + start, len, n - start);
+    if (build_filter) scan.filter.add(h);
+    if (scan.names_a_word || !(words.may_hold(h) || quoted.may_hold(h))) return false;
+    const std::string_view word(text.data() + start, end - start);
+    if (words.contains(h, word)) {
+      scan.names_a_word = true;
+    } else if (start > 0 && end < n && (data[start - 1] == '\'' || data[start - 1] == '"') &&
+               data[end] == data[start - 1] && quoted.contains(h, word)) {
+      scan.names_a_word = true;
+    }
+    return scan.names_a_word && !build_filter;
+  });
   return scan;
 }
 

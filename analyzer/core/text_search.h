@@ -41,7 +41,9 @@ struct IdentifierScan;
 class WordSet;
 
 // Which identifiers a text may hold (no false negatives). Names of at most four lowercase
-// letters are not recorded: for them the answer is always "may".
+// letters are not recorded (they are most of the names in code): for them the answer is always
+// "may", except for the few that rules pair with others and ask about in every file (`half`,
+// `long`, `byte`, `cast`: the dtype family), which are recorded.
 class IdentifierFilter {
  public:
   bool may_contain(std::string_view word) const;
@@ -63,10 +65,13 @@ struct IdentifierScan {
 std::uint64_t identifier_hash(std::string_view word);
 // At most four bytes, each an ASCII lowercase letter.
 bool is_short_lowercase(std::string_view word);
+// One of the short names the filter records all the same (`half`, `long`, `byte`, `cast`).
+bool is_recorded_short(std::string_view word);
 
 // One pass over `text`: whether it names one of `words` as an identifier or one of `quoted` as
 // a string holding just that identifier ('BN', "SyncBN"), and (with `build_filter`) the filter
 // of all its identifiers, about 1 bit per 2 bytes of text (3% of the text's size).
 IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter);
+
 
 }  // namespace cudnnlint

@@ -55,8 +55,8 @@ struct PairHalf {
     std::vector<std::string> shorts;
     for (const auto& word : words) {
       if (word == python::kSmallFloatLiteral) small_literal = true;
-      else if (is_short_lowercase(word)) shorts.push_back(word);
-      else long_words.push_back(word);
+      else if (is_short_lowercase(word) && !is_recorded_short(word)) shorts.push_back(word);
+      else long_words.push_back(word);  // the filter answers for these
     }
     short_words = WordSet(shorts);
     short_list = shorts;
@@ -80,11 +80,12 @@ struct PairTest {
   PairHalf first, second;
   WordSet first_words, second_words;  // exact, per chunk
   bool first_anywhere = false, second_small = false, classes = false, second_classes = false;
+  std::size_t index = 0;  // in options.python.pairs
 
-  explicit PairTest(const python::WordPair& pair)
+  PairTest(const python::WordPair& pair, std::size_t at)
       : first(pair.first, pair.first_anywhere), second(pair.second, false), first_words(pair.first),
         second_words(pair.second), first_anywhere(pair.first_anywhere), classes(pair.classes),
-        second_classes(pair.second_classes) {
+        second_classes(pair.second_classes), index(at) {
     for (const auto& word : pair.second) second_small |= word == python::kSmallFloatLiteral;
   }
 
@@ -149,14 +150,15 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
   const WordSet words(options.words), quoted(options.quoted), required(options.required), none;
   const WordSet framework_words(options.framework_words);
   std::vector<PairTest> pairs;
-  for (const auto& pair : options.python.pairs)
-    if (!pair.first_anywhere) pairs.emplace_back(pair);  // a half in strings: left to `quoted`
+  for (std::size_t p = 0; p < options.python.pairs.size(); ++p)
+    if (!options.python.pairs[p].first_anywhere) pairs.emplace_back(options.python.pairs[p], p);  // else: `quoted`
   // Two phases: every file is read and scanned, then the selected ones are analysed, largest
   // first, so that a big file parsed last does not leave the other workers idle.
   struct Selected {
     std::size_t index;
     std::optional<SourceFile> file;
     bool framework_file = false;
+    std::vector<python::WordPair> pairs;  // the pairs this file may hold: what its planner needs
   };
   std::vector<Selected> selected(which.size());
   auto fail = [&](std::size_t i, PythonFileResult& result, const std::exception& e) {
@@ -185,6 +187,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       // the trigger prefilter is the shortcut --full-parse turns off.
       bool chosen;
       bool framework_file = false;
+      std::vector<python::WordPair> file_pairs;
       if (!options.required.empty()) {
         chosen = scan_identifiers(content, required, none, false).names_a_word &&
                  (!options.select || options.select(content));
@@ -199,15 +202,25 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         if (framework_file && !scan.names_a_word)
           scan.names_a_word = scan_identifiers(content, framework_words, none, false).names_a_word;
         chosen = options.skip_prefilter || scan.names_a_word;
+        // The pairs the file may hold, from its filter; a file no word chose is read for them only
+        // when one of its chunks may hold both halves. Its planner is given just those pairs.
         std::optional<std::optional<std::vector<python::TopLevelChunk>>> chunks;  // split once, when needed
-        for (std::size_t p = 0; !chosen && p < pairs.size(); ++p) {
+        bool pair_chosen = false;
+        for (std::size_t p = 0; p < pairs.size(); ++p) {
           if (!pairs[p].may_hold(content, scan.filter)) continue;
-          if (!chunks) chunks = python::split_top_level(content);
-          chosen = pairs[p].may_hold_in_one_chunk(content, *chunks);
+          if (!chosen && !pair_chosen) {
+            if (!chunks) chunks = python::split_top_level(content);
+            if (!pairs[p].may_hold_in_one_chunk(content, *chunks)) continue;
+            pair_chosen = true;
+          }
+          file_pairs.push_back(options.python.pairs[pairs[p].index]);
         }
+        for (const auto& pair : options.python.pairs)
+          if (pair.first_anywhere) file_pairs.push_back(pair);  // left to the planner
+        chosen = chosen || pair_chosen;
         if (options.build_filters) result.identifiers = std::move(scan.filter);
       }
-      if (chosen) selected[k] = Selected{i, std::move(file), framework_file};
+      if (chosen) selected[k] = Selected{i, std::move(file), framework_file, std::move(file_pairs)};
     } catch (const std::exception& e) {
       fail(i, result, e);
     }
@@ -225,6 +238,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
     try {
       python::PythonOptions per_file = options.python;
       per_file.module = modules.of(i).name;
+      if (options.required.empty() && !options.skip_prefilter) per_file.pairs = std::move(s.pairs);
       per_file.is_package = modules.of(i).is_package;
       if (s.framework_file && options.required.empty())
         per_file.trigger_words.insert(per_file.trigger_words.end(), options.framework_words.begin(),

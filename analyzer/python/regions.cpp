@@ -811,6 +811,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     if (pair.first_anywhere && !first_in_file) continue;
     bool script_first = false, script_second = false;
     std::vector<std::size_t> script_chunks;
+    std::vector<char> now_relevant(second_classes[p].empty() ? 0 : count, 0);
     for (std::size_t k = 0; k < count; ++k) {
       if (relevant[k]) continue;
       const bool first = first_in_file || (chunk_bits[k] & first_bit) != 0;
@@ -819,7 +820,10 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
                           ((small_bits & second_bit) != 0 && (first || !(*chunks)[k].is_definition) &&
                            holds_small_literal(k));
       if ((*chunks)[k].is_definition) {
-        if (first && second && (pair.classes || !(*chunks)[k].is_class)) relevant[k] = 1;
+        if (first && second && (pair.classes || !(*chunks)[k].is_class)) {
+          relevant[k] = 1;
+          if (!now_relevant.empty()) now_relevant[k] = 1;
+        }
       } else if (first || second) {
         script_first |= first;
         script_second |= second;
@@ -828,10 +832,14 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     }
     if (script_first && script_second)
       for (const std::size_t k : script_chunks) relevant[k] = 1;
-    // The classes standing for the second half are read where a relevant chunk may use them.
-    if (!second_classes[p].empty() &&
-        std::any_of(relevant.begin(), relevant.end(), [](char r) { return r != 0; }))
-      for (const std::size_t k : second_classes[p]) relevant[k] = 1;
+    // A class standing for the second half is read where a chunk made relevant by this pair uses it.
+    for (const std::size_t c : second_classes[p]) {
+      const std::string_view name = (*chunks)[c].name;
+      for (std::size_t k = 0; k < count && !relevant[c]; ++k)
+        if (relevant[k] && k != c && (now_relevant[k] || (script_first && script_second)) &&
+            std::find(ids[k].begin(), ids[k].end(), name) != ids[k].end())
+          relevant[c] = 1;
+    }
   }
   // A few sweeps settle almost every file (a name is usually bound above its uses); past
   // kMaxSweeps, a worklist over an index of who mentions each word finishes in linear time.

@@ -72,5 +72,20 @@ TEST(TextSearch, TheFilterRejectsMostAbsentNames) {
   EXPECT_LT(false_positives, 100);  // about 1 in 10 with 4000 names in the filter's 16384 bits
 }
 
+TEST(TextSearch, TheFilterRecordsTheDtypeFamilysShortNamesExactly) {
+  // Most short lowercase names are not recorded ("may" always); half/long/byte/cast are, so that
+  // the dtype family's pairs can ask for them in every file without reading it again.
+  const WordSet none;
+  const IdentifierScan with_half = scan_identifiers("y = x.half() + self.bias\n", none, none, true);
+  EXPECT_TRUE(with_half.filter.may_contain("half"));
+  EXPECT_TRUE(with_half.filter.may_contain("self"));  // not recorded: always "may"
+  const IdentifierScan without = scan_identifiers("y = x.float() + self.bias  # behalf, longer\n", none, none, true);
+  EXPECT_FALSE(without.filter.may_contain("half"));
+  EXPECT_FALSE(without.filter.may_contain("long"));
+  EXPECT_FALSE(without.filter.may_contain("cast"));
+  EXPECT_TRUE(is_recorded_short("byte"));
+  EXPECT_FALSE(is_recorded_short("self"));
+}
+
 }  // namespace
 }  // namespace cudnnlint
