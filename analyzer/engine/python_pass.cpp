@@ -106,13 +106,23 @@ struct PairTest {
     if (!chunks) return true;
     static const WordSet none;
     const bool first_in_file = first_anywhere;  // checked on the whole text already
-    bool script_first = false, script_second = false;
     bool small_outside_definitions = false;
     if (second_small)
       for (const auto& chunk : *chunks)
         if (!chunk.is_definition &&
             python::has_small_float_literal(content.substr(chunk.begin, chunk.end - chunk.begin)))
           small_outside_definitions = true;
+    // The first half first, in the chunks that count: in a model file the sources mostly sit in
+    // classes, and then nothing else needs reading.
+    std::vector<std::size_t> with_first;
+    for (std::size_t c = 0; c < chunks->size(); ++c) {
+      const auto& chunk = (*chunks)[c];
+      if (chunk.is_class && !classes) continue;
+      if (first_in_file || scan_identifiers(content.substr(chunk.begin, chunk.end - chunk.begin), first_words, none,
+                                            false).names_a_word)
+        with_first.push_back(c);
+    }
+    if (with_first.empty()) return false;
     // Classes naming the second half stand for it where their name is used (`model = Net()`).
     std::vector<std::string> standing_in;
     if (second_classes)
@@ -122,22 +132,18 @@ struct PairTest {
                 .names_a_word)
           standing_in.emplace_back(chunk.name);
     const WordSet class_words(standing_in);
-    for (const auto& chunk : *chunks) {
-      if (chunk.is_class && !classes) continue;
-      const std::string_view text = content.substr(chunk.begin, chunk.end - chunk.begin);
-      const bool has_second = (second_small && (small_outside_definitions || python::has_small_float_literal(text))) ||
-                              (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word) ||
-                              (!class_words.empty() && scan_identifiers(text, class_words, none, false).names_a_word);
-      if (!has_second && chunk.is_definition) continue;
-      const bool has_first = first_in_file || scan_identifiers(text, first_words, none, false).names_a_word;
-      if (chunk.is_definition) {
-        if (has_first && has_second) return true;
-      } else {
-        script_first |= has_first;
-        script_second |= has_second;
-        if (script_first && script_second) return true;
-      }
-    }
+    auto has_second = [&](std::size_t c) {
+      const std::string_view text = content.substr((*chunks)[c].begin, (*chunks)[c].end - (*chunks)[c].begin);
+      return (second_small && (small_outside_definitions || python::has_small_float_literal(text))) ||
+             (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word) ||
+             (!class_words.empty() && scan_identifiers(text, class_words, none, false).names_a_word);
+    };
+    for (const std::size_t c : with_first)
+      if ((*chunks)[c].is_definition && has_second(c)) return true;
+    // The module's own statements, together: one of them with the first half, any with the second.
+    if (std::any_of(with_first.begin(), with_first.end(), [&](std::size_t c) { return !(*chunks)[c].is_definition; }))
+      for (std::size_t c = 0; c < chunks->size(); ++c)
+        if (!(*chunks)[c].is_definition && has_second(c)) return true;
     return false;
   }
 };
