@@ -1,6 +1,7 @@
 #include "python/extract/tensor_dtype.h"
 
 #include "python/extract/local_values.h"
+#include "python/frontend.h"
 
 #include <algorithm>
 #include <cmath>
@@ -715,11 +716,12 @@ const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) 
   if (flags_) return *flags_;
   FileFlags f;
   const std::string_view text = r.source();
-  f.default_dtype_changed = text.find("set_default_dtype") != std::string_view::npos ||
-                            text.find("set_default_tensor_type") != std::string_view::npos;
-  f.autocast_switched = text.find("set_autocast_enabled") != std::string_view::npos ||
-                        text.find("amp.initialize") != std::string_view::npos;
+  // memmem (may_contain_any) rather than string_view::find, whose memchr on a common first letter
+  // stalls: this runs once for every file the family reads.
+  f.default_dtype_changed = may_contain_any(text, {"set_default_dtype", "set_default_tensor_type"});
+  f.autocast_switched = may_contain_any(text, {"set_autocast_enabled", "amp.initialize"});
   // `keras.mixed_precision.set_global_policy("mixed_float16")` at the start of a line at module level.
+  if (may_contain_any(text, {"mixed_float16"}))
   for (const std::string_view setter : {std::string_view("set_global_policy("), std::string_view("set_policy(")}) {
     for (std::size_t at = text.find(setter); at != std::string_view::npos; at = text.find(setter, at + 1)) {
       const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
