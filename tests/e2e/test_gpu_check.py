@@ -33,7 +33,7 @@ def test_text_shows_a_verdict_under_every_finding_and_a_summary(cli, environment
     out = cli.run("--gpu-check", EXAMPLES, check_code=1).stdout
     findings = re.findall(r"^\S+:\d+:\d+: (?:error|warning|note): ", out, re.M)
     verdicts = re.findall(r"^  gpu_check: (confirmed|not reproduced|skipped): ", out, re.M)
-    assert len(findings) == len(verdicts) == 11
+    assert len(findings) == len(verdicts) == 14
     cudnn = environment["cudnn"]
     assert f"gpu_check: confirmed: CUDNN_STATUS_BAD_PARAM (cuDNN {cudnn}, descriptor tier)" in out
     assert "skipped: not replayable: TensorFlow raises epsilon" in out
@@ -68,7 +68,7 @@ def test_gpu_check_on_an_earlier_sarif_gives_the_same_verdicts(cli, environment,
     cli.run("-f", "sarif", "-o", plain, EXAMPLES, check_code=1)
     assert "gpuCheck" not in plain.read_text()
     text = cli.run("gpu-check", plain, check_code=0).stdout
-    assert "11 results in" in text
+    assert "14 results in" in text
     assert f"cudnn-conv-output-empty: confirmed: CUDNN_STATUS_BAD_PARAM (cuDNN {environment['cudnn']}, descriptor tier)" in text
     annotated = tmp_path / "annotated.sarif"
     cli.run("gpu-check", plain, "-f", "sarif", "-o", annotated, check_code=0)
@@ -89,11 +89,12 @@ def test_descriptor_only_tier_never_touches_the_gpu(cli, environment):
 
 def test_without_cudnn_static_analysis_still_works_and_says_why(cli):
     out = cli.run("--gpu-check", "--cudnn-library", "/nonexistent/libcudnn.so.9", EXAMPLES, check_code=1).stdout
-    assert "11 findings" in out
-    # Five are not replayable at all: Keras's clamp, Flax (no cuDNN batch norm), PyTorch's negative
-    # eps (never handed to cuDNN), and tf_input_pipeline.py's two loader findings (no cuDNN call).
+    assert "14 findings" in out
+    # Eight are not replayable at all: Keras's clamp, Flax (no cuDNN batch norm), PyTorch's negative
+    # eps (never handed to cuDNN), tf_input_pipeline.py's two loader findings (no cuDNN call) and
+    # fp16_finetune.py's three dtype findings (PyTorch's own arithmetic and type checks).
     assert out.count("gpu_check: skipped: cuDNN not loaded") == 6
-    assert out.count("gpu_check: skipped: not replayable: ") == 5
+    assert out.count("gpu_check: skipped: not replayable: ") == 8
     assert "descriptor tier not run: cannot use /nonexistent/libcudnn.so.9" in out
     doctor = cli.run("doctor", "--cudnn-library", "/nonexistent/libcudnn.so.9", check_code=0).stdout
     assert "cuDNN:          not found" in doctor and "tried /nonexistent/libcudnn.so.9 (--cudnn-library)" in doctor
