@@ -630,8 +630,7 @@ void apply_conversions(Consumer& c, std::string_view name, TSNode scope_node, TS
   if (conversions == 0) return;
   // One conversion: it decides only when it runs, unconditionally, before the use.
   const TSNode statement = ts_node_parent(converting);
-  const Grammar& gg = Grammar::get();
-  const bool alone = is(statement, gg.expression_statement) && ts_node_start_byte(converting) < ts_node_start_byte(use);
+  const bool alone = is(statement, g.expression_statement) && ts_node_start_byte(converting) < ts_node_start_byte(use);
   bool encloses = false;
   if (alone) {
     const TSNode block = ts_node_parent(statement);
@@ -673,6 +672,7 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
     const std::string method = method_of(value, r);
     const CallArgs args = args_of(value, r);
     if (one_of(method, {"cuda", "cpu", "eval", "train", "requires_grad_"})) {
+      // device and mode: the weights keep their type
     } else if (method == "to") {
       const DType d = dtype_named(positional_or_keyword(args, 0, "dtype"), r);
       const DType k = dtype_named(keyword(args, "dtype"), r);
@@ -938,9 +938,9 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
   fact.where = r.locate(constant);
   fact.value = *value;
   fact.dtype = t.dtype;
+  // The message shows the division the epsilon guards, where there is one.
   TSNode shown = op;
-  if (!divisor) {
-  } else {
+  if (divisor)
     for (TSNode at = ts_node_parent(op); !ts_node_is_null(at); at = ts_node_parent(at)) {
       if (is(at, g.binary_operator) && r.text(field(at, g.f_operator)) == "/") {
         shown = at;
@@ -948,7 +948,6 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
       }
       if (!is(at, g.parenthesized_expression) && !is(at, g.argument_list) && !is(at, g.call)) break;
     }
-  }
   fact.expression = short_text(r.text(shown));
   fact.expression_location = r.locate(shown);
   fact.reduced_by = t.spelling;
