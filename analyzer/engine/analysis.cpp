@@ -241,6 +241,9 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   if (std::find(pass.python.families.begin(), pass.python.families.end(), kDtypeFamily) != pass.python.families.end())
     add_dtype_words(builtin, pass);
   pass.python.attributes = builtin.instance_attributes();
+  // In the first pass a definition named like an API (transformers' `class TrainingArguments`) is
+  // the library defining it, not code using it.
+  pass.python.own_names_count = false;
   std::vector<PythonFileResult> python_results(python_files.size());
   std::vector<std::size_t> every(python_files.size());
   for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;

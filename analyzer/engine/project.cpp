@@ -348,6 +348,7 @@ class ProjectStep {
       options.required.assign(leaves.begin(), leaves.end());
       options.python.triggers.clear();
       options.python.trigger_words = options.required;
+      options.python.own_names_count = true;  // the project callables' own definitions are needed
       std::vector<PythonFileResult> again = pass(options);
       for (std::size_t i = 0; i < again.size(); ++i) {
         if (!again[i].facts) continue;

@@ -87,7 +87,8 @@ struct Parsed {
 
 Parsed parse(const SourceFile& file, std::string_view source, const Parser& parser, const PythonOptions& options) {
   Parsed parsed;
-  if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs);
+  if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
+                                                       options.own_names_count);
   if (parsed.plan && parsed.plan->nothing_relevant) return parsed;  // no tree: nothing to extract
   if (parsed.plan) {
     parsed.tree = parser.parse(source, parsed.plan->ranges);

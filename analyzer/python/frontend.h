@@ -36,6 +36,7 @@ struct PythonOptions {
   std::vector<std::string> trigger_words;
   std::vector<std::string> attributes;
   std::vector<WordPair> pairs;   // words relevant only together (the dtype family's sources and consumers)
+  bool own_names_count = true;   // a definition's own name makes it relevant (see plan_parse)
 };
 
 struct PythonAnalysis {

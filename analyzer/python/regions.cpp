@@ -705,7 +705,8 @@ bool has_small_float_literal(std::string_view text) {
 
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
-                                    const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs) {
+                                    const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs,
+                                    bool own_names_count) {
   // A trigger counts where it is code: in a docstring or a comment it cannot make a call. Words
   // count as whole identifiers (`use_batch_norm` is not `batch_norm`); quoted triggers ('BN',
   // mmcv's registry names) are strings by nature and count anywhere.
@@ -743,6 +744,10 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     const TopLevelChunk& chunk = (*chunks)[k];
     const std::string_view text = text_of(k);
     code_identifiers(text, ids[k]);
+    // A definition's own name in its header (`class TrainingArguments:`) binds it, it does not use
+    // it: a library defining an API is not relevant for that (a call of the name inside still is).
+    if (!own_names_count && chunk.is_definition && !chunk.name.empty())
+      if (const auto own = std::find(ids[k].begin(), ids[k].end(), chunk.name); own != ids[k].end()) ids[k].erase(own);
     // A plain import is parsed, like a simple statement, when it names an API or binds a name that
     // parsed code uses; `simple` is 2 for it.
     if (!chunk.is_definition) simple[k] = is_simple_statement(text) ? 1 : import_names(text) ? 2 : 0;

@@ -60,11 +60,13 @@ inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 // is kept when it contains one of `trigger_tokens` (substrings, anywhere: quoted registry names),
 // names one of `trigger_words` in code (whole identifiers: API leaf names, the project's own
 // callables), assigns one of `attributes` on an object (`m.eps = ...`), or uses a name that
-// something kept binds, or satisfies one of `pairs`.
+// something kept binds, or satisfies one of `pairs`. Without `own_names_count`, a definition's own
+// name in its header does not make it relevant (the first pass: a library defining an API is not
+// using it); a later pass looking for project callables needs their definitions, so it counts there.
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
                                     const std::vector<std::string>& attributes,
-                                    const std::vector<WordPair>& pairs = {});
+                                    const std::vector<WordPair>& pairs = {}, bool own_names_count = true);
 
 // Whether `text` holds a float literal with an exponent of -5 or below (`1e-8`, `1.0E-12`).
 bool has_small_float_literal(std::string_view text);

@@ -294,5 +294,45 @@ TEST(RegionPlan, AnnotationsDoNotKeepADefinitionButDefaultsAndBodiesDo) {
   EXPECT_TRUE(plan_covers(*plan, text.find("def called")));
 }
 
+TEST(RegionPlan, ADefinitionsOwnNameKeepsItOnlyWhereOwnNamesCount) {
+  // transformers defines `class TrainingArguments`: in the first pass that is the library defining
+  // the API, not code using it; a call of the name inside the definition still counts.
+  const auto options = testing::first_pass_options();
+  const std::string text =
+      "import torch.nn as nn\n"
+      "class BatchNorm2d:\n    def __init__(self):\n        self.n = 1\n"
+      "class SyncBatchNorm:\n    def copy(self):\n        return SyncBatchNorm()\n"
+      "def unrelated():\n    return 1\n"
+      "def use():\n    return nn.BatchNorm2d(3)\n";
+  const auto first = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes, {}, false);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_FALSE(plan_covers(*first, text.find("class BatchNorm2d")));
+  EXPECT_TRUE(plan_covers(*first, text.find("class SyncBatchNorm")));
+  EXPECT_TRUE(plan_covers(*first, text.find("def use")));
+  const auto later = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes, {}, true);
+  ASSERT_TRUE(later.has_value());
+  EXPECT_TRUE(plan_covers(*later, text.find("class BatchNorm2d")));
+}
+
+TEST(RegionPlan, PairsKeepOnlyTheFunctionsHoldingBothHalves) {
+  const auto options = testing::first_pass_options();
+  const std::string text =
+      "import torch\nimport torch.nn as nn\n"
+      "def only_source():\n    return torch.randint(0, 9, (2,))\n"
+      "def both():\n    conv = nn.Conv2d(3, 8, 3)\n    return conv(torch.randint(0, 9, (1, 3, 8, 8)))\n"
+      "class Model(nn.Module):\n    def f(self, x):\n        return nn.Conv2d(3, 8, 3)(x.long())\n"
+      "def eps(x):\n    return x.half() / (x.half().norm() + 1e-8)\n"
+      "def big_eps(x):\n    return x.half() / (x.half().norm() + 1e-3)\n";
+  const std::vector<python::WordPair> pairs{{{"randint", "long"}, {"Conv2d"}, false, false, false},
+                                            {{"half"}, {std::string(python::kSmallFloatLiteral)}, false, false, false}};
+  const auto plan = python::plan_parse(text, {}, {}, {}, pairs, false);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_FALSE(plan_covers(*plan, text.find("def only_source")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def both")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("class Model")));  // pairs are read from functions
+  EXPECT_TRUE(plan_covers(*plan, text.find("def eps")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("def big_eps")));
+}
+
 }  // namespace
 }  // namespace cudnnlint
