@@ -1,6 +1,7 @@
 #include "core/text_search.h"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -234,6 +235,24 @@ IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, con
     return scan.names_a_word && !build_filter;
   });
   return scan;
+}
+
+bool has_small_float_literal(std::string_view text) {
+  // From each '-' (far rarer than 'e'): an exponent sign after a digit's `e` or `E`.
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* at = begin; at < end;) {
+    const auto* dash = static_cast<const char*>(std::memchr(at, '-', static_cast<std::size_t>(end - at)));
+    if (dash == nullptr) return false;
+    at = dash + 1;
+    if (dash - begin < 2 || (dash[-1] != 'e' && dash[-1] != 'E')) continue;
+    if (!std::isdigit(static_cast<unsigned char>(dash[-2])) && dash[-2] != '.') continue;
+    int exponent = 0;
+    const char* k = dash + 1;
+    while (k < end && std::isdigit(static_cast<unsigned char>(*k)) && exponent < 1000) exponent = exponent * 10 + (*k++ - '0');
+    if (k > dash + 1 && exponent >= 5) return true;
+  }
+  return false;
 }
 
 }  // namespace cudnnlint

@@ -74,4 +74,8 @@ bool is_recorded_short(std::string_view word);
 IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter);
 
 
+// Whether `text` holds a float literal with an exponent of -5 or below (`1e-8`, `1.0E-12`): the
+// epsilons float16 loses. Used by the region planner and the C++ prefilter.
+bool has_small_float_literal(std::string_view text);
+
 }  // namespace cudnnlint

@@ -1,5 +1,7 @@
 #include "cpp/frontend.h"
 
+#include "core/text_search.h"
+
 #include "core/embedded.h"
 #include "cpp/collector.h"
 
@@ -335,15 +337,7 @@ bool may_contain_cpp_trigger(std::string_view text) {
     if (text.find(token) != std::string_view::npos) return true;
   // CUDA code converting a float to half: read only when it also writes a constant such as 1e-8f.
   if (text.find("half") == std::string_view::npos && text.find("Half") == std::string_view::npos) return false;
-  for (std::size_t at = text.find("e-"); at != std::string_view::npos; at = text.find("e-", at + 2)) {
-    if (at == 0 || !(std::isdigit(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '.')) continue;
-    int exponent = 0;
-    std::size_t k = at + 2;
-    while (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])) && exponent < 1000)
-      exponent = exponent * 10 + (text[k++] - '0');
-    if (k > at + 2 && exponent >= 5) return true;
-  }
-  return false;
+  return has_small_float_literal(text);
 }
 
 std::vector<std::vector<std::string>> clang_commands(std::span<const std::string> files, const CppOptions& options) {

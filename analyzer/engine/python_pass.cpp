@@ -40,18 +40,16 @@ std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits
 namespace {
 
 // One half of a pair, split for a cheap test: long names through the file's identifier filter
-// (false positives only), short lowercase names (`half`, `long`: the filter does not record them)
+// (false positives only; it records `half`, `long`, `byte`, `cast`), other short lowercase names
 // by an exact scan, the small-float-literal marker by a text scan.
 struct PairHalf {
   std::vector<std::string> long_words;
   WordSet short_words;
   bool small_literal = false;
-  bool anywhere = false;             // substrings anywhere (strings included)
-  std::vector<std::string> anywhere_words;
 
   std::vector<std::string> short_list;
 
-  explicit PairHalf(const std::vector<std::string>& words, bool in_strings) : anywhere(in_strings) {
+  explicit PairHalf(const std::vector<std::string>& words) {
     std::vector<std::string> shorts;
     for (const auto& word : words) {
       if (word == python::kSmallFloatLiteral) small_literal = true;
@@ -60,15 +58,13 @@ struct PairHalf {
     }
     short_words = WordSet(shorts);
     short_list = shorts;
-    if (anywhere) anywhere_words = words;
   }
 
-  bool filter_only() const { return !anywhere && !small_literal && short_words.empty(); }
+  bool filter_only() const { return !small_literal && short_words.empty(); }
 
   bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
-    if (anywhere) return python::may_contain_any(content, anywhere_words);
     if (!long_words.empty() && filter.may_contain_any(long_words)) return true;
-    if (small_literal && python::has_small_float_literal(content)) return true;
+    if (small_literal && has_small_float_literal(content)) return true;
     static const WordSet none;
     // A substring search first: most files never spell `half` at all.
     return !short_words.empty() && python::may_contain_any(content, short_list) &&
@@ -79,12 +75,12 @@ struct PairHalf {
 struct PairTest {
   PairHalf first, second;
   WordSet first_words, second_words;  // exact, per chunk
-  bool first_anywhere = false, second_small = false, classes = false, second_classes = false;
+  bool second_small = false, classes = false, second_classes = false;
   std::size_t index = 0;  // in options.python.pairs
 
   PairTest(const python::WordPair& pair, std::size_t at)
-      : first(pair.first, pair.first_anywhere), second(pair.second, false), first_words(pair.first),
-        second_words(pair.second), first_anywhere(pair.first_anywhere), classes(pair.classes),
+      : first(pair.first), second(pair.second), first_words(pair.first),
+        second_words(pair.second), classes(pair.classes),
         second_classes(pair.second_classes), index(at) {
     for (const auto& word : pair.second) second_small |= word == python::kSmallFloatLiteral;
   }
@@ -105,12 +101,11 @@ struct PairTest {
                              const std::optional<std::vector<python::TopLevelChunk>>& chunks) const {
     if (!chunks) return true;
     static const WordSet none;
-    const bool first_in_file = first_anywhere;  // checked on the whole text already
     bool small_outside_definitions = false;
     if (second_small)
       for (const auto& chunk : *chunks)
         if (!chunk.is_definition &&
-            python::has_small_float_literal(content.substr(chunk.begin, chunk.end - chunk.begin)))
+            has_small_float_literal(content.substr(chunk.begin, chunk.end - chunk.begin)))
           small_outside_definitions = true;
     // The first half first, in the chunks that count: in a model file the sources mostly sit in
     // classes, and then nothing else needs reading.
@@ -118,7 +113,7 @@ struct PairTest {
     for (std::size_t c = 0; c < chunks->size(); ++c) {
       const auto& chunk = (*chunks)[c];
       if (chunk.is_class && !classes) continue;
-      if (first_in_file || scan_identifiers(content.substr(chunk.begin, chunk.end - chunk.begin), first_words, none,
+      if (scan_identifiers(content.substr(chunk.begin, chunk.end - chunk.begin), first_words, none,
                                             false).names_a_word)
         with_first.push_back(c);
     }
@@ -134,7 +129,7 @@ struct PairTest {
     const WordSet class_words(standing_in);
     auto has_second = [&](std::size_t c) {
       const std::string_view text = content.substr((*chunks)[c].begin, (*chunks)[c].end - (*chunks)[c].begin);
-      return (second_small && (small_outside_definitions || python::has_small_float_literal(text))) ||
+      return (second_small && (small_outside_definitions || has_small_float_literal(text))) ||
              (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word) ||
              (!class_words.empty() && scan_identifiers(text, class_words, none, false).names_a_word);
     };

@@ -685,24 +685,6 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
   return split_statements(source, 0, source.size(), "");
 }
 
-bool has_small_float_literal(std::string_view text) {
-  // From each '-' (far rarer than 'e'): an exponent sign after a digit's `e` or `E`.
-  const char* const begin = text.data();
-  const char* const end = begin + text.size();
-  for (const char* at = begin; at < end;) {
-    const auto* dash = static_cast<const char*>(std::memchr(at, '-', static_cast<std::size_t>(end - at)));
-    if (dash == nullptr) return false;
-    at = dash + 1;
-    if (dash - begin < 2 || (dash[-1] != 'e' && dash[-1] != 'E')) continue;
-    if (!std::isdigit(static_cast<unsigned char>(dash[-2])) && dash[-2] != '.') continue;
-    int exponent = 0;
-    const char* k = dash + 1;
-    while (k < end && std::isdigit(static_cast<unsigned char>(*k)) && exponent < 1000) exponent = exponent * 10 + (*k++ - '0');
-    if (k > dash + 1 && exponent >= 5) return true;
-  }
-  return false;
-}
-
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
                                     const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs,

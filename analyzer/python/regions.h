@@ -6,6 +6,8 @@
 // constant folding sees exactly the bindings a full parse would.
 #pragma once
 
+#include "core/text_search.h"  // has_small_float_literal
+
 #include <tree_sitter/api.h>
 
 #include <cstdint>
@@ -68,8 +70,6 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
                                     const std::vector<std::string>& attributes,
                                     const std::vector<WordPair>& pairs = {}, bool own_names_count = true);
 
-// Whether `text` holds a float literal with an exponent of -5 or below (`1e-8`, `1.0E-12`).
-bool has_small_float_literal(std::string_view text);
 
 // Whether `text` names `word` as a whole identifier.
 bool mentions_identifier(std::string_view text, std::string_view word);
