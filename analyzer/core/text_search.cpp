@@ -97,18 +97,21 @@ WordSet::WordSet(const std::vector<std::string>& words) : quick_(64, 0) {
     if (word.empty() || std::find(words_.begin(), words_.end(), word) != words_.end()) continue;
     const std::uint64_t h = identifier_hash(word);
     short_lowercase_ = short_lowercase_ || is_short_lowercase(word);
+    unrecorded_short_lowercase_ = unrecorded_short_lowercase_ || (is_short_lowercase(word) && !is_recorded_short(word));
     quick_[(h >> 6) & 63] |= 1ull << (h & 63);
     by_hash_.emplace(h, words_.size());
     words_.push_back(word);
   }
 }
 
-bool WordSet::contains(std::uint64_t hash, std::string_view word) const {
-  if (words_.empty() || !(quick_[(hash >> 6) & 63] & (1ull << (hash & 63)))) return false;
+bool WordSet::contains(std::uint64_t hash, std::string_view word) const { return index_of(hash, word).has_value(); }
+
+std::optional<std::size_t> WordSet::index_of(std::uint64_t hash, std::string_view word) const {
+  if (words_.empty() || !(quick_[(hash >> 6) & 63] & (1ull << (hash & 63)))) return std::nullopt;
   const auto [begin, end] = by_hash_.equal_range(hash);
   for (auto it = begin; it != end; ++it)
-    if (words_[it->second] == word) return true;
-  return false;
+    if (words_[it->second] == word) return it->second;
+  return std::nullopt;
 }
 
 // Two bits per identifier, from the two halves of its hash.
@@ -199,7 +202,8 @@ void walk_identifiers(std::string_view text, OnIdentifier&& on) {
 
 }  // namespace
 
-IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter) {
+IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter,
+                                const WordSet* tracked) {
   IdentifierScan scan;
   if (build_filter) {
     // A power of two of 64-bit words, about one bit per two bytes of text.
@@ -207,23 +211,44 @@ IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, con
     while (bits < text.size() / 2 && bits < (1u << 22)) bits <<= 1;
     scan.filter.bits_.assign(bits / 64, 0);
   }
+  if (tracked != nullptr && tracked->empty()) tracked = nullptr;
   const auto* data = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
+  const bool read_all = build_filter || tracked != nullptr;
+  // One quick test on the hash for the three sets together: most identifiers are in none.
+  std::array<std::uint64_t, 64> quick{};
+  words.add_quick_bits(quick.data());
+  quoted.add_quick_bits(quick.data());
+  if (tracked != nullptr) tracked->add_quick_bits(quick.data());
+  auto wanted = [&](std::uint64_t h) { return (quick[(h >> 6) & 63] >> (h & 63)) & 1u; };
+  // A tracked word at `start` with hash `h`.
+  auto track = [&](std::size_t start, std::size_t len, std::uint64_t h) {
+    if (tracked == nullptr || !tracked->may_hold(h)) return;
+    if (const auto index = tracked->index_of(h, std::string_view(text.data() + start, len)))
+      scan.hits.push_back(WordHit{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(*index)});
+  };
   // One identifier [start, end): into the filter, and checked against the words.
-  const bool skip_short = !words.has_short_lowercase() && !quoted.has_short_lowercase();
-  walk_identifiers(text, [&](std::size_t start, std::size_t end) {
+  const bool skip_short = !words.has_short_lowercase() && !quoted.has_short_lowercase() &&
+                          (tracked == nullptr || !tracked->has_unrecorded_short_lowercase());
+  walk_identifiers(text, [&](std::size_t start, std::size_t end) __attribute__((always_inline)) {
     if (data[start] >= '0' && data[start] <= '9') return false;  // a number (1e5, 0x1F, 1_000) is no name
     const std::size_t len = end - start;
     if (skip_short && len <= 4 && n - start >= 8 && short_lowercase_head(load64(text.data() + start), len)) {
-      if (build_filter && len == 4) {
+      if (read_all && len == 4) {
         std::uint32_t value;
         std::memcpy(&value, text.data() + start, 4);
-        if (recorded_four(value)) scan.filter.add(hash_of(text.data() + start, len, n - start));
+        if (recorded_four(value)) {
+          const std::uint64_t h = hash_of(text.data() + start, len, n - start);
+          if (build_filter) scan.filter.add(h);
+          if (wanted(h)) track(start, len, h);
+        }
       }
       return false;
     }
     const std::uint64_t h = hash_of(text.data() + start, len, n - start);
     if (build_filter) scan.filter.add(h);
+    if (!wanted(h)) return false;
+    track(start, len, h);
     if (scan.names_a_word || !(words.may_hold(h) || quoted.may_hold(h))) return false;
     const std::string_view word(text.data() + start, end - start);
     if (words.contains(h, word)) {
@@ -232,7 +257,7 @@ IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, con
                data[end] == data[start - 1] && quoted.contains(h, word)) {
       scan.names_a_word = true;
     }
-    return scan.names_a_word && !build_filter;
+    return scan.names_a_word && !read_all;
   });
   return scan;
 }

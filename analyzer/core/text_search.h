@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,18 +22,28 @@ class WordSet {
   explicit WordSet(const std::vector<std::string>& words);
   bool empty() const { return words_.empty(); }
   bool contains(std::uint64_t hash, std::string_view word) const;
+  // The word's index in words(), when it is in the set.
+  std::optional<std::size_t> index_of(std::uint64_t hash, std::string_view word) const;
   // Whether a word of at most four lowercase letters is in the set (the scan skips such names
   // otherwise: they are most of the names in code, `self`, `x`, `def`, and no API is one).
   bool has_short_lowercase() const { return short_lowercase_; }
+  // The same, leaving out the short names the filter records (`half`, `long`, `byte`, `cast`),
+  // which the scan looks at all the same.
+  bool has_unrecorded_short_lowercase() const { return unrecorded_short_lowercase_; }
   // A quick test on the hash alone: false means the word is surely not in the set.
   bool may_hold(std::uint64_t hash) const {
     return !quick_.empty() && (quick_[(hash >> 6) & 63] & (1ull << (hash & 63))) != 0;
   }
   const std::vector<std::string>& words() const { return words_; }
+  // ORs the set's quick prefilter (64 words of 64 bits) into `bits`.
+  void add_quick_bits(std::uint64_t* bits) const {
+    for (std::size_t k = 0; k < quick_.size(); ++k) bits[k] |= quick_[k];
+  }
 
  private:
   std::vector<std::string> words_;
   bool short_lowercase_ = false;
+  bool unrecorded_short_lowercase_ = false;
   std::vector<std::uint64_t> quick_;                     // 4096-bit prefilter on the hash
   std::unordered_multimap<std::uint64_t, std::size_t> by_hash_;
 };
@@ -52,14 +63,22 @@ class IdentifierFilter {
   std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
 
  private:
-  friend IdentifierScan scan_identifiers(std::string_view, const WordSet&, const WordSet&, bool);
+  friend IdentifierScan scan_identifiers(std::string_view, const WordSet&, const WordSet&, bool, const WordSet*);
   void add(std::uint64_t hash);
   std::vector<std::uint64_t> bits_;
+};
+
+// Where an identifier of a tracked WordSet stands: its byte offset in the text, and its index in
+// the set's words().
+struct WordHit {
+  std::uint32_t offset = 0;
+  std::uint32_t word = 0;
 };
 
 struct IdentifierScan {
   bool names_a_word = false;  // an identifier of `words`, or a quoted one of `quoted` ('BN')
   IdentifierFilter filter;    // built when asked for
+  std::vector<WordHit> hits;  // every identifier of `tracked`, in text order, when asked for
 };
 
 std::uint64_t identifier_hash(std::string_view word);
@@ -69,9 +88,12 @@ bool is_short_lowercase(std::string_view word);
 bool is_recorded_short(std::string_view word);
 
 // One pass over `text`: whether it names one of `words` as an identifier or one of `quoted` as
-// a string holding just that identifier ('BN', "SyncBN"), and (with `build_filter`) the filter
-// of all its identifiers, about 1 bit per 2 bytes of text (3% of the text's size).
-IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter);
+// a string holding just that identifier ('BN', "SyncBN"), (with `build_filter`) the filter
+// of all its identifiers, about 1 bit per 2 bytes of text (3% of the text's size), and (with
+// `tracked`) where each identifier of `tracked` stands, comments and strings included. With a
+// filter or tracked words the whole text is read; else the scan stops at the first word.
+IdentifierScan scan_identifiers(std::string_view text, const WordSet& words, const WordSet& quoted, bool build_filter,
+                                const WordSet* tracked = nullptr);
 
 
 // Whether `text` holds a float literal with an exponent of -5 or below (`1e-8`, `1.0E-12`): the

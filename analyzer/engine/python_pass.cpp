@@ -39,109 +39,111 @@ std::optional<SourceFile> read_quietly(const std::string& path, const LoadLimits
 
 namespace {
 
-// One half of a pair, split for a cheap test: long names through the file's identifier filter
-// (false positives only; it records `half`, `long`, `byte`, `cast`), other short lowercase names
-// by an exact scan, the small-float-literal marker by a text scan.
-struct PairHalf {
-  std::vector<std::string> long_words;
-  WordSet short_words;
-  bool small_literal = false;
+// The words the first scan tracks, each with the roles it plays: bit 0 a framework word, bits
+// 1 + 2q and 2 + 2q the first and second half of pair test q. One scan of a file then tells which
+// halves it holds and in which chunks, with no second read of its text.
+struct TrackedWords {
+  WordSet set;
+  std::vector<std::uint64_t> roles;  // by index in set.words()
 
-  std::vector<std::string> short_list;
+  static constexpr std::uint64_t kFramework = 1;
+  static std::uint64_t first_bit(std::size_t q) { return std::uint64_t{1} << (1 + 2 * q); }
+  static std::uint64_t second_bit(std::size_t q) { return std::uint64_t{1} << (2 + 2 * q); }
 
-  explicit PairHalf(const std::vector<std::string>& words) {
-    std::vector<std::string> shorts;
-    for (const auto& word : words) {
-      if (word == python::kSmallFloatLiteral) small_literal = true;
-      else if (is_short_lowercase(word) && !is_recorded_short(word)) shorts.push_back(word);
-      else long_words.push_back(word);  // the filter answers for these
-    }
-    short_words = WordSet(shorts);
-    short_list = shorts;
-  }
-
-  bool filter_only() const { return !small_literal && short_words.empty(); }
-
-  bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
-    if (!long_words.empty() && filter.may_contain_any(long_words)) return true;
-    if (small_literal && has_small_float_literal(content)) return true;
-    static const WordSet none;
-    // A substring search first: most files never spell `half` at all.
-    return !short_words.empty() && python::may_contain_any(content, short_list) &&
-           scan_identifiers(content, short_words, none, false).names_a_word;
+  std::uint64_t roles_of(const std::vector<WordHit>& hits) const {
+    std::uint64_t out = 0;
+    for (const auto& hit : hits) out |= roles[hit.word];
+    return out;
   }
 };
 
+// One pair, tested on a file from what the scan tracked: the halves' words exactly (comments and
+// strings included, so never less than the planner sees), the small-float-literal marker by a
+// text scan.
 struct PairTest {
-  PairHalf first, second;
-  WordSet first_words, second_words;  // exact, per chunk
-  bool second_small = false, classes = false, second_classes = false;
   std::size_t index = 0;  // in options.python.pairs
+  std::size_t slot = 0;   // q in TrackedWords' bits
+  std::vector<std::string> first_words, second_words;  // without the marker
+  bool first_small = false, second_small = false, classes = false, second_classes = false;
 
-  PairTest(const python::WordPair& pair, std::size_t at)
-      : first(pair.first), second(pair.second), first_words(pair.first),
-        second_words(pair.second), classes(pair.classes),
-        second_classes(pair.second_classes), index(at) {
-    for (const auto& word : pair.second) second_small |= word == python::kSmallFloatLiteral;
+  PairTest(const python::WordPair& pair, std::size_t at, std::size_t q)
+      : index(at), slot(q), classes(pair.classes), second_classes(pair.second_classes) {
+    for (const auto& word : pair.first) {
+      if (word == python::kSmallFloatLiteral) first_small = true;
+      else first_words.push_back(word);
+    }
+    for (const auto& word : pair.second) {
+      if (word == python::kSmallFloatLiteral) second_small = true;
+      else second_words.push_back(word);
+    }
   }
 
-  // Whether a file may hold both halves somewhere (cheap, from the whole text).
-  bool may_hold(std::string_view content, const IdentifierFilter& filter) const {
-    // The cheaper half first: one the filter answers alone, else one that needs no literal scan.
-    const bool first_cheaper = first.filter_only() || (!second.filter_only() && second.small_literal);
-    if (first_cheaper) return first.may_hold(content, filter) && second.may_hold(content, filter);
-    return second.may_hold(content, filter) && first.may_hold(content, filter);
+  // Whether a file holds both halves somewhere (`present`: the roles of its tracked words).
+  bool may_hold(std::string_view content, std::uint64_t present) const {
+    const bool first = (present & TrackedWords::first_bit(slot)) != 0;
+    const bool second = (present & TrackedWords::second_bit(slot)) != 0;
+    if (!first && !(first_small && has_small_float_literal(content))) return false;
+    return second || (second_small && has_small_float_literal(content));
   }
 
   // Whether one definition (a class only when the pair allows it), or the module's own statements
   // together, may hold both halves: what the region planner asks, answered more loosely (any
   // identifier counts, comments' and annotations' included), so that it never says no where the
-  // planner would say yes.
-  bool may_hold_in_one_chunk(std::string_view content,
-                             const std::optional<std::vector<python::TopLevelChunk>>& chunks) const {
-    if (!chunks) return true;
-    static const WordSet none;
+  // planner would say yes. `chunk_roles`: the roles of the tracked words in each chunk.
+  bool may_hold_in_one_chunk(std::string_view content, const std::vector<python::TopLevelChunk>& chunks,
+                             const std::vector<std::uint64_t>& chunk_roles) const {
+    const std::uint64_t first_bit = TrackedWords::first_bit(slot), second_bit = TrackedWords::second_bit(slot);
+    auto text_of = [&](std::size_t c) { return content.substr(chunks[c].begin, chunks[c].end - chunks[c].begin); };
+    auto has_first = [&](std::size_t c) {
+      return (chunk_roles[c] & first_bit) != 0 || (first_small && has_small_float_literal(text_of(c)));
+    };
     bool small_outside_definitions = false;
     if (second_small)
-      for (const auto& chunk : *chunks)
-        if (!chunk.is_definition &&
-            has_small_float_literal(content.substr(chunk.begin, chunk.end - chunk.begin)))
-          small_outside_definitions = true;
+      for (std::size_t c = 0; c < chunks.size(); ++c)
+        if (!chunks[c].is_definition && has_small_float_literal(text_of(c))) small_outside_definitions = true;
     // The first half first, in the chunks that count: in a model file the sources mostly sit in
     // classes, and then nothing else needs reading.
     std::vector<std::size_t> with_first;
-    for (std::size_t c = 0; c < chunks->size(); ++c) {
-      const auto& chunk = (*chunks)[c];
-      if (chunk.is_class && !classes) continue;
-      if (scan_identifiers(content.substr(chunk.begin, chunk.end - chunk.begin), first_words, none,
-                                            false).names_a_word)
-        with_first.push_back(c);
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      if (chunks[c].is_class && !classes) continue;
+      if (has_first(c)) with_first.push_back(c);
     }
     if (with_first.empty()) return false;
     // Classes naming the second half stand for it where their name is used (`model = Net()`).
     std::vector<std::string> standing_in;
     if (second_classes)
-      for (const auto& chunk : *chunks)
-        if (chunk.is_class && !chunk.name.empty() &&
-            scan_identifiers(content.substr(chunk.begin, chunk.end - chunk.begin), second_words, none, false)
-                .names_a_word)
-          standing_in.emplace_back(chunk.name);
+      for (std::size_t c = 0; c < chunks.size(); ++c)
+        if (chunks[c].is_class && !chunks[c].name.empty() && (chunk_roles[c] & second_bit) != 0)
+          standing_in.emplace_back(chunks[c].name);
     const WordSet class_words(standing_in);
+    static const WordSet none;
     auto has_second = [&](std::size_t c) {
-      const std::string_view text = content.substr((*chunks)[c].begin, (*chunks)[c].end - (*chunks)[c].begin);
-      return (second_small && (small_outside_definitions || has_small_float_literal(text))) ||
-             (!second_words.empty() && scan_identifiers(text, second_words, none, false).names_a_word) ||
-             (!class_words.empty() && scan_identifiers(text, class_words, none, false).names_a_word);
+      return (second_small && (small_outside_definitions || has_small_float_literal(text_of(c)))) ||
+             (chunk_roles[c] & second_bit) != 0 ||
+             (!class_words.empty() && scan_identifiers(text_of(c), class_words, none, false).names_a_word);
     };
     for (const std::size_t c : with_first)
-      if ((*chunks)[c].is_definition && has_second(c)) return true;
+      if (chunks[c].is_definition && has_second(c)) return true;
     // The module's own statements, together: one of them with the first half, any with the second.
-    if (std::any_of(with_first.begin(), with_first.end(), [&](std::size_t c) { return !(*chunks)[c].is_definition; }))
-      for (std::size_t c = 0; c < chunks->size(); ++c)
-        if (!(*chunks)[c].is_definition && has_second(c)) return true;
+    if (std::any_of(with_first.begin(), with_first.end(), [&](std::size_t c) { return !chunks[c].is_definition; }))
+      for (std::size_t c = 0; c < chunks.size(); ++c)
+        if (!chunks[c].is_definition && has_second(c)) return true;
     return false;
   }
 };
+
+// The roles of the tracked words in each chunk (chunks are in text order and do not overlap).
+std::vector<std::uint64_t> roles_by_chunk(const std::vector<python::TopLevelChunk>& chunks,
+                                          const std::vector<WordHit>& hits, const TrackedWords& tracked) {
+  std::vector<std::uint64_t> out(chunks.size(), 0);
+  std::size_t c = 0;
+  for (const auto& hit : hits) {
+    while (c < chunks.size() && chunks[c].end <= hit.offset) ++c;
+    if (c == chunks.size()) break;
+    if (hit.offset >= chunks[c].begin) out[c] |= tracked.roles[hit.word];
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -149,10 +151,33 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
                      const std::vector<std::size_t>& which, const PythonPassOptions& options,
                      std::vector<PythonFileResult>& results, const std::vector<PythonFileResult>* filters) {
   const WordSet words(options.words), quoted(options.quoted), required(options.required), none;
-  const WordSet framework_words(options.framework_words);
+  // Framework words and the pairs' halves are tracked by the first scan of each file.
+  TrackedWords tracked;
   std::vector<PairTest> pairs;
-  for (std::size_t p = 0; p < options.python.pairs.size(); ++p)
-    if (!options.python.pairs[p].first_anywhere) pairs.emplace_back(options.python.pairs[p], p);  // else: `quoted`
+  {
+    std::vector<std::string> tracked_words;
+    auto track = [&](const std::string& word, std::uint64_t role) {
+      if (word == python::kSmallFloatLiteral) return;
+      const auto it = std::find(tracked_words.begin(), tracked_words.end(), word);
+      if (it != tracked_words.end()) {
+        tracked.roles[static_cast<std::size_t>(it - tracked_words.begin())] |= role;
+        return;
+      }
+      tracked_words.push_back(word);
+      tracked.roles.push_back(role);
+    };
+    for (const auto& word : options.framework_words) track(word, TrackedWords::kFramework);
+    for (std::size_t p = 0; p < options.python.pairs.size(); ++p) {
+      const auto& pair = options.python.pairs[p];
+      if (pair.first_anywhere) continue;  // found through `quoted`, left to the planner
+      if (pairs.size() == 31) throw std::logic_error("more than 31 word pairs: TrackedWords has 64 bits");
+      const std::size_t q = pairs.size();
+      pairs.emplace_back(pair, p, q);
+      for (const auto& word : pair.first) track(word, TrackedWords::first_bit(q));
+      for (const auto& word : pair.second) track(word, TrackedWords::second_bit(q));
+    }
+    tracked.set = WordSet(tracked_words);
+  }
   // Two phases: every file is read and scanned, then the selected ones are analysed, largest
   // first, so that a big file parsed last does not leave the other workers idle.
   struct Selected {
@@ -197,24 +222,28 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         // cheaply which files may, the import lines decide.
         const bool filter_needed =
             options.build_filters || !options.framework_words.empty() || !options.python.pairs.empty();
-        IdentifierScan scan = scan_identifiers(content, words, quoted, filter_needed);
+        IdentifierScan scan = scan_identifiers(content, words, quoted, filter_needed, &tracked.set);
+        const std::uint64_t present = tracked.roles_of(scan.hits);
         framework_file = !options.framework_words.empty() && scan.filter.may_contain_any(options.framework_markers) &&
                          python::imports_at_module_level(content, options.framework_markers);
-        if (framework_file && !scan.names_a_word)
-          scan.names_a_word = scan_identifiers(content, framework_words, none, false).names_a_word;
+        if (framework_file && !scan.names_a_word) scan.names_a_word = (present & TrackedWords::kFramework) != 0;
         chosen = options.skip_prefilter || scan.names_a_word;
-        // The pairs the file may hold, from its filter; a file no word chose is read for them only
-        // when one of its chunks may hold both halves. Its planner is given just those pairs.
+        // The pairs the file holds; a file no word chose is read for them only when one of its
+        // chunks may hold both halves. Its planner is given just those pairs.
         std::optional<std::optional<std::vector<python::TopLevelChunk>>> chunks;  // split once, when needed
+        std::vector<std::uint64_t> chunk_roles;
         bool pair_chosen = false;
-        for (std::size_t p = 0; p < pairs.size(); ++p) {
-          if (!pairs[p].may_hold(content, scan.filter)) continue;
+        for (const auto& pair : pairs) {
+          if (!pair.may_hold(content, present)) continue;
           if (!chosen && !pair_chosen) {
-            if (!chunks) chunks = python::split_top_level(content);
-            if (!pairs[p].may_hold_in_one_chunk(content, *chunks)) continue;
+            if (!chunks) {
+              chunks = python::split_top_level(content);
+              if (*chunks) chunk_roles = roles_by_chunk(**chunks, scan.hits, tracked);
+            }
+            if (*chunks && !pair.may_hold_in_one_chunk(content, **chunks, chunk_roles)) continue;
             pair_chosen = true;
           }
-          file_pairs.push_back(options.python.pairs[pairs[p].index]);
+          file_pairs.push_back(options.python.pairs[pair.index]);
         }
         for (const auto& pair : options.python.pairs)
           if (pair.first_anywhere) file_pairs.push_back(pair);  // left to the planner

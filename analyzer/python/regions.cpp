@@ -2,6 +2,8 @@
 
 #include "python/lexing.h"
 
+#include "core/text_search.h"
+
 #include <algorithm>
 #include <array>
 #if defined(__SSE2__)
@@ -20,6 +22,16 @@
 namespace cudnnlint::python {
 
 namespace {
+
+// Sets and maps of identifiers, hashed by their length and first and last eight bytes
+// (core/text_search): the planner looks up every identifier of a file, and std::hash reads
+// every byte of each.
+struct WordHash {
+  std::size_t operator()(std::string_view word) const { return static_cast<std::size_t>(identifier_hash(word)); }
+};
+using WordSetView = std::unordered_set<std::string_view, WordHash>;
+template <class Value>
+using WordMap = std::unordered_map<std::string_view, Value, WordHash>;
 
 // The first position in [i, n) holding one of `set`'s bytes (n when none): sixteen bytes at a
 // time where SSE2 is there. The lexers below spend most of their time between such bytes.
@@ -46,10 +58,26 @@ std::size_t skip_to_any(std::string_view text, std::size_t i, std::size_t n, con
 constexpr std::array<char, 12> kLexerBytes{'#', '\'', '"', '(', ')', '[', ']', '{', '}', '\\', '\n', '\r'};
 
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         (static_cast<unsigned char>(c) >= 0x80);
-}
+// ASCII letters, digits, '_' and every byte of a multi-byte UTF-8 character: one load per byte,
+// since the lexers below ask this of nearly every byte they read.
+constexpr std::array<bool, 256> kIdentifierChar = [] {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c)
+    table[static_cast<std::size_t>(c)] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return table;
+}();
+
+inline bool is_identifier_char(char c) { return kIdentifierChar[static_cast<unsigned char>(c)]; }
+
+// Non-zero for the bytes code_identifiers stops at outside a def's header: comment and string
+// starts, and identifier bytes (digits included: a number is skipped whole).
+constexpr std::array<unsigned char, 256> kCodeByteClass = [] {
+  std::array<unsigned char, 256> table{};
+  for (int c = 0; c < 256; ++c)
+    table[static_cast<std::size_t>(c)] = (kIdentifierChar[static_cast<std::size_t>(c)] || c == '#' || c == '\'' || c == '"') ? 1 : 0;
+  return table;
+}();
 
 bool starts_with_keyword(std::string_view text, std::string_view keyword) {
   return text.size() > keyword.size() && text.substr(0, keyword.size()) == keyword &&
@@ -283,6 +311,10 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
            (header == Header::Return && depth == 0);
   };
   while (i < n) {
+    // Outside a def's header only comments, strings and words matter: skip the rest in one loop.
+    if (header == Header::None)
+      while (i < n && kCodeByteClass[static_cast<unsigned char>(text[i])] == 0) ++i;
+    if (i >= n) break;
     const char c = text[i];
     if (c == '#') {
       while (i < n && text[i] != '\n' && text[i] != '\r') ++i;
@@ -346,6 +378,40 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
     ++i;
   }
 }
+
+// Tokens made of a quote, an identifier and the same quote ('BN', "SyncBN"), looked for in one
+// pass over a text's quotes instead of one substring search per token; a token of another shape
+// is searched as it is. Same answers as a substring search for each token.
+class QuotedTriggers {
+ public:
+  explicit QuotedTriggers(const std::vector<std::string>& tokens) {
+    for (const auto& token : tokens) {
+      const bool quoted_identifier =
+          token.size() >= 3 && (token.front() == '\'' || token.front() == '"') && token.back() == token.front() &&
+          std::all_of(token.begin() + 1, token.end() - 1, [](char c) { return is_identifier_char(c); });
+      if (quoted_identifier) words_.insert(std::string_view(token).substr(1, token.size() - 2));
+      else if (!token.empty()) others_.push_back(token);
+    }
+  }
+
+  bool in(std::string_view text) const {
+    const std::size_t n = text.size();
+    if (!words_.empty())
+      for (std::size_t i = skip_to_any(text, 0, n, kQuotes); i < n; i = skip_to_any(text, i + 1, n, kQuotes)) {
+        std::size_t end = i + 1;
+        while (end < n && is_identifier_char(text[end])) ++end;
+        if (end < n && end > i + 1 && text[end] == text[i] && words_.count(text.substr(i + 1, end - i - 1)) > 0) return true;
+      }
+    return std::any_of(others_.begin(), others_.end(), [&](const std::string& token) {
+      return ::memmem(text.data(), text.size(), token.data(), token.size()) != nullptr;
+    });
+  }
+
+ private:
+  static constexpr std::array<char, 2> kQuotes{'\'', '"'};
+  WordSetView words_;  // views into the caller's tokens
+  std::vector<std::string> others_;
+};
 
 bool mentions_any(std::string_view text, const std::vector<std::string>& tokens) {
   return std::any_of(tokens.begin(), tokens.end(),
@@ -692,7 +758,11 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   // A trigger counts where it is code: in a docstring or a comment it cannot make a call. Words
   // count as whole identifiers (`use_batch_norm` is not `batch_norm`); quoted triggers ('BN',
   // mmcv's registry names) are strings by nature and count anywhere.
-  const std::unordered_set<std::string_view> words(trigger_words.begin(), trigger_words.end());
+  const WordSetView words(trigger_words.begin(), trigger_words.end());
+  // The quoted triggers ('BN', "SyncBN"), found from the file's quotes: most files hold none,
+  // and then no chunk is searched for them.
+  const QuotedTriggers quoted(trigger_tokens);
+  const bool file_has_quoted = quoted.in(source);
   // A lone CR ends a line for Python but not for tree-sitter's row count: keep such files simple.
   for (std::size_t at = source.find('\r'); at != std::string_view::npos; at = source.find('\r', at + 1))
     if (at + 1 >= source.size() || source[at + 1] != '\n') return std::nullopt;
@@ -713,13 +783,13 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   std::vector<char> relevant(count, 0);  // 1: relevant, 2: harvested
   std::vector<char> simple(count, 0);
   std::vector<std::vector<std::string_view>> ids(count);
-  std::unordered_set<std::string_view> interesting_set;
-  std::unordered_set<std::string_view> kept_words;  // every code identifier of the parsed chunks
+  WordSetView interesting_set;
+  WordSetView kept_words;  // every code identifier of the parsed chunks
   auto text_of = [&](std::size_t k) {
     return source.substr((*chunks)[k].begin, (*chunks)[k].end - (*chunks)[k].begin);
   };
   auto names_a_trigger_in = [&](std::string_view text, const std::vector<std::string_view>& code_ids) {
-    if (mentions_any(text, trigger_tokens)) return true;
+    if (file_has_quoted && quoted.in(text)) return true;
     return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return words.count(w) > 0; });
   };
   for (std::size_t k = 0; k < count; ++k) {
@@ -742,7 +812,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
   // naming a half is relevant when the script holds both.
   // Module constants holding a small float (`EPS = 1e-12`) stand for the literal where they are used.
-  std::unordered_set<std::string_view> small_constants;
+  WordSetView small_constants;
   if (!pairs.empty())
     for (std::size_t k = 0; k < count; ++k)
       if (simple[k] == 1 && has_small_float_literal(text_of(k))) {
@@ -761,7 +831,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   };
   // Which halves each chunk names, from one look at each identifier: bit 2p for pair p's first
   // half, bit 2p+1 for its second (at most 32 pairs).
-  std::unordered_map<std::string_view, std::uint64_t> half_bits;
+  WordMap<std::uint64_t> half_bits;
   std::uint64_t small_bits = 0;
   for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
     for (const auto& word : pairs[p].first) half_bits[word] |= std::uint64_t{1} << (2 * p);
@@ -846,7 +916,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     } else {
       std::vector<std::string_view> binds;
       bound_names(text_of(k), binds, [&](std::string_view word) {
-        return words.count(word) > 0 || mentions_any(word, trigger_tokens) || interesting_set.count(word) > 0;
+        return words.count(word) > 0 || (file_has_quoted && quoted.in(word)) || interesting_set.count(word) > 0;
       });
       for (const auto word : binds) add(word);
     }
@@ -866,7 +936,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   if (spread) {
     // Words added in the last sweep may make chunks above them relevant: follow every interesting
     // word (and what it leads to) through the index.
-    std::unordered_map<std::string_view, std::vector<std::size_t>> mentioned_by;
+    WordMap<std::vector<std::size_t>> mentioned_by;
     for (std::size_t k = 0; k < count; ++k)
       if (!relevant[k])
         for (const auto word : ids[k]) mentioned_by[word].push_back(k);
@@ -917,7 +987,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   }
   if (grew && !candidates.empty()) {
     // The rest through an index of which candidates bind each word.
-    std::unordered_map<std::string_view, std::vector<std::size_t>> bound_by;
+    WordMap<std::vector<std::size_t>> bound_by;
     for (const std::size_t k : candidates)
       for (const auto word : binds[k]) bound_by[word].push_back(k);
     std::vector<std::string_view> pending(kept_words.begin(), kept_words.end());
@@ -1012,14 +1082,14 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
           kept[m] = 1;
       }
       // Kept members' self attributes are needed; a member that assigns a needed one is kept.
-      std::unordered_map<std::string_view, std::vector<std::size_t>> assigned_by;
+      WordMap<std::vector<std::size_t>> assigned_by;
       for (std::size_t m = 0; m < count; ++m) {
         if (kept[m]) continue;
         std::vector<std::string_view> own;
         self_assignments(member_text(m), own);
         for (const auto name : own) assigned_by[name].push_back(m);
       }
-      std::unordered_set<std::string_view> needed_set;
+      WordSetView needed_set;
       std::vector<std::size_t> pending;
       for (std::size_t m = 0; m < count; ++m)
         if (kept[m]) pending.push_back(m);
@@ -1040,12 +1110,12 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
         }
       }
     } else {
-      std::unordered_set<std::string_view> used(header_ids.begin(), header_ids.end());
+      WordSetView used(header_ids.begin(), header_ids.end());
       std::vector<std::string_view> self_used = self_needed;
       self_mentions(header, self_used);
       // A statement is relevant when it names an API or a name a relevant statement bound (a
       // local alias `norm = nn.BatchNorm2d` makes `norm(c, eps=0.0)` a call of the API).
-      std::unordered_set<std::string_view> local_interesting;
+      WordSetView local_interesting;
       std::vector<char> relevant_member(count, 0);
       for (std::size_t m = 0; m < count; ++m)
         if (relevant_text(member_text(m), member_ids[m]) ||
@@ -1069,7 +1139,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       }
       // Kept statements use names and self attributes; a statement that binds a used name (a
       // compound one: that mentions it anywhere) or assigns a used self attribute is kept too.
-      std::unordered_map<std::string_view, std::vector<std::size_t>> kept_if_used, kept_if_self_used;
+      WordMap<std::vector<std::size_t>> kept_if_used, kept_if_self_used;
       for (std::size_t m = 0; m < count; ++m) {
         if (kept[m]) continue;
         const std::string_view text = member_text(m);
@@ -1084,9 +1154,9 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
           for (const auto w : self_set) kept_if_self_used[w].push_back(m);
         }
       }
-      std::unordered_set<std::string_view> self_used_set;
+      WordSetView self_used_set;
       std::vector<std::size_t> pending;
-      auto trigger = [&](const std::unordered_map<std::string_view, std::vector<std::size_t>>& index, std::string_view w) {
+      auto trigger = [&](const WordMap<std::vector<std::size_t>>& index, std::string_view w) {
         if (const auto it = index.find(w); it != index.end())
           for (const std::size_t other : it->second)
             if (!kept[other]) {
