@@ -13,6 +13,7 @@
 #include <climits>
 #include <functional>
 #include <optional>
+#include <span>
 #include <cstdint>
 #include <cstring>
 #include <unordered_map>
@@ -788,7 +789,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   auto text_of = [&](std::size_t k) {
     return source.substr((*chunks)[k].begin, (*chunks)[k].end - (*chunks)[k].begin);
   };
-  auto names_a_trigger_in = [&](std::string_view text, const std::vector<std::string_view>& code_ids) {
+  auto names_a_trigger_in = [&](std::string_view text, std::span<const std::string_view> code_ids) {
     if (file_has_quoted && quoted.in(text)) return true;
     return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return words.count(w) > 0; });
   };
@@ -1042,7 +1043,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   //    kept statements use, or that assign a self attribute kept code reads; compound statements
   //    (if, for, with, try, nested defs) are kept whole when they mention such a name at all.
   constexpr std::uint32_t kSplitAbove = 768;
-  auto relevant_text = [&](std::string_view text, const std::vector<std::string_view>& code_ids) {
+  auto relevant_text = [&](std::string_view text, std::span<const std::string_view> code_ids) {
     return names_a_trigger_in(text, code_ids) || assigns_attribute(text, attributes) ||
            std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) {
              return w == "global" || w == "nonlocal" || interesting_set.count(w) > 0;
@@ -1051,8 +1052,14 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   // `in_api_class`: the definition is a method of a class whose header names an API, where
   // `super().__init__(...)` and `Base.__init__(self, ...)` are calls of that API.
   // `self_needed`: for a method, the self attributes the kept parts of its class read or assign.
-  std::function<void(const TopLevelChunk&, int, bool, const std::vector<std::string_view>&)> include_definition =
-      [&](const TopLevelChunk& chunk, int depth, bool in_api_class, const std::vector<std::string_view>& self_needed) {
+  // `chunk_ids`: the chunk's code identifiers, in order; a member's are the slice of them that lies
+  // in its text (the same words a scan of the member alone reads: a member starts at a line start,
+  // outside brackets, strings and def headers).
+  std::function<void(const TopLevelChunk&, int, bool, const std::vector<std::string_view>&,
+                     std::span<const std::string_view>)>
+      include_definition = [&](const TopLevelChunk& chunk, int depth, bool in_api_class,
+                               const std::vector<std::string_view>& self_needed,
+                               std::span<const std::string_view> chunk_ids) {
     std::optional<Body> body;
     if (chunk.end - chunk.begin > kSplitAbove && depth < 3) body = split_body(source, chunk);
     if (!body) {
@@ -1061,14 +1068,22 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     }
     const std::size_t count = body->members.size();
     std::vector<char> kept(count, 0);
-    std::vector<std::vector<std::string_view>> member_ids(count);
+    std::vector<std::span<const std::string_view>> member_ids(count);
     auto member_text = [&](std::size_t m) {
       return source.substr(body->members[m].begin, body->members[m].end - body->members[m].begin);
     };
     std::vector<std::string_view> header_ids;
     const std::string_view header = source.substr(chunk.begin, body->header_end - chunk.begin);
     code_identifiers(header, header_ids);
-    for (std::size_t m = 0; m < count; ++m) code_identifiers(member_text(m), member_ids[m]);
+    for (std::size_t m = 0; m < count; ++m) {
+      const char* const from = source.data() + body->members[m].begin;
+      const char* const to = source.data() + body->members[m].end;
+      const auto first = std::lower_bound(chunk_ids.begin(), chunk_ids.end(), from,
+                                          [](std::string_view w, const char* at) { return w.data() < at; });
+      const auto last = std::lower_bound(first, chunk_ids.end(), to,
+                                         [](std::string_view w, const char* at) { return w.data() < at; });
+      member_ids[m] = std::span<const std::string_view>(first, last);
+    }
     bool header_names_api = false;
     std::vector<std::string_view> needed;  // a class's kept members' self attributes
     if (chunk.is_class) {
@@ -1188,7 +1203,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     for (std::size_t m = 0; m < count; ++m) {
       if (!kept[m]) continue;
       if (chunk.is_class && body->members[m].is_definition)
-        include_definition(body->members[m], depth + 1, header_names_api, needed);
+        include_definition(body->members[m], depth + 1, header_names_api, needed, member_ids[m]);
       else include(body->members[m].begin, body->members[m].end);
     }
   };
@@ -1198,7 +1213,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       if (!chunk.name.empty()) plan.skipped_names.push_back(chunk.name);
       continue;
     }
-    if (chunk.is_definition) include_definition(chunk, 0, false, {});
+    if (chunk.is_definition) include_definition(chunk, 0, false, {}, ids[k]);
     else include(chunk.begin, chunk.end);
   }
   if (plan.parsed_bytes >= source.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain
