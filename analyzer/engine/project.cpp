@@ -13,7 +13,9 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cudnnlint {
 
@@ -69,6 +71,13 @@ bool config_like_root(std::string_view name) {
 // Whether `text` may set a config default for a key ending in `key` the way yacs-style code does:
 // `<root>.A.<key> = value` with a config-like root (or, in a file that builds config nodes, any
 // root but self). Mirrors python/extract/config_values.h so that only such files are parsed.
+// string_view::find, by glibc's memmem: find stops at every '.' of a file (memchr, then memcmp).
+std::size_t find_text(std::string_view text, std::string_view needle, std::size_t from) {
+  if (from > text.size()) return std::string_view::npos;
+  const void* hit = ::memmem(text.data() + from, text.size() - from, needle.data(), needle.size());
+  return hit == nullptr ? std::string_view::npos : static_cast<std::size_t>(static_cast<const char*>(hit) - text.data());
+}
+
 bool may_set_config_key(std::string_view text, std::string_view key) {
   std::optional<bool> builds;  // looked for only when a root is not config-like
   auto builds_nodes = [&] {
@@ -79,7 +88,7 @@ bool may_set_config_key(std::string_view text, std::string_view key) {
     return *builds;
   };
   const std::string needle = "." + std::string(key);
-  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+  for (std::size_t at = find_text(text, needle, 0); at != std::string_view::npos; at = find_text(text, needle, at + 1)) {
     std::size_t after = at + needle.size();
     if (after < text.size() && is_identifier_char(text[after])) continue;
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
@@ -98,7 +107,7 @@ bool may_set_config_key(std::string_view text, std::string_view key) {
 // `==`) or names it in `set_defaults(...)`: an argparse default the code replaces at run time.
 bool rewrites_dest(std::string_view text, std::string_view dest) {
   const std::string needle = "." + std::string(dest);
-  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
+  for (std::size_t at = find_text(text, needle, 0); at != std::string_view::npos; at = find_text(text, needle, at + 1)) {
     std::size_t after = at + needle.size();
     if (after < text.size() && is_identifier_char(text[after])) continue;
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
@@ -181,11 +190,21 @@ class ProjectStep {
     if (depth > kMaxChain) return qualified;
     const auto split = in_.modules.split(qualified);
     if (!split || split->second.find('.') != std::string::npos) return qualified;
+    // A name the module defines (a project callable), or does not spell at all, is no import of
+    // it: no need to parse the module to know that.
+    if (defined_callables_.count(qualified) > 0 || !results_[split->first].identifiers.may_contain(split->second))
+      return qualified;
     const python::ModuleExports* exports = exports_of(split->first);
     if (exports == nullptr) return qualified;
     if (const auto it = exports->imported.find(split->second); it != exports->imported.end())
       return canonical(it->second, depth + 1);
     return qualified;
+  }
+
+  // The project callables known so far (each is a def or class of its module).
+  void note_defined_callables() {
+    for (const FileFacts* facts : all_facts())
+      for (const ForwardingFact& f : facts->forwardings) defined_callables_.insert(f.callable);
   }
 
   // ---- 1. project callables ----------------------------------------------------------------
@@ -304,6 +323,7 @@ class ProjectStep {
     std::map<std::string, std::size_t> entry_of;  // callable -> index in entries
     std::set<std::string> known;                   // callable + parameter (or signature) seen
     for (int round = 0; round < kMaxRounds; ++round) {
+      note_defined_callables();
       // Entries first from what is known, chains (a wrapper of a wrapper) settling over sweeps;
       // the table is rebuilt once per sweep.
       std::vector<std::string> fresh;
@@ -832,6 +852,7 @@ class ProjectStep {
   ProjectOutcome out_;
   std::unique_ptr<python::Parser> parser_;
   std::unordered_map<std::size_t, std::unique_ptr<python::ModuleExports>> exports_;
+  std::unordered_set<std::string> defined_callables_;
   std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;
   std::unordered_map<std::size_t, bool> omegaconf_;
   std::unordered_map<std::size_t, std::optional<std::string>> config_texts_;

@@ -215,8 +215,9 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       bool framework_file = false;
       std::vector<python::WordPair> file_pairs;
       if (!options.required.empty()) {
-        chosen = scan_identifiers(content, required, none, false).names_a_word &&
-                 (!options.select || options.select(content));
+        // The selector first: a text search, cheaper than the scan.
+        chosen = (!options.select || options.select(content)) &&
+                 scan_identifiers(content, required, none, false).names_a_word;
       } else {
         // Framework words count in files importing a marked framework: the identifier filter says
         // cheaply which files may, the import lines decide.
