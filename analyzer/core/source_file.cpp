@@ -1,5 +1,9 @@
 #include "core/source_file.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <fcntl.h>
@@ -89,15 +93,38 @@ SourceFile::SourceFile(std::string path, std::string text) : path_(std::move(pat
 const std::vector<std::size_t>& SourceFile::line_starts() const {
   if (!line_starts_.empty()) return line_starts_;
   line_starts_.push_back(0);
-  for (std::size_t i = 0; i < text_.size(); ++i) {
-    // CR, LF and CRLF all end a line, as Python and GitHub's line hashing treat them.
+  const std::size_t n = text_.size();
+  // CR, LF and CRLF all end a line, as Python and GitHub's line hashing treat them. Sixteen bytes
+  // at a time: most blocks hold no line end or one.
+  auto line_end_at = [&](std::size_t& i) {
     if (text_[i] == '\n') {
       line_starts_.push_back(i + 1);
     } else if (text_[i] == '\r') {
-      if (i + 1 < text_.size() && text_[i + 1] == '\n') ++i;
+      if (i + 1 < n && text_[i + 1] == '\n') ++i;
       line_starts_.push_back(i + 1);
     }
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  while (i + 16 <= n) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text_.data() + i));
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(block, lf), _mm_cmpeq_epi8(block, cr))));
+    std::size_t resume = i + 16;
+    while (mask != 0) {
+      std::size_t at = i + static_cast<std::size_t>(__builtin_ctz(mask));
+      mask &= mask - 1;
+      const std::size_t before = at;
+      line_end_at(at);
+      if (at != before) {  // the LF of a CRLF is part of the same line end, in this block or the next
+        if (at - i < 16) mask &= ~(1u << (at - i));
+        resume = std::max(resume, at + 1);
+      }
+    }
+    i = resume;
   }
+#endif
+  for (; i < n; ++i) line_end_at(i);
   return line_starts_;
 }
 

@@ -114,14 +114,6 @@ std::optional<std::size_t> WordSet::index_of(std::uint64_t hash, std::string_vie
   return std::nullopt;
 }
 
-// Two bits per identifier, from the two halves of its hash.
-void IdentifierFilter::add(std::uint64_t hash) {
-  const std::uint64_t mask = bits_.size() * 64 - 1;
-  const std::uint64_t a = hash & mask, b = (hash >> 32) & mask;
-  bits_[a >> 6] |= 1ull << (a & 63);
-  bits_[b >> 6] |= 1ull << (b & 63);
-}
-
 bool IdentifierFilter::may_contain(std::string_view word) const {
   // No record of most short names: anything may be there.
   if (bits_.empty() || (is_short_lowercase(word) && !is_recorded_short(word))) return true;

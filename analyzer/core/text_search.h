@@ -64,7 +64,14 @@ class IdentifierFilter {
 
  private:
   friend IdentifierScan scan_identifiers(std::string_view, const WordSet&, const WordSet&, bool, const WordSet*);
-  void add(std::uint64_t hash);
+  // Two bits per identifier, from the two halves of its hash (inline: the first pass calls this
+  // for every identifier of the tree).
+  void add(std::uint64_t hash) {
+    const std::uint64_t mask = bits_.size() * 64 - 1;
+    const std::uint64_t a = hash & mask, b = (hash >> 32) & mask;
+    bits_[a >> 6] |= 1ull << (a & 63);
+    bits_[b >> 6] |= 1ull << (b & 63);
+  }
   std::vector<std::uint64_t> bits_;
 };
 

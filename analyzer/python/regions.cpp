@@ -34,29 +34,45 @@ using WordSetView = std::unordered_set<std::string_view, WordHash>;
 template <class Value>
 using WordMap = std::unordered_map<std::string_view, Value, WordHash>;
 
+// A set of bytes to stop at, with its SSE2 broadcasts made once (not at every stop: the lexers
+// below stop every few bytes).
+template <std::size_t N>
+struct ByteSet {
+  explicit ByteSet(const std::array<char, N>& bytes) : set(bytes) {
+#if defined(__SSE2__)
+    for (std::size_t k = 0; k < N; ++k) wanted[k] = _mm_set1_epi8(bytes[k]);
+#endif
+  }
+  std::array<char, N> set;
+#if defined(__SSE2__)
+  __m128i wanted[N];
+#endif
+};
+
 // The first position in [i, n) holding one of `set`'s bytes (n when none): sixteen bytes at a
 // time where SSE2 is there. The lexers below spend most of their time between such bytes.
 template <std::size_t N>
-std::size_t skip_to_any(std::string_view text, std::size_t i, std::size_t n, const std::array<char, N>& set) {
+std::size_t skip_to_any(std::string_view text, std::size_t i, std::size_t n, const ByteSet<N>& bytes) {
 #if defined(__SSE2__)
-  __m128i wanted[N];
-  for (std::size_t k = 0; k < N; ++k) wanted[k] = _mm_set1_epi8(set[k]);
   while (i + 16 <= n) {
     const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-    __m128i hits = _mm_cmpeq_epi8(block, wanted[0]);
-    for (std::size_t k = 1; k < N; ++k) hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, wanted[k]));
+    __m128i hits = _mm_cmpeq_epi8(block, bytes.wanted[0]);
+    for (std::size_t k = 1; k < N; ++k) hits = _mm_or_si128(hits, _mm_cmpeq_epi8(block, bytes.wanted[k]));
     const int mask = _mm_movemask_epi8(hits);
     if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(mask)));
     i += 16;
   }
 #endif
   for (; i < n; ++i)
-    for (const char c : set)
+    for (const char c : bytes.set)
       if (text[i] == c) return i;
   return n;
 }
 
-constexpr std::array<char, 12> kLexerBytes{'#', '\'', '"', '(', ')', '[', ']', '{', '}', '\\', '\n', '\r'};
+const ByteSet<12> kLexerBytes({'#', '\'', '"', '(', ')', '[', ']', '{', '}', '\\', '\n', '\r'});
+const ByteSet<4> kSingleQuotedBytes({'\\', '\'', '\n', '\r'});
+const ByteSet<4> kDoubleQuotedBytes({'\\', '"', '\n', '\r'});
+const ByteSet<2> kQuoteBytes({'\'', '"'});
 
 
 // ASCII letters, digits, '_' and every byte of a multi-byte UTF-8 character: one load per byte,
@@ -398,7 +414,7 @@ class QuotedTriggers {
   bool in(std::string_view text) const {
     const std::size_t n = text.size();
     if (!words_.empty())
-      for (std::size_t i = skip_to_any(text, 0, n, kQuotes); i < n; i = skip_to_any(text, i + 1, n, kQuotes)) {
+      for (std::size_t i = skip_to_any(text, 0, n, kQuoteBytes); i < n; i = skip_to_any(text, i + 1, n, kQuoteBytes)) {
         std::size_t end = i + 1;
         while (end < n && is_identifier_char(text[end])) ++end;
         if (end < n && end > i + 1 && text[end] == text[i] && words_.count(text.substr(i + 1, end - i - 1)) > 0) return true;
@@ -409,7 +425,6 @@ class QuotedTriggers {
   }
 
  private:
-  static constexpr std::array<char, 2> kQuotes{'\'', '"'};
   WordSetView words_;  // views into the caller's tokens
   std::vector<std::string> others_;
 };
@@ -476,7 +491,7 @@ std::optional<std::vector<TopLevelChunk>> split_statements(std::string_view sour
       const bool triple = i + 2 < n && source[i + 1] == c && source[i + 2] == c;
       i += triple ? 3 : 1;
       bool closed = false;
-      const std::array<char, 4> string_bytes{'\\', c, '\n', '\r'};
+      const auto& string_bytes = c == '"' ? kDoubleQuotedBytes : kSingleQuotedBytes;
       while (i < n) {
         i = skip_to_any(source, i, n, string_bytes);
         if (i >= n) break;

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 namespace cudnnlint {
 namespace {
@@ -76,6 +77,36 @@ TEST(SourceFile, PositionsAcrossLineEndingsAndBom) {
   EXPECT_EQ(file.line_text(2), "bé");
   EXPECT_EQ(file.line_text(3), "c😀d");
   EXPECT_EQ(file.line_text(9), "");
+}
+
+// Line starts are found sixteen bytes at a time: a CRLF split across two blocks, runs of line
+// ends and a tail shorter than a block must give what a byte-by-byte reading gives.
+TEST(SourceFile, LineStartsAcrossBlockBoundaries) {
+  auto reference = [](const std::string& text) {
+    std::vector<std::size_t> starts{0};
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') {
+        starts.push_back(i + 1);
+      } else if (text[i] == '\r') {
+        if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+        starts.push_back(i + 1);
+      }
+    }
+    return starts;
+  };
+  std::vector<std::string> texts = {std::string(15, 'a') + "\r\n" + std::string(20, 'b') + "\n",
+                                    std::string(31, 'a') + "\r\nx\r\r\n\n\r",
+                                    "\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n",
+                                    std::string(16, '\r') + std::string(16, '\n'), "no line end", ""};
+  for (std::size_t offset = 0; offset < 16; ++offset)  // a CRLF at every position of a block
+    texts.push_back(std::string(offset, 'x') + "\r\n" + std::string(40, 'y') + "\r\n\rz");
+  for (const auto& text : texts) {
+    const SourceFile file("f.py", text);
+    const auto expected = reference(text);
+    ASSERT_EQ(file.line_count(), expected.size()) << text;
+    for (std::size_t line = 0; line < expected.size(); ++line)
+      EXPECT_EQ(file.position_at(expected[line]).line, line + 1) << "line start " << expected[line];
+  }
 }
 
 }  // namespace
