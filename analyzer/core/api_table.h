@@ -54,6 +54,8 @@ inline constexpr std::string_view kOptimizerFamily = "optimizer";  // eps of tor
 // Not a table family: the Python extractor of element types (python/extract/tensor_dtype), which
 // reads convolution, normalization and optimizer entries as consumers.
 inline constexpr std::string_view kDtypeFamily = "dtype";
+// The Python extractor of spatial sizes through layer stacks (python/extract/shape_chain.h).
+inline constexpr std::string_view kShapeFamily = "shape";
 
 // One argument an extractor reads, by its role in the family ("eps", "kernel_size").
 struct ApiArg {

@@ -289,6 +289,37 @@ struct SuppressionComment {
 };
 
 // Everything a front-end learned from one file.
+// One layer of a stack that a tensor of known spatial size runs through, and the sizes after it.
+struct ShapeStep {
+  std::string label;                  // "conv 3×3/1", "conv 3×3 valid", "maxpool 2", "batchnorm"
+  std::string text;                   // the layer as written, shortened: "nn.Conv2d(8, 8, 3)"
+  Location where;
+  std::vector<std::int64_t> output;   // spatial sizes after it (below 1 at a rejecting layer)
+};
+
+// A tensor whose spatial size the code fixes (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`)
+// run through a stack of layers the code lists (nn.Sequential, a Keras Sequential model), up to
+// the first layer that rejects its input as smaller than its (dilated) kernel. Emitted only when
+// one does; a layer the front-end does not know, or a size it cannot fold, ends the chain
+// silently (it never guesses a size).
+struct ShapeChainFact {
+  std::string framework;              // "torch", "keras"
+  std::string model_text;             // "nn.Sequential(...)", "keras.Sequential([...])"
+  Location call;                      // where the model meets the tensor (or, Keras, is built)
+  std::string source_text;            // "torch.randn(1, 3, 4, 4)", "keras.Input(shape=(4, 4, 3))"
+  Location source;
+  std::string layout;                 // "NCHW" or "NHWC": where the channels sit
+  std::vector<std::int64_t> input_spatial;
+  std::vector<ShapeStep> steps;       // the rejecting layer last
+  std::string rejected_by;            // "conv" or "pool"
+  std::int64_t channels = 0;          // the channels reaching the rejecting layer; 0 when unknown
+  // Per axis, at the rejecting layer: the input with its padding, and the dilated kernel (window).
+  std::vector<std::int64_t> padded_input, kernel_extent;
+  // The rejecting convolution's geometry with its input filled in (N, C, spatial...): what
+  // gpu_check replays against the real libcudnn. Empty kernel for a pooling layer.
+  ConvGeometryFact conv;
+};
+
 struct FileFacts {
   std::string path;
   std::string language;  // "python", "cpp", "yaml", "json"
@@ -300,6 +331,7 @@ struct FileFacts {
   std::vector<DescriptorFact> descriptors;
   std::vector<TensorInputFact> tensor_inputs;
   std::vector<LowPrecisionConstantFact> low_precision_constants;
+  std::vector<ShapeChainFact> shape_chains;
   std::vector<ForwardingFact> forwardings;
   std::vector<ArgumentFact> arguments;
   std::vector<ConfigDefaultFact> config_defaults;

@@ -164,6 +164,15 @@ void write_facts(std::ostream& out, const Report& report) {
       if (!c.api.empty()) item["api"] = c.api;
       low_precision.push_back(std::move(item));
     }
+    nlohmann::json shape_chains = nlohmann::json::array();
+    for (const auto& c : facts.shape_chains) {
+      nlohmann::json steps = nlohmann::json::array();
+      for (const auto& step : c.steps)
+        steps.push_back({{"label", step.label}, {"where", location_json(step.where)}, {"output", step.output}});
+      shape_chains.push_back({{"framework", c.framework}, {"call", location_json(c.call)},
+                              {"source", location_json(c.source)}, {"layout", c.layout},
+                              {"input", c.input_spatial}, {"steps", steps}, {"rejected_by", c.rejected_by}});
+    }
     auto settleable_json = [&](const SettleableValue& v) {
       nlohmann::json item = {{"source", sources[static_cast<int>(v.source)]}};
       if (v.value) item["value"] = v.value->value;
@@ -215,6 +224,7 @@ void write_facts(std::ostream& out, const Report& report) {
                      {"convolutions", convolutions},
                      {"tensor_inputs", tensor_inputs},
                      {"low_precision_constants", low_precision},
+                     {"shape_chains", shape_chains},
                      {"loaders", loaders},
                      {"forwardings", forwardings},
                      {"arguments", arguments},

@@ -54,6 +54,7 @@ std::vector<std::string> python_families(const AnalysisOptions& options) {
   if (loader) families.emplace_back(kLoaderFamily);
   if (options.keep_facts && selected_family("conv")) families.emplace_back(kConvolutionFamily);
   if (selected_family("dtype")) families.emplace_back(kDtypeFamily);
+  if (selected_family("shape")) families.emplace_back(kShapeFamily);
   return families;
 }
 
@@ -88,6 +89,16 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
   pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true, true, false});
   // The policy is a string: the first pass's quoted words find `"mixed_float16"` on their own.
   pass.quoted.emplace_back("mixed_float16");
+}
+
+// The shape family's words: a stack of layers (`Sequential`) and a size source
+// (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`, `input_shape=`) in one function, or in
+// the module's statements together. The extractor reads nothing else (a stack and its input in
+// one scope, not in a class), so these are all the planner must parse.
+void add_shape_words(PythonPassOptions& pass) {
+  pass.python.pairs.push_back({{"Sequential"},
+                               {"randn", "rand", "zeros", "ones", "empty", "Input", "InputLayer", "input_shape"},
+                               false, false, false});
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a
@@ -240,6 +251,8 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.python.trigger_words = pass.words;
   if (std::find(pass.python.families.begin(), pass.python.families.end(), kDtypeFamily) != pass.python.families.end())
     add_dtype_words(builtin, pass);
+  if (std::find(pass.python.families.begin(), pass.python.families.end(), kShapeFamily) != pass.python.families.end())
+    add_shape_words(pass);
   pass.python.attributes = builtin.instance_attributes();
   // In the first pass a definition named like an API (transformers' `class TrainingArguments`) is
   // the library defining it, not code using it.

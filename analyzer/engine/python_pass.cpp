@@ -65,9 +65,12 @@ struct PairTest {
   std::size_t slot = 0;   // q in TrackedWords' bits
   std::vector<std::string> first_words, second_words;  // without the marker
   bool first_small = false, second_small = false, classes = false, second_classes = false;
+  // The first half counts anywhere in the file: each chunk holding the second half holds the pair.
+  bool first_anywhere = false;
 
   PairTest(const python::WordPair& pair, std::size_t at, std::size_t q)
-      : index(at), slot(q), classes(pair.classes), second_classes(pair.second_classes) {
+      : index(at), slot(q), classes(pair.classes), second_classes(pair.second_classes),
+        first_anywhere(pair.first_anywhere) {
     for (const auto& word : pair.first) {
       if (word == python::kSmallFloatLiteral) first_small = true;
       else first_words.push_back(word);
@@ -95,7 +98,8 @@ struct PairTest {
     const std::uint64_t first_bit = TrackedWords::first_bit(slot), second_bit = TrackedWords::second_bit(slot);
     auto text_of = [&](std::size_t c) { return content.substr(chunks[c].begin, chunks[c].end - chunks[c].begin); };
     auto has_first = [&](std::size_t c) {
-      return (chunk_roles[c] & first_bit) != 0 || (first_small && has_small_float_literal(text_of(c)));
+      return first_anywhere || (chunk_roles[c] & first_bit) != 0 ||
+             (first_small && has_small_float_literal(text_of(c)));
     };
     bool small_outside_definitions = false;
     if (second_small)
@@ -169,7 +173,6 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
     for (const auto& word : options.framework_words) track(word, TrackedWords::kFramework);
     for (std::size_t p = 0; p < options.python.pairs.size(); ++p) {
       const auto& pair = options.python.pairs[p];
-      if (pair.first_anywhere) continue;  // found through `quoted`, left to the planner
       if (pairs.size() == 31) throw std::logic_error("more than 31 word pairs: TrackedWords has 64 bits");
       const std::size_t q = pairs.size();
       pairs.emplace_back(pair, p, q);
@@ -244,7 +247,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
             if (*chunks && !pair.may_hold_in_one_chunk(content, **chunks, chunk_roles)) continue;
             pair_chosen = true;
           }
-          file_pairs.push_back(options.python.pairs[pair.index]);
+          if (!pair.first_anywhere) file_pairs.push_back(options.python.pairs[pair.index]);
         }
         for (const auto& pair : options.python.pairs)
           if (pair.first_anywhere) file_pairs.push_back(pair);  // left to the planner

@@ -7,6 +7,7 @@
 #include "python/extract/loader.h"
 #include "python/extract/normalization.h"
 #include "python/extract/tensor_dtype.h"
+#include "python/extract/shape_chain.h"
 #include "python/imports.h"
 #include "python/regions.h"
 #include "python/resolver.h"
@@ -232,6 +233,7 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   ConvGeometryExtractor conv_geometry;
   LoaderExtractor loader(table);
   TensorDtypeExtractor tensor_dtype;
+  ShapeChainExtractor shape_chain;
   ArgparseExtractor argparse;
   ConfigDefaultsExtractor config_defaults;
   std::vector<Extractor*> extractors;
@@ -239,6 +241,7 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   if (wants(kConvolutionFamily)) extractors.push_back(&conv_geometry);
   if (wants(kLoaderFamily)) extractors.push_back(&loader);
   if (wants(kDtypeFamily)) extractors.push_back(&tensor_dtype);
+  if (wants(kShapeFamily)) extractors.push_back(&shape_chain);
   if (options.argparse) extractors.push_back(&argparse);
   if (options.config_defaults) extractors.push_back(&config_defaults);
 

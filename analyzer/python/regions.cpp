@@ -1058,6 +1058,22 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   //    kept statements use, or that assign a self attribute kept code reads; compound statements
   //    (if, for, with, try, nested defs) are kept whole when they mention such a name at all.
   constexpr std::uint32_t kSplitAbove = 768;
+  // In a function parsed statement by statement, a statement naming a half of one of the file's
+  // pairs (`x = torch.randint(...)`, `model = nn.Sequential(...)`) or holding the small literal
+  // a pair asks for is relevant: the pair made the function relevant, and its halves must be parsed
+  // wherever they sit in it (what uses them follows through the names they bind).
+  WordSetView pair_words;
+  bool pair_small_literal = false;
+  for (const WordPair& pair : pairs)
+    for (const auto* half : {&pair.first, &pair.second})
+      for (const auto& word : *half) {
+        if (word == kSmallFloatLiteral) pair_small_literal = true;
+        else pair_words.insert(word);
+      }
+  auto names_a_pair_half = [&](std::string_view text, std::span<const std::string_view> code_ids) {
+    return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return pair_words.count(w) > 0; }) ||
+           (pair_small_literal && has_small_float_literal(text));
+  };
   auto relevant_text = [&](std::string_view text, std::span<const std::string_view> code_ids) {
     return names_a_trigger_in(text, code_ids) || assigns_attribute(text, attributes) ||
            std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) {
@@ -1148,7 +1164,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       WordSetView local_interesting;
       std::vector<char> relevant_member(count, 0);
       for (std::size_t m = 0; m < count; ++m)
-        if (relevant_text(member_text(m), member_ids[m]) ||
+        if (relevant_text(member_text(m), member_ids[m]) || names_a_pair_half(member_text(m), member_ids[m]) ||
             (in_api_class && std::any_of(member_ids[m].begin(), member_ids[m].end(),
                                          [](std::string_view w) { return w == "__init__"; })))
           relevant_member[m] = 1;

@@ -45,7 +45,7 @@ def test_shortcuts_find_exactly_what_a_full_parse_finds(cli, tree):
     facts_full = cli.run("--format", "facts", "--full-parse", REPO / tree, check_code=1).stdout
     import json
 
-    kinds = ("normalizations", "loaders", "tensor_inputs", "low_precision_constants", "convolutions", "forwardings")
+    kinds = ("normalizations", "loaders", "tensor_inputs", "low_precision_constants", "shape_chains", "convolutions", "forwardings")
     by_path = lambda doc: {(f["path"], kind): f[kind] for f in json.loads(doc)["files"] for kind in kinds if f[kind]}
     assert by_path(facts_fast) == by_path(facts_full)
     assert any(kind == "loaders" for _, kind in by_path(facts_fast)) or tree == "examples"
@@ -76,6 +76,15 @@ REGION_CASES = {
                    "def f():\n    return nn.BatchNorm2d(3, eps=EPS)\n",
     "continued_def.py": "import torch.nn as nn\nEPS = 0.0\ndef \\\n  EPS():\n    return 1\n\n"
                         "def f():\n    return nn.BatchNorm2d(3, eps=EPS)\n",
+    # A function too large to parse whole (over 768 bytes), made relevant by a word pair: the
+    # statements holding the pair's halves, and those using what they bind, are parsed.
+    "large_function_pairs.py": "import torch\nimport torch.nn as nn\n\n\ndef integer_input():\n"
+                               + "".join(f"    v{i} = {i} * 2  # filler statement number {i}\n" for i in range(40))
+                               + "    conv = nn.Conv2d(3, 8, 3)\n    x = torch.randint(0, 255, (1, 3, 32, 32))\n"
+                               "    return conv(x)\n\n\ndef shapes():\n"
+                               + "".join(f"    w{i} = {i} * 2  # filler statement number {i}\n" for i in range(40))
+                               + "    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.MaxPool2d(2), nn.Conv2d(8, 8, 3))\n"
+                               "    x = torch.randn(1, 3, 4, 4)\n    return model(x)\n",
 }
 
 
@@ -86,6 +95,8 @@ def test_region_parsing_matches_full_parse_on_tricky_bindings(cli, tmp_path, nam
     fast, _ = cli.json(source)
     full, _ = cli.json("--full-parse", source)
     assert fast["findings"] == full["findings"]
+    if name == "large_function_pairs.py":
+        assert sorted(f["rule"] for f in fast["findings"]) == ["conv-input-smaller-than-kernel", "torch-integer-input"]
     facts = lambda extra: [(f["normalizations"], f["loaders"]) for f in json.loads(
         cli.run("--format", "facts", *extra, source).stdout)["files"]]
     assert facts([]) == facts(["--full-parse"])

@@ -39,21 +39,17 @@ std::vector<std::optional<IntegerValue>> default_axes(const ApiArg& arg, int axe
 
 }  // namespace
 
-void ConvGeometryExtractor::on_use(const ApiUse& use, Resolver& r) {
-  const ApiEntry& api = use.api;
+ConvGeometryFact conv_geometry_of(const ApiEntry& api, const CallArgs& args, int shift, TSNode site, Resolver& r) {
   ConvGeometryFact fact;
-  fact.api = use.qualified;
-  fact.spelled_as = use.spelled;
-  fact.call = r.locate(use.site);
+  fact.call = r.locate(site);
   fact.spatial_dims = api.spatial_dims;
   fact.layout = api.layout;
   fact.input_set_by = "the tensor passed at run time";
-  fact.filter_set_by = fact.params_set_by = use.spelled;
   const int axes = api.spatial_dims;
   auto bound = [&](std::string_view role) -> std::optional<ArgBinding> {
     const ApiArg* arg = api.arg(role);
     if (arg == nullptr) return std::nullopt;
-    return bind_arg(*arg, use.args, use.shift);
+    return bind_arg(*arg, args, shift);
   };
   auto axes_of = [&](std::string_view role) -> std::vector<std::optional<IntegerValue>> {
     const auto b = bound(role);
@@ -98,6 +94,14 @@ void ConvGeometryExtractor::on_use(const ApiUse& use, Resolver& r) {
       else if (*format == "channels_first" || *format == "NCHW" || *format == "NCW" || *format == "NCDHW") fact.layout = "NCHW";
     }
   }
+  return fact;
+}
+
+void ConvGeometryExtractor::on_use(const ApiUse& use, Resolver& r) {
+  ConvGeometryFact fact = conv_geometry_of(use.api, use.args, use.shift, use.site, r);
+  fact.api = use.qualified;
+  fact.spelled_as = use.spelled;
+  fact.filter_set_by = fact.params_set_by = use.spelled;
   r.out().conv_geometries.push_back(std::move(fact));
 }
 

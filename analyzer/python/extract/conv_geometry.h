@@ -7,6 +7,11 @@
 
 namespace cudnnlint::python {
 
+// The geometry a convolution call fixes, from its table entry and its arguments (`shift`: how
+// many leading positional arguments the API does not see, as in ApiUse). No input: the caller
+// fills it where it knows one.
+ConvGeometryFact conv_geometry_of(const ApiEntry& api, const CallArgs& args, int shift, TSNode site, Resolver& r);
+
 class ConvGeometryExtractor : public Extractor {
  public:
   bool handles(const ApiEntry& api) const override { return api.family == kConvolutionFamily; }

@@ -1,0 +1,100 @@
+// conv-input-smaller-than-kernel: a tensor whose spatial size the code fixes, run through a stack
+// of layers the code lists, reaches a convolution (or a PyTorch pooling layer) smaller than its
+// dilated kernel. Measured on CPU over a grid of sizes, kernels, strides, paddings and dilations
+// (tests/probes/torch_shapes.py on torch 2.11.0: 630 convolutions, 924 max and 462 average pools,
+// 0 disagreements with the formulas; tests/probes/tf_shapes.py on TensorFlow 2.21 / Keras 3.15.1:
+// 140 'valid' and 140 'same' Conv2D): PyTorch raises, Keras raises while building the model, and
+// cuDNN returns CUDNN_STATUS_BAD_PARAM for the same geometry (gpu_check's descriptor tier replays
+// it). KB entry shapes/conv-input-smaller-than-kernel. Reads ShapeChainFact only.
+#include "rules/replay_configs.h"
+#include "rules/rule.h"
+
+#include <algorithm>
+#include <string>
+
+namespace cudnnlint {
+
+namespace {
+
+std::string sizes_text(const std::vector<std::int64_t>& sizes) {
+  std::string out;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (i > 0) out += "×";
+    out += sizes[i] < 0 ? "−" + std::to_string(-sizes[i]) : std::to_string(sizes[i]);
+  }
+  return out;
+}
+
+// "4×4 → conv 3×3 → 2×2 → maxpool 2 → 1×1 → conv 3×3 → −1×−1"
+std::string chain_text(const ShapeChainFact& chain) {
+  std::string out = sizes_text(chain.input_spatial);
+  for (const ShapeStep& step : chain.steps) {
+    // Layers that keep the size are named in the related locations, not in the chain.
+    if (step.label.rfind("conv", 0) != 0 && step.label.rfind("maxpool", 0) != 0 && step.label.rfind("avgpool", 0) != 0)
+      continue;
+    out += " → " + step.label + " → " + sizes_text(step.output);
+  }
+  return out;
+}
+
+// "1 x 1" (PyTorch's own spelling of sizes in its messages) or "4x1x1" with the channels.
+std::string torch_sizes(const std::vector<std::int64_t>& sizes, const char* separator) {
+  std::string out;
+  for (std::size_t i = 0; i < sizes.size(); ++i) out += (i > 0 ? separator : "") + std::to_string(sizes[i]);
+  return out;
+}
+
+// What the framework says, as measured (first line of the exception).
+std::string framework_message(const ShapeChainFact& chain) {
+  if (chain.framework == "torch") {
+    if (chain.rejected_by == "pool") {
+      const std::string c = chain.channels > 0 ? std::to_string(chain.channels) + "x" : "";
+      std::vector<std::int64_t> output = chain.steps.back().output;
+      for (auto& v : output) v = std::max<std::int64_t>(v, 0);
+      std::vector<std::int64_t> reaching = chain.steps.size() >= 2 ? chain.steps[chain.steps.size() - 2].output
+                                                                   : chain.input_spatial;
+      return "PyTorch raises `RuntimeError: Given input size: (" + c + torch_sizes(reaching, "x") +
+             "). Calculated output size: (" + c + torch_sizes(output, "x") +
+             "). Output size is too small` (measured with torch 2.11.0)";
+    }
+    return "PyTorch raises `RuntimeError: Calculated padded input size per channel: (" +
+           torch_sizes(chain.padded_input, " x ") + "). Kernel size: (" + torch_sizes(chain.kernel_extent, " x ") +
+           "). Kernel size can't be greater than actual input size` (measured with torch 2.11.0)";
+  }
+  return "Keras raises `ValueError: Computed output size would be zero or negative` while building the model "
+         "(measured with TensorFlow 2.21, Keras 3.15.1)";
+}
+
+}  // namespace
+
+void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Finding>& out) {
+  for (const ShapeChainFact& chain : input.facts.shape_chains) {
+    if (chain.steps.empty() || chain.rejected_by.empty()) continue;
+    const ShapeStep& last = chain.steps.back();
+    // The size that reaches the rejecting layer: the output of the step before it, or the input.
+    std::vector<std::int64_t> reaching = chain.input_spatial;
+    if (chain.steps.size() >= 2) reaching = chain.steps[chain.steps.size() - 2].output;
+    Finding finding = make_finding(RuleId::ConvInputSmallerThanKernel, last.where);
+    const std::string what = chain.rejected_by == "conv" ? "convolution" : "pooling layer";
+    const bool padded = chain.padded_input != reaching;
+    const bool dilated = std::any_of(chain.conv.dilation.begin(), chain.conv.dilation.end(),
+                                     [](const std::optional<IntegerValue>& d) { return d && d->value > 1; });
+    finding.message = "`" + last.text + "` gets a " + sizes_text(reaching) + " input from `" + chain.source_text +
+                      "`" + (padded ? " (" + sizes_text(chain.padded_input) + " padded)" : "") + ", smaller than its " +
+                      sizes_text(chain.kernel_extent) + (chain.rejected_by == "conv" ? " kernel" : " window") +
+                      (dilated && chain.rejected_by == "conv" ? " (dilation included)" : "") + ": " +
+                      chain_text(chain) + ". " + framework_message(chain);
+    if (chain.rejected_by == "conv")
+      finding.message += "; cuDNN returns CUDNN_STATUS_BAD_PARAM for this " + what + " (measured with cuDNN 9.19.0)";
+    finding.target_note = chain.framework == "torch" ? "PyTorch (torch 2.11.0 measured)" : "Keras 3 (3.15.1 measured)";
+    finding.related.push_back({chain.source, "the input's size is fixed here: " + sizes_text(chain.input_spatial) +
+                                                 (chain.layout == "NHWC" ? " (channels last)" : "")});
+    for (std::size_t i = 0; i + 1 < chain.steps.size(); ++i)
+      finding.related.push_back(
+          {chain.steps[i].where, "after `" + chain.steps[i].text + "`: " + sizes_text(chain.steps[i].output)});
+    if (chain.rejected_by == "conv") finding.replay = convolution_replay(chain.conv);
+    out.push_back(std::move(finding));
+  }
+}
+
+}  // namespace cudnnlint
