@@ -99,6 +99,13 @@ void add_shape_words(PythonPassOptions& pass) {
   pass.python.pairs.push_back({{"Sequential"},
                                {"randn", "rand", "zeros", "ones", "empty", "Input", "InputLayer", "input_shape"},
                                false, false, false});
+  // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
+  pass.python.pairs.push_back({{"Input"},
+                               {"Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
+                                "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D",
+                                "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
+                                "AvgPool3D"},
+                               false, false, false});
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a

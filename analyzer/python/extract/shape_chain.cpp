@@ -125,6 +125,76 @@ std::string uniform_text(const std::vector<std::int64_t>& values) {
   return values.empty() ? std::string() : sizes_text({values.front()});
 }
 
+// The spatial size and channels a Keras `shape` tuple (no batch axis) gives, and the layout the
+// layers' data_format says (channels_last unless they say channels_first). False when a size is
+// not fixed (None) or the layout cannot be told.
+bool keras_start(TSNode shape, const std::vector<TSNode>& layers, std::size_t first_layer, ShapeChainFact& fact,
+                 std::vector<std::int64_t>& spatial, std::int64_t& channels, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (ts_node_is_null(shape)) return false;
+  shape = strip(shape);
+  if (!(is(shape, g.tuple) || is(shape, g.list))) return false;
+  std::vector<std::int64_t> dims;
+  const uint32_t n = ts_node_named_child_count(shape);
+  for (uint32_t i = 0; i < n; ++i) {
+    const auto v = integer_of(ts_node_named_child(shape, i), r);
+    if (!v || v->value <= 0) return false;  // None: a size known only at run time
+    dims.push_back(v->value);
+  }
+  if (dims.size() < 2) return false;
+  // channels_first only when the stack's layers say so (a global `set_image_data_format` in the
+  // file makes the default unknown).
+  if (r.source().find("image_data_format") != std::string_view::npos) return false;
+  fact.layout = "NHWC";
+  for (std::size_t i = first_layer; i < layers.size(); ++i) {
+    const TSNode layer = strip(layers[i]);
+    if (!is(layer, g.call)) break;
+    const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
+    for (const auto& [key, value] : a.keywords)
+      if (key == "data_format")
+        if (const auto f = string_literal(strip(value), r.source()); f && *f == "channels_first") fact.layout = "NCHW";
+  }
+  if (fact.layout == "NHWC") {
+    spatial.assign(dims.begin(), dims.end() - 1);
+    channels = dims.back();
+  } else {
+    spatial.assign(dims.begin() + 1, dims.end());
+    channels = dims.front();
+  }
+  return true;
+}
+
+// Keras functional graphs: `x = layers.Conv2D(8, 3)(x)` applications, followed back through the
+// names of one function (or of the module's statements) to `keras.Input(shape=...)`. Fills
+// `layers` (the layer constructions, source first) and `input` (the Input call); false when the
+// chain leaves the scope, branches or meets anything else.
+bool functional_layers(TSNode value, std::vector<TSNode>& layers, TSNode& input, Resolver& r, int depth = 0) {
+  const Grammar& g = Grammar::get();
+  value = strip(value);
+  if (depth > 64 || !is(value, g.call)) return false;
+  const TSNode callee = strip(field(value, g.f_function));
+  if (!is(callee, g.call)) {
+    const std::string name = keras_name(qualified(callee, r));
+    if (!one_of(name, {"keras.Input", "keras.layers.Input"})) return false;
+    input = value;
+    return true;
+  }
+  const CallArgs args = collect_args(field(value, g.f_arguments), r.source());
+  if (args.positional.size() != 1 || args.first_star == 0) return false;
+  TSNode from = strip(args.positional.front());
+  if (is(from, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(from));
+    if (binding == nullptr || scope != r.scope() || binding->parameter >= 0) return false;
+    TSNode earlier = previous_assignment(from, r);
+    if (ts_node_is_null(earlier) && binding->simple()) earlier = binding->value;
+    if (ts_node_is_null(earlier)) return false;
+    from = earlier;
+  }
+  if (!functional_layers(from, layers, input, r, depth + 1)) return false;
+  layers.push_back(callee);
+  return true;
+}
+
 class ChainBuilder {
  public:
   ChainBuilder(ShapeChainFact& fact, Resolver& r) : fact_(fact), r_(r) {}
@@ -339,8 +409,11 @@ bool ends_with_sequential(std::string_view text) { return text.ends_with("Sequen
 
 void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   const Grammar& g = Grammar::get();
-  if (!names_sequential_) names_sequential_ = r.source().find("Sequential") != std::string_view::npos;
-  if (!*names_sequential_) return;
+  if (!names_sequential_) {
+    names_sequential_ = r.source().find("Sequential") != std::string_view::npos;
+    names_input_ = r.source().find("Input(") != std::string_view::npos;
+  }
+  if (!*names_sequential_ && !*names_input_) return;
   // What the region planner parses for this family (a function, or the module's statements,
   // holding both `Sequential` and a size source; never a class): read the same here, so that the
   // facts do not depend on how much of the file is parsed. Stacks built in a class are not read.
@@ -349,8 +422,11 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   const TSNode callee = strip(field(call, g.f_function));
   // keras.Sequential([...]) itself, nn.Sequential(...)(x), or model(x) with model a name.
   if (is(callee, g.call)) {
-    if (!ends_with_sequential(r.text(field(callee, g.f_function)))) return;
-  } else if (is(callee, g.identifier) || is(callee, g.attribute)) {
+    if (!ends_with_sequential(r.text(field(callee, g.f_function)))) {
+      functional(call, r);
+      return;
+    }
+  } else if ((is(callee, g.identifier) || is(callee, g.attribute)) && *names_sequential_) {
     if (!ends_with_sequential(r.text(callee))) {
       // model(x): the name's one binding in its scope must be `model = ...Sequential(...)`. A name
       // bound more than once is not followed (definition_of would, at a cost paid on every call).
@@ -391,36 +467,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       for (const auto& [key, value] : first_args.keywords)
         if (key == "input_shape") shape = value;
     }
-    if (ts_node_is_null(shape)) return;
-    shape = strip(shape);
-    if (!(is(shape, g.tuple) || is(shape, g.list))) return;
-    std::vector<std::int64_t> dims;
-    const uint32_t n = ts_node_named_child_count(shape);
-    for (uint32_t i = 0; i < n; ++i) {
-      const auto v = integer_of(ts_node_named_child(shape, i), r);
-      if (!v || v->value <= 0) return;  // None: a size known only at run time
-      dims.push_back(v->value);
-    }
-    if (dims.size() < 2) return;
-    // The layout: channels_first only when the stack's layers say so (a global
-    // `set_image_data_format` in the file makes the default unknown).
-    if (r.source().find("image_data_format") != std::string_view::npos) return;
-    fact.layout = "NHWC";
-    for (std::size_t i = first_layer; i < layers.size(); ++i) {
-      const TSNode layer = strip(layers[i]);
-      if (!is(layer, g.call)) break;
-      const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
-      for (const auto& [key, value] : a.keywords)
-        if (key == "data_format")
-          if (const auto f = string_literal(strip(value), r.source()); f && *f == "channels_first") fact.layout = "NCHW";
-    }
-    if (fact.layout == "NHWC") {
-      spatial.assign(dims.begin(), dims.end() - 1);
-      channels = dims.back();
-    } else {
-      spatial.assign(dims.begin() + 1, dims.end());
-      channels = dims.front();
-    }
+    if (!keras_start(shape, layers, first_layer, fact, spatial, channels, r)) return;
     fact.source_text = first_layer == 1 ? short_text(r.text(first)) : "input_shape=" + short_text(r.text(shape));
     fact.source = r.locate(shape);
     fact.model_text = short_text(r.text(callee)) + "([...])";
@@ -475,6 +522,40 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   for (std::size_t i = first_layer; i < layers.size(); ++i)
     if (!chain.step(layers[i], spatial, channels, batch)) break;
   if (fact.rejected_by.empty()) return;
+  r.out().shape_chains.push_back(std::move(fact));
+}
+
+void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (!*names_input_) return;
+  const TSNode layer = strip(field(call, g.f_function));
+  const std::string layer_name = keras_name(qualified(field(layer, g.f_function), r));
+  if (!layer_name.starts_with("keras.layers.")) return;
+  // Only where the chain can end: a convolution or a pooling layer applied here.
+  const ApiEntry* api = r.table().find(qualified(field(layer, g.f_function), r));
+  const bool conv = api != nullptr && api->family == kConvolutionFamily;
+  if (!conv && !pooling(layer_name, "keras")) return;
+  std::vector<TSNode> layers;
+  TSNode input{};
+  if (!functional_layers(call, layers, input, r) || ts_node_is_null(input) || layers.empty()) return;
+  ShapeChainFact fact;
+  fact.framework = "keras";
+  fact.call = r.locate(call);
+  const CallArgs input_args = collect_args(field(input, g.f_arguments), r.source());
+  const TSNode shape = argument(input_args, 0, "shape");
+  std::vector<std::int64_t> spatial;
+  std::int64_t channels = 0;
+  if (!keras_start(shape, layers, 0, fact, spatial, channels, r)) return;
+  fact.source_text = short_text(r.text(input));
+  fact.source = r.locate(strip(shape));
+  fact.model_text = "the functional model";
+  fact.input_spatial = spatial;
+  ChainBuilder chain(fact, r);
+  for (const TSNode l : layers)
+    if (!chain.step(l, spatial, channels, 1)) break;
+  // Reported at the application that rejects its input, once: a later application whose chain
+  // runs through it stops there.
+  if (fact.rejected_by.empty() || fact.steps.size() != layers.size()) return;
   r.out().shape_chains.push_back(std::move(fact));
 }
 

@@ -24,7 +24,9 @@ class ShapeChainExtractor : public Extractor {
   void on_other_call(TSNode call, Resolver& r) override;
 
  private:
+  void functional(TSNode call, Resolver& r);
   std::optional<bool> names_sequential_;  // whether the file spells `Sequential` at all (per file)
+  std::optional<bool> names_input_;       // and `Input(`
 };
 
 }  // namespace cudnnlint::python
