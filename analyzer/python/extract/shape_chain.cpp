@@ -133,6 +133,13 @@ bool keras_start(TSNode shape, const std::vector<TSNode>& layers, std::size_t fi
   const Grammar& g = Grammar::get();
   if (ts_node_is_null(shape)) return false;
   shape = strip(shape);
+  // `input_shape = (28, 28, 1)` then `keras.Input(shape=input_shape)`: a name bound once, in the
+  // same scope (the planner parses that binding with the code that uses it).
+  if (is(shape, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(shape));
+    if (binding == nullptr || !binding->simple() || scope != r.scope()) return false;
+    shape = strip(binding->value);
+  }
   if (!(is(shape, g.tuple) || is(shape, g.list))) return false;
   std::vector<std::int64_t> dims;
   const uint32_t n = ts_node_named_child_count(shape);
