@@ -138,3 +138,24 @@ def test_a_zero_batch_from_python_is_confirmed_bad_param_by_the_real_libcudnn(cl
     assert "cudnnSetTensor4dDescriptor(NHWC, float32, n=0, c=3, h=8, w=8) -> CUDNN_STATUS_BAD_PARAM" in conv["detail"]
     predict = by_line[14]
     assert predict["outcome"] == "skipped" and "no cuDNN call is made" in predict["reason"]
+
+
+def test_a_python_shape_chain_is_confirmed_bad_param_by_the_real_libcudnn(cli, environment, sarif_check, tmp_path):
+    """Each convolution a layer stack reaches with an input smaller than its kernel is replayed as the
+    convolution cuDNN would get (input N, C, H, W from the chain, the layer's filter, padding, stride
+    and dilation); the real libcudnn's output-size query refuses every one. The PyTorch pooling finding
+    is no cuDNN convolution: skipped, saying why."""
+    fixture = REPO / "tests" / "fixtures" / "rules" / "conv-input-smaller-than-kernel.py"
+    out = tmp_path / "shapes.sarif"
+    cli.run("--gpu-check", "--gpu-check-tier", "descriptor", "--select", "conv-input-smaller-than-kernel",
+            "-f", "sarif", "-o", out, fixture, check_code=1)
+    sarif_check(out)
+    results = json.loads(out.read_text())["runs"][0]["results"]
+    outcomes = [r["properties"]["gpuCheck"] for r in results]
+    confirmed = [o for o in outcomes if o["outcome"] == "confirmed"]
+    assert len(results) == 8 and len(confirmed) == 7, outcomes
+    for o in confirmed:
+        assert o["status"] == "CUDNN_STATUS_BAD_PARAM" and o["tier"] == "descriptor", o
+        assert o["cudnnVersion"] == environment["cudnn"]
+    skipped = [o for o in outcomes if o["outcome"] != "confirmed"]
+    assert skipped[0]["outcome"] == "skipped" and "not replayable" in skipped[0]["reason"], skipped
