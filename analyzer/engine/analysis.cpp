@@ -106,6 +106,10 @@ void add_shape_words(PythonPassOptions& pass) {
                                 "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
                                 "AvgPool3D"},
                                false, false, false});
+  // Functional convolutions on literal-shaped tensors: `F.conv2d(torch.randn(...), torch.randn(...))`.
+  pass.python.pairs.push_back({{"conv1d", "conv2d", "conv3d"},
+                               {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
+                               false, false, false});
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a

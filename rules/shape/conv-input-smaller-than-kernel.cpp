@@ -61,6 +61,13 @@ std::string framework_message(const ShapeChainFact& chain) {
            torch_sizes(chain.padded_input, " x ") + "). Kernel size: (" + torch_sizes(chain.kernel_extent, " x ") +
            "). Kernel size can't be greater than actual input size` (measured with torch 2.11.0)";
   }
+  if (chain.framework == "tensorflow") {
+    const std::int64_t in = chain.padded_input.empty() ? 0 : chain.padded_input.front();
+    const std::int64_t k = chain.kernel_extent.empty() ? 0 : chain.kernel_extent.front();
+    return "TensorFlow raises `InvalidArgumentError: Computed output size would be negative: ... [input_size: " +
+           std::to_string(in) + ", effective_filter_size: " + std::to_string(k) +
+           ", stride: ...]` when run eagerly (measured with TensorFlow 2.21)";
+  }
   return "Keras raises `ValueError: Computed output size would be zero or negative` while building the model "
          "(measured with TensorFlow 2.21, Keras 3.15.1)";
 }
@@ -86,7 +93,9 @@ void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Findin
                       chain_text(chain) + ". " + framework_message(chain);
     if (chain.rejected_by == "conv")
       finding.message += "; cuDNN returns CUDNN_STATUS_BAD_PARAM for this " + what + " (measured with cuDNN 9.19.0)";
-    finding.target_note = chain.framework == "torch" ? "PyTorch (torch 2.11.0 measured)" : "Keras 3 (3.15.1 measured)";
+    finding.target_note = chain.framework == "torch"        ? "PyTorch (torch 2.11.0 measured)"
+                          : chain.framework == "tensorflow" ? "TensorFlow (2.21 measured)"
+                                                            : "Keras 3 (3.15.1 measured)";
     finding.related.push_back({chain.source, "the input's size is fixed here: " + sizes_text(chain.input_spatial) +
                                                  (chain.layout == "NHWC" ? " (channels last)" : "")});
     for (std::size_t i = 0; i + 1 < chain.steps.size(); ++i)

@@ -532,6 +532,123 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   r.out().shape_chains.push_back(std::move(fact));
 }
 
+// `F.conv2d(torch.randn(1, 3, 4, 4), torch.randn(8, 3, 5, 5))`, `tf.nn.conv2d(x, w, 1, "VALID")`
+// with x and w literal-shaped (inline, or names bound once in the same scope): one convolution
+// whose input and kernel sizes the code fixes.
+void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (use.origin != "call" || use.args.positional.size() < 2 || (use.args.first_star >= 0 && use.args.first_star < 2))
+    return;
+  for (const Scope* at = r.scope(); at != nullptr; at = at->parent)
+    if (at->kind == Scope::Kind::Class) return;
+  const bool torch = use.api.framework == "torch";
+  if (!torch && use.api.framework != "tensorflow") return;
+  std::vector<std::vector<std::int64_t>> shapes;
+  std::string input_text, ignored;
+  TSNode input_node{};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const TSNode node = strip(use.args.positional[i]);
+    if (is(node, g.identifier)) {
+      const auto [scope, binding] = r.lookup(r.text(node));
+      if (binding == nullptr || !binding->simple() || scope != r.scope()) return;
+    } else if (!is(node, g.call)) {
+      return;
+    }
+    const auto shape = literal_shape(node, r, i == 0 ? input_text : ignored);
+    std::vector<std::int64_t> dims;
+    for (const auto& v : shape) {
+      if (!v || v->value <= 0) return;
+      dims.push_back(v->value);
+    }
+    if (i == 0 && !shape.empty()) input_node = node;
+    shapes.push_back(std::move(dims));
+  }
+  ConvGeometryFact conv = conv_geometry_of(use.api, use.args, use.shift, use.site, r);
+  const auto axes = static_cast<std::size_t>(use.api.spatial_dims);
+  const auto& x = shapes[0];
+  const auto& w = shapes[1];
+  if (axes == 0 || w.size() != axes + 2 || (x.size() != axes + 2 && !(torch && x.size() == axes + 1))) return;
+  std::vector<std::int64_t> spatial, kernel;
+  std::int64_t batch = 1, channels = 0, out_channels = 0;
+  std::string layout = torch ? "NCHW" : (conv.layout == "NCHW" ? "NCHW" : "NHWC");
+  if (torch) {
+    if (x.size() == axes + 2) batch = x[0];
+    channels = x[x.size() - axes - 1];
+    spatial.assign(x.end() - static_cast<std::ptrdiff_t>(axes), x.end());
+    out_channels = w[0];
+    kernel.assign(w.begin() + 2, w.end());
+  } else {
+    batch = x[0];
+    if (layout == "NHWC") {
+      spatial.assign(x.begin() + 1, x.end() - 1);
+      channels = x.back();
+    } else {
+      spatial.assign(x.begin() + 2, x.end());
+      channels = x[1];
+    }
+    kernel.assign(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(axes));  // filters: (kH, kW, in, out)
+    out_channels = w.back();
+  }
+  // TensorFlow's dilations default to None: 1 on every axis.
+  if (!torch && conv.dilation.empty() && use.args.positional.size() < 6 &&
+      std::none_of(use.args.keywords.begin(), use.args.keywords.end(), [](const auto& kw) { return kw.first == "dilations"; }))
+    conv.dilation.assign(axes, IntegerValue{1, "default", conv.call, {}});
+  if (conv.stride.size() != axes || conv.dilation.size() != axes) return;
+  std::vector<std::int64_t> pads(axes, 0), next(axes);
+  const bool same = conv.padding_mode == "same";
+  if (conv.padding_mode == "explicit") {
+    for (std::size_t a = 0; a < axes; ++a) {
+      if (a >= conv.padding.size() || !conv.padding[a] || conv.padding[a]->value < 0) return;
+      pads[a] = conv.padding[a]->value;
+    }
+  } else if (!same && conv.padding_mode != "valid") {
+    return;
+  }
+  if (same) return;  // 'same' keeps at least 1 on every axis
+  std::vector<std::int64_t> strides(axes), extent(axes);
+  for (std::size_t a = 0; a < axes; ++a) {
+    if (!conv.stride[a] || !conv.dilation[a] || conv.stride[a]->value <= 0 || conv.dilation[a]->value <= 0) return;
+    strides[a] = conv.stride[a]->value;
+    extent[a] = conv.dilation[a]->value * (kernel[a] - 1) + 1;
+    next[a] = floor_div(spatial[a] + 2 * pads[a] - extent[a], strides[a]) + 1;
+  }
+  if (std::none_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; })) return;
+  ShapeChainFact fact;
+  fact.framework = torch ? "torch" : "tensorflow";
+  fact.call = r.locate(use.site);
+  fact.model_text = use.spelled;
+  fact.source_text = input_text;
+  fact.source = r.locate(input_node);
+  fact.layout = layout;
+  fact.input_spatial = spatial;
+  ShapeStep step;
+  step.label = "conv " + axes_text(kernel) + "/" + uniform_text(strides) + (conv.padding_mode == "valid" ? " valid" : "");
+  step.text = short_text(r.text(use.site));
+  step.where = r.locate(use.site);
+  step.output = next;
+  fact.steps.push_back(std::move(step));
+  fact.rejected_by = "conv";
+  fact.channels = channels;
+  for (std::size_t a = 0; a < axes; ++a) {
+    fact.padded_input.push_back(spatial[a] + 2 * pads[a]);
+    fact.kernel_extent.push_back(extent[a]);
+  }
+  conv.api = use.spelled;
+  conv.spelled_as = use.spelled;
+  conv.kernel.clear();
+  for (const auto k : kernel) conv.kernel.push_back(IntegerValue{k, std::to_string(k), fact.source, {}});
+  conv.in_channels = IntegerValue{channels, std::to_string(channels), fact.source, {}};
+  conv.out_channels = IntegerValue{out_channels, std::to_string(out_channels), fact.source, {}};
+  if (conv.padding_mode == "valid") conv.padding.assign(axes, IntegerValue{0, "0", fact.source, {}});
+  conv.input.clear();
+  conv.input.push_back(IntegerValue{batch, std::to_string(batch), fact.source, {}});
+  conv.input.push_back(IntegerValue{channels, std::to_string(channels), fact.source, {}});
+  for (const auto v : spatial) conv.input.push_back(IntegerValue{v, std::to_string(v), fact.source, {}});
+  conv.input_set_by = input_text;
+  fact.conv = std::move(conv);
+  r.out().shape_chains.push_back(std::move(fact));
+}
+
 void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   const Grammar& g = Grammar::get();
   if (!*names_input_) return;

@@ -19,8 +19,9 @@ namespace cudnnlint::python {
 
 class ShapeChainExtractor : public Extractor {
  public:
-  bool handles(const ApiEntry& api) const override { (void)api; return false; }
-  void on_use(const ApiUse& use, Resolver& r) override { (void)use, (void)r; }
+  // The functional convolutions (F.conv2d, tf.nn.conv2d) on literal-shaped input and weight.
+  bool handles(const ApiEntry& api) const override { return api.family == kConvolutionFamily && !api.is_class; }
+  void on_use(const ApiUse& use, Resolver& r) override;
   void on_other_call(TSNode call, Resolver& r) override;
 
  private:
