@@ -21,7 +21,9 @@ std::string describe(std::string_view parameter, const SettleableValue& value) {
   if (!value.value) return std::string(parameter);
   const std::string number = whole(value) ? std::to_string(*whole(value)) : std::to_string(value.value->value);
   const std::string& spelling = value.value->spelling;
-  std::string out = "`" + std::string(parameter) + "=" + (spelling == "default" ? number : spelling) + "`";
+  // Appended piece by piece: `"`" + std::string(...)` trips GCC 12's -Wrestrict false positive.
+  std::string out = "`";
+  out.append(parameter).append("=").append(spelling == "default" ? number : spelling).append("`");
   std::string detail;
   if (spelling != number && spelling != "default") detail = "= " + number;
   if (spelling == "default") detail = "the default";
