@@ -97,7 +97,8 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
 // one scope, not in a class), so these are all the planner must parse.
 void add_shape_words(PythonPassOptions& pass) {
   pass.python.pairs.push_back({{"Sequential"},
-                               {"randn", "rand", "zeros", "ones", "empty", "Input", "InputLayer", "input_shape"},
+                               {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
+                                "input_shape"},
                                false, false, false});
   // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
   pass.python.pairs.push_back({{"Input"},

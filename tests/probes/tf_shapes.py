@@ -133,3 +133,16 @@ case("tf.nn.conv2d eager 1x1 input, 3x3 filter, VALID",
 case("tf.nn.conv2d in tf.function 1x1 input, 3x3 filter, VALID",
      lambda: list(tf.function(lambda x, w: tf.nn.conv2d(x, w, 1, "VALID"))(tf.zeros([1, 1, 1, 3]),
                                                                           tf.zeros([3, 3, 3, 8])).shape))
+
+
+def sequential_called_on_a_tensor():
+    model = keras.Sequential([layers.Conv2D(8, 3), layers.MaxPooling2D(2), layers.Conv2D(8, 3)])
+    return list(model(tf.zeros([1, 4, 4, 3])).shape)
+
+
+def conv2d_with_four_strides():
+    return list(tf.nn.conv2d(tf.zeros([1, 2, 2, 3]), tf.zeros([3, 3, 3, 8]), [1, 1, 1, 1], "VALID").shape)
+
+
+case("Sequential without Input called on tf.zeros([1, 4, 4, 3]): conv3 -> pool2 -> conv3", sequential_called_on_a_tensor)
+case("tf.nn.conv2d strides=[1, 1, 1, 1], 2x2 input, 3x3 filter, VALID", conv2d_with_four_strides)

@@ -486,8 +486,9 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     int depth = 0;
     while (is(construction, g.identifier) && depth++ < kMaxDepth) construction = strip(definition_of(construction, r));
     if (ts_node_is_null(construction) || !is(construction, g.call)) return;
-    if (framework_of_sequential(qualified(field(construction, g.f_function), r)) != "torch") return;
-    layers = sequential_layers(construction, "torch", r);
+    const std::string stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
+    if (stack.empty()) return;
+    layers = sequential_layers(construction, stack, r);
     if (layers.empty()) return;
     const TSNode input = strip(args.positional.front());
     if (is(input, g.identifier)) {
@@ -504,6 +505,41 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       if (!v || v->value <= 0) return;
       dims.push_back(v->value);
     }
+    if (stack == "keras") {
+      // A Keras Sequential without an input shape, built on its first call (`model(tf.zeros([1, 4,
+      // 4, 3]))`: measured, the same ValueError). One with an Input is read where it is built.
+      const TSNode first = strip(layers.front());
+      if (!is(first, g.call)) return;
+      const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
+      if (one_of(first_name, {"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})) return;
+      const CallArgs first_args = collect_args(field(first, g.f_arguments), r.source());
+      for (const auto& [key, value] : first_args.keywords)
+        if (key == "input_shape" || key == "input_dim") return;
+      // The batch axis, then the rest as Keras reads an Input's shape.
+      fact.framework = "keras";
+      if (dims.size() < 3) return;
+      if (r.source().find("image_data_format") != std::string_view::npos) return;
+      fact.layout = "NHWC";
+      for (const TSNode layer_node : layers) {
+        const TSNode layer = strip(layer_node);
+        if (!is(layer, g.call)) break;
+        const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
+        for (const auto& [key, value] : a.keywords)
+          if (key == "data_format")
+            if (const auto f = string_literal(strip(value), r.source()); f && *f == "channels_first") fact.layout = "NCHW";
+      }
+      batch = dims[0];
+      if (fact.layout == "NHWC") {
+        spatial.assign(dims.begin() + 1, dims.end() - 1);
+        channels = dims.back();
+      } else {
+        spatial.assign(dims.begin() + 2, dims.end());
+        channels = dims[1];
+      }
+      fact.source_text = text;
+      fact.source = shape[1]->where;
+      fact.model_text = short_text(r.text(callee));
+    } else {
     fact.framework = "torch";
     fact.layout = "NCHW";
     // (N, C, spatial...) batched, or (C, spatial...) unbatched: the first convolution decides.
@@ -523,6 +559,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     fact.source_text = text;
     fact.source = shape[dims.size() - axes]->where;  // the first spatial size, where it is written
     fact.model_text = short_text(r.text(callee));
+    }
   }
   fact.input_spatial = spatial;
   ChainBuilder chain(fact, r);
@@ -593,6 +630,13 @@ void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
   if (!torch && conv.dilation.empty() && use.args.positional.size() < 6 &&
       std::none_of(use.args.keywords.begin(), use.args.keywords.end(), [](const auto& kw) { return kw.first == "dilations"; }))
     conv.dilation.assign(axes, IntegerValue{1, "default", conv.call, {}});
+  // TensorFlow's 4-element strides ([1, s_h, s_w, 1] in NHWC): the spatial ones.
+  if (!torch && conv.stride.empty()) {
+    const TSNode strides = argument(use.args, 2, "strides");
+    const auto all = per_axis(strides, static_cast<int>(axes) + 2, r);
+    if (all.size() == axes + 2 && all.front() == 1 && all.back() == 1 && layout == "NHWC")
+      for (std::size_t a = 0; a < axes; ++a) conv.stride.push_back(IntegerValue{all[a + 1], std::to_string(all[a + 1]), conv.call, {}});
+  }
   if (conv.stride.size() != axes || conv.dilation.size() != axes) return;
   std::vector<std::int64_t> pads(axes, 0), next(axes);
   const bool same = conv.padding_mode == "same";
@@ -612,7 +656,10 @@ void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
     extent[a] = conv.dilation[a]->value * (kernel[a] - 1) + 1;
     next[a] = floor_div(spatial[a] + 2 * pads[a] - extent[a], strides[a]) + 1;
   }
-  if (std::none_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; })) return;
+  // PyTorch refuses an output below 1; TensorFlow only a negative one (an output of 0 is an empty
+  // tensor: measured with a 2x2 input and a 3x3 filter, VALID).
+  const std::int64_t refused_below = torch ? 1 : 0;
+  if (std::none_of(next.begin(), next.end(), [&](std::int64_t v) { return v < refused_below; })) return;
   ShapeChainFact fact;
   fact.framework = torch ? "torch" : "tensorflow";
   fact.call = r.locate(use.site);
