@@ -10,18 +10,6 @@
 
 namespace cudnnlint {
 
-namespace {
-
-// Identifier bytes: ASCII letters, digits, '_' and every byte of a multi-byte UTF-8 character.
-constexpr std::array<bool, 256> kIdentifierByte = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c)
-    table[static_cast<std::size_t>(c)] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-  return table;
-}();
-
-}  // namespace
 
 // Constant work per identifier: its length and its first and last eight bytes. Two names that
 // share those collide, which costs a false positive of the filter or an exact comparison, never a

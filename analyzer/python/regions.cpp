@@ -75,24 +75,15 @@ const ByteSet<4> kDoubleQuotedBytes({'\\', '"', '\n', '\r'});
 const ByteSet<2> kQuoteBytes({'\'', '"'});
 
 
-// ASCII letters, digits, '_' and every byte of a multi-byte UTF-8 character: one load per byte,
-// since the lexers below ask this of nearly every byte they read.
-constexpr std::array<bool, 256> kIdentifierChar = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c)
-    table[static_cast<std::size_t>(c)] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-  return table;
-}();
-
-inline bool is_identifier_char(char c) { return kIdentifierChar[static_cast<unsigned char>(c)]; }
+// One table load per byte (core/text_search's table): the lexers below ask this of nearly every byte.
+inline bool is_identifier_char(char c) { return kIdentifierByte[static_cast<unsigned char>(c)]; }
 
 // Non-zero for the bytes code_identifiers stops at outside a def's header: comment and string
 // starts, and identifier bytes (digits included: a number is skipped whole).
 constexpr std::array<unsigned char, 256> kCodeByteClass = [] {
   std::array<unsigned char, 256> table{};
   for (int c = 0; c < 256; ++c)
-    table[static_cast<std::size_t>(c)] = (kIdentifierChar[static_cast<std::size_t>(c)] || c == '#' || c == '\'' || c == '"') ? 1 : 0;
+    table[static_cast<std::size_t>(c)] = (kIdentifierByte[static_cast<std::size_t>(c)] || c == '#' || c == '\'' || c == '"') ? 1 : 0;
   return table;
 }();
 

@@ -8,6 +8,7 @@
 // it). KB entry shapes/conv-input-smaller-than-kernel. Reads ShapeChainFact only.
 #include "rules/replay_configs.h"
 #include "rules/rule.h"
+#include "core/sizes_text.h"
 
 #include <algorithm>
 #include <string>
@@ -16,14 +17,6 @@ namespace cudnnlint {
 
 namespace {
 
-std::string sizes_text(const std::vector<std::int64_t>& sizes) {
-  std::string out;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (i > 0) out += "×";
-    out += sizes[i] < 0 ? "−" + std::to_string(-sizes[i]) : std::to_string(sizes[i]);
-  }
-  return out;
-}
 
 // "4×4 → conv 3×3 → 2×2 → maxpool 2 → 1×1 → conv 3×3 → −1×−1"
 std::string chain_text(const ShapeChainFact& chain) {

@@ -2,6 +2,7 @@
 
 #include "python/extract/conv_geometry.h"
 #include "python/extract/local_values.h"
+#include "core/sizes_text.h"
 
 #include <algorithm>
 #include <string>
@@ -98,31 +99,13 @@ std::vector<std::int64_t> per_axis(TSNode node, int axes, Resolver& r) {
 std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0); }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
-// "4×4"
-std::string sizes_text(const std::vector<std::int64_t>& sizes) {
-  std::string out;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (i > 0) out += "×";
-    out += sizes[i] < 0 ? "−" + std::to_string(-sizes[i]) : std::to_string(sizes[i]);
-  }
-  return out;
-}
 
-std::string axes_text(const std::vector<std::int64_t>& values) {
-  bool same = true;
-  for (const auto v : values) same = same && v == values.front();
-  if (same && values.size() > 1) {
-    std::vector<std::int64_t> all(values.size(), values.front());
-    return sizes_text(all);
-  }
-  return sizes_text(values);
-}
 
 // "2" when every axis has the same value, else "2×3".
 std::string uniform_text(const std::vector<std::int64_t>& values) {
   for (const auto v : values)
     if (v != values.front()) return sizes_text(values);
-  return values.empty() ? std::string() : sizes_text({values.front()});
+  return values.empty() ? std::string() : sizes_text(std::span<const std::int64_t>(values.data(), 1));
 }
 
 // The spatial size and channels a Keras `shape` tuple (no batch axis) gives, and the layout the
@@ -272,7 +255,7 @@ class ChainBuilder {
         next[a] = floor_div(spatial[a] + 2 * pads[a] - d * (k - 1) - 1, s) + 1;
       }
     }
-    out.label = "conv " + axes_text(kernel) + "/" + uniform_text(stride) + (same ? " same" : "") +
+    out.label = "conv " + sizes_text(kernel) + "/" + uniform_text(stride) + (same ? " same" : "") +
                 (conv.padding_mode == "valid" ? " valid" : "");
     out.output = next;
     fact_.steps.push_back(std::move(out));
@@ -669,7 +652,7 @@ void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
   fact.layout = layout;
   fact.input_spatial = spatial;
   ShapeStep step;
-  step.label = "conv " + axes_text(kernel) + "/" + uniform_text(strides) + (conv.padding_mode == "valid" ? " valid" : "");
+  step.label = "conv " + sizes_text(kernel) + "/" + uniform_text(strides) + (conv.padding_mode == "valid" ? " valid" : "");
   step.text = short_text(r.text(use.site));
   step.where = r.locate(use.site);
   step.output = next;
