@@ -111,22 +111,34 @@ ReplayConfig convolution_replay(const ConvGeometryFact& fact) {
     if (value) into.push_back(value->value);
     else missing += (missing.empty() ? "" : ", ") + what;
   };
-  if (fact.kernel.size() != 2 || fact.input.size() != 4) {
-    replay.unknown = "only 2-D convolutions with a fixed input are replayed";
+  // A 1-D convolution reaches cuDNN as a 2-D one of height 1: PyTorch views (N, C, W) as
+  // (N, C, 1, W) for cuDNN, and TensorFlow's conv1d expands its input to 2-D the same way.
+  const bool one_d = fact.kernel.size() == 1 && fact.input.size() == 3;
+  if (!one_d && (fact.kernel.size() != 2 || fact.input.size() != 4)) {
+    replay.unknown = "only 1-D and 2-D convolutions with a fixed input are replayed";
     return replay;
   }
+  auto spatial = [&](const std::vector<std::optional<IntegerValue>>& values, std::size_t axis,
+                     std::int64_t height_value) -> std::optional<IntegerValue> {
+    if (!one_d) return axis < values.size() ? values[axis] : std::nullopt;
+    if (axis == 0) return IntegerValue{height_value, std::to_string(height_value), {}, {}};
+    return values.empty() ? std::nullopt : values[0];
+  };
   static const char* nchw[] = {"n", "c", "h", "w"};
-  for (std::size_t i = 0; i < 4; ++i) read(fact.input[i], std::string("input ") + nchw[i], replay.input);
+  for (std::size_t i = 0; i < 2; ++i) read(fact.input[i], std::string("input ") + nchw[i], replay.input);
+  const std::vector<std::optional<IntegerValue>> input_spatial(fact.input.begin() + 2, fact.input.end());
+  for (std::size_t i = 0; i < 2; ++i) read(spatial(input_spatial, i, 1), std::string("input ") + nchw[i + 2], replay.input);
   read(fact.out_channels, "filter k", replay.filter);
   read(fact.in_channels, "filter c", replay.filter);
-  for (std::size_t i = 0; i < 2; ++i) read(fact.kernel[i], std::string("filter ") + nchw[i + 2], replay.filter);
+  for (std::size_t i = 0; i < 2; ++i) read(spatial(fact.kernel, i, 1), std::string("filter ") + nchw[i + 2], replay.filter);
   for (std::size_t i = 0; i < 2; ++i) {
     const std::string axis = nchw[i + 2];
     if (fact.padding_mode == "valid") replay.padding.push_back(0);
-    else read(i < fact.padding.size() ? fact.padding[i] : std::nullopt, "pad_" + axis, replay.padding);
-    read(i < fact.stride.size() ? fact.stride[i] : std::nullopt, "stride_" + axis, replay.stride);
-    read(i < fact.dilation.size() ? fact.dilation[i] : std::nullopt, "dilation_" + axis, replay.dilation);
+    else read(spatial(fact.padding, i, 0), "pad_" + axis, replay.padding);
+    read(spatial(fact.stride, i, 1), "stride_" + axis, replay.stride);
+    read(spatial(fact.dilation, i, 1), "dilation_" + axis, replay.dilation);
   }
+  if (one_d) replay.assumed.push_back("a 1-D convolution as cuDNN gets it: height 1 (N, C, 1, W)");
   replay.dtype = fact.dtype;
   if (replay.dtype == DType::Unknown) {
     replay.dtype = DType::Float32;

@@ -111,6 +111,14 @@ void add_shape_words(PythonPassOptions& pass) {
   pass.python.pairs.push_back({{"conv1d", "conv2d", "conv3d"},
                                {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
                                false, false, false});
+  // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
+  // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
+  // half where its name is used, and is then parsed whole (its __init__ and forward).
+  pass.python.pairs.push_back({{"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
+                               {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
+                                "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
+                                "avg_pool2d", "avg_pool3d"},
+                               false, false, true});
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a

@@ -788,6 +788,9 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   const std::size_t count = chunks->size();
   std::vector<char> keep(count, 0);
   std::vector<char> relevant(count, 0);  // 1: relevant, 2: harvested
+  // Classes read as a whole where they are used (a model class standing for a pair's half: its
+  // __init__ and forward are read together, whatever they name).
+  std::vector<char> whole(count, 0);
   std::vector<char> simple(count, 0);
   std::vector<std::vector<std::string_view>> ids(count);
   WordSetView interesting_set;
@@ -896,13 +899,23 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     }
     if (script_first && script_second)
       for (const std::size_t k : script_chunks) relevant[k] = 1;
-    // A class standing for the second half is read where a chunk made relevant by this pair uses it.
+    // A class standing for the second half is read where a chunk made relevant by this pair uses it,
+    // or a chunk relevant for other reasons that holds the first half.
+    auto holds_first = [&](std::size_t k) {
+      if (first_in_file) return true;
+      return std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) {
+        const auto it = half_bits.find(w);
+        return it != half_bits.end() && (it->second & first_bit) != 0;
+      });
+    };
     for (const std::size_t c : second_classes[p]) {
       const std::string_view name = (*chunks)[c].name;
-      for (std::size_t k = 0; k < count && !relevant[c]; ++k)
-        if (relevant[k] && k != c && (now_relevant[k] || (script_first && script_second)) &&
-            std::find(ids[k].begin(), ids[k].end(), name) != ids[k].end())
+      for (std::size_t k = 0; k < count && !whole[c]; ++k)
+        if (relevant[k] && k != c && (now_relevant[k] || (script_first && script_second) || holds_first(k)) &&
+            std::find(ids[k].begin(), ids[k].end(), name) != ids[k].end()) {
           relevant[c] = 1;
+          whole[c] = 1;
+        }
     }
   }
   // A few sweeps settle almost every file (a name is usually bound above its uses); past
@@ -1235,7 +1248,7 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       if (!chunk.name.empty()) plan.skipped_names.push_back(chunk.name);
       continue;
     }
-    if (chunk.is_definition) include_definition(chunk, 0, false, {}, ids[k]);
+    if (chunk.is_definition && !whole[k]) include_definition(chunk, 0, false, {}, ids[k]);
     else include(chunk.begin, chunk.end);
   }
   if (plan.parsed_bytes >= source.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain

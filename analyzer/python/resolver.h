@@ -102,6 +102,31 @@ class Resolver {
   // The scope names at `at` are looked up from: scope(), except that a lambda or comprehension
   // in a class body does not see the class's names (all but a comprehension's first iterable).
   const Scope* name_scope(TSNode at) const;
+  // The scope a def or class statement opens (null when it opens none).
+  const Scope* scope_of(TSNode definition) const { return scopes_.scope_of(definition); }
+  // Reads expressions as if the walk stood inside another scope (a model class's __init__ and
+  // forward, read from a call of the class elsewhere in the module) while the guard lives: scope()
+  // is that one, and the lambdas and comprehensions around the walk no longer shadow names.
+  class ScopeVisit {
+   public:
+    ScopeVisit(Resolver& r, const Scope* scope) : r_(r) {
+      r_.scope_stack_.push_back(scope);
+      shadowed_.swap(r_.shadowed_);
+      nested_.swap(r_.nested_);
+    }
+    ~ScopeVisit() {
+      r_.scope_stack_.pop_back();
+      shadowed_.swap(r_.shadowed_);
+      nested_.swap(r_.nested_);
+    }
+    ScopeVisit(const ScopeVisit&) = delete;
+    ScopeVisit& operator=(const ScopeVisit&) = delete;
+
+   private:
+    Resolver& r_;
+    std::vector<std::string_view> shadowed_;
+    std::vector<TSNode> nested_;
+  };
   // The binding of `name` visible where the walk stands.
   std::pair<const Scope*, const Binding*> lookup(std::string_view name) const {
     return scopes_.lookup(name_scope(node_stack_.empty() ? TSNode{} : node_stack_.back()), name);

@@ -85,6 +85,15 @@ REGION_CASES = {
                                + "".join(f"    w{i} = {i} * 2  # filler statement number {i}\n" for i in range(40))
                                + "    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.MaxPool2d(2), nn.Conv2d(8, 8, 3))\n"
                                "    x = torch.randn(1, 3, 4, 4)\n    return model(x)\n",
+    # A model class longer than the planner parses whole by default, whose forward names no API: it
+    # is read whole where the module runs it on a literal-shaped tensor.
+    "large_model_class.py": "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                            "    def __init__(self):\n        super().__init__()\n"
+                            "        self.conv1 = nn.Conv2d(3, 8, 3)\n        self.conv2 = nn.Conv2d(8, 8, 7)\n\n"
+                            + "".join(f"    def helper_{i}(self):\n        return {i} * 2  # filler method number {i}\n\n"
+                                      for i in range(30))
+                            + "    def forward(self, x):\n        x = self.conv1(x)\n        return self.conv2(x)\n\n\n"
+                            "if __name__ == \"__main__\":\n    net = Net()\n    print(net(torch.randn(1, 3, 6, 6)))\n",
 }
 
 
@@ -97,6 +106,8 @@ def test_region_parsing_matches_full_parse_on_tricky_bindings(cli, tmp_path, nam
     assert fast["findings"] == full["findings"]
     if name == "large_function_pairs.py":
         assert sorted(f["rule"] for f in fast["findings"]) == ["conv-input-smaller-than-kernel", "torch-integer-input"]
+    if name == "large_model_class.py":
+        assert [(f["rule"], f["line"]) for f in fast["findings"]] == [("conv-input-smaller-than-kernel", 103)]
     facts = lambda extra: [(f["normalizations"], f["loaders"]) for f in json.loads(
         cli.run("--format", "facts", *extra, source).stdout)["files"]]
     assert facts([]) == facts(["--full-parse"])

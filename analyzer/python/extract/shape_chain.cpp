@@ -2,6 +2,7 @@
 
 #include "python/extract/conv_geometry.h"
 #include "python/extract/local_values.h"
+#include "python/extract/model_forward.h"
 #include "python/extract/shape_steps.h"
 #include "core/sizes_text.h"
 
@@ -95,6 +96,78 @@ bool functional_layers(TSNode value, std::vector<TSNode>& layers, TSNode& input,
 // Cheap tests first: this runs for every call the API table does not know.
 bool ends_with_sequential(std::string_view text) { return text.ends_with("Sequential"); }
 
+// `Net()`, or `net` bound once in this scope to `Net()` (`.eval()`, `.to(device)` and the like
+// kept), where Net is a class of this module: the class definition; null otherwise.
+TSNode model_class_of(TSNode model, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode value = strip(model);
+  if (is(value, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(value));
+    if (binding == nullptr || !binding->simple() || scope != r.scope()) return {};
+    value = strip(binding->value);
+  }
+  for (int depth = 0; depth < kMaxDepth && is(value, g.call); ++depth) {
+    const TSNode function = strip(field(value, g.f_function));
+    if (!is(function, g.attribute)) break;
+    const std::string method(r.text(field(function, g.f_attribute)));
+    if (!one_of(method, {"eval", "train", "to", "cuda", "cpu", "float", "double", "half"})) return {};
+    value = strip(field(function, g.f_object));
+  }
+  if (!is(value, g.call)) return {};
+  const TSNode class_name = strip(field(value, g.f_function));
+  if (!is(class_name, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(class_name));
+  if (binding == nullptr || !binding->only_definition() || scope == nullptr || scope->kind != Scope::Kind::Module)
+    return {};
+  TSNode definition = binding->definition;
+  if (is(definition, g.decorated_definition) && ts_node_named_child_count(definition) > 0)
+    definition = ts_node_named_child(definition, ts_node_named_child_count(definition) - 1);
+  return is(definition, g.class_definition) ? definition : TSNode{};
+}
+
+// A model class of this module run on a literal-shaped tensor: `net(torch.randn(1, 3, 8, 8))`,
+// `Net()(x)`, `torch.onnx.export(net, x, ...)`, `torch.jit.trace(net, x)`. True when `call` is one
+// (read, whether or not it ends in a fact).
+bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  TSNode model = callee, input{};
+  if (is(callee, g.attribute)) {
+    // Export and tracing run the model on their example input.
+    const std::string_view leaf = r.text(field(callee, g.f_attribute));
+    if (leaf != "export" && leaf != "trace") return false;
+    const std::string name = qualified(callee, r);
+    if (!one_of(name, {"torch.onnx.export", "torch.jit.trace", "torch.export.export"})) return false;
+    if (args.positional.size() < 2 || (args.first_star >= 0 && args.first_star < 2)) return false;
+    model = args.positional[0];
+    input = strip(args.positional[1]);
+    if (is(input, g.tuple)) {  // (x,)
+      if (ts_node_named_child_count(input) != 1) return true;
+      input = strip(ts_node_named_child(input, 0));
+    }
+  } else if (is(callee, g.identifier) || is(callee, g.call)) {
+    if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return false;
+    input = strip(args.positional.front());
+  } else {
+    return false;
+  }
+  const TSNode definition = model_class_of(model, r);
+  if (ts_node_is_null(definition)) return false;
+  if (is(input, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(input));
+    if (binding == nullptr || !binding->simple() || scope != r.scope()) return true;
+  } else if (!is(input, g.call)) {
+    return true;
+  }
+  std::string text;
+  const auto shape = literal_shape(input, r, text);
+  if (shape.size() < 2) return true;
+  for (const auto& v : shape)
+    if (!v || v->value <= 0) return true;
+  read_model_forward(definition, call, shape, text, r);
+  return true;
+}
+
 }  // namespace
 
 void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
@@ -102,14 +175,17 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   if (!names_sequential_) {
     names_sequential_ = r.source().find("Sequential") != std::string_view::npos;
     names_input_ = r.source().find("Input(") != std::string_view::npos;
+    names_forward_ = r.source().find("def forward") != std::string_view::npos;
   }
-  if (!*names_sequential_ && !*names_input_) return;
+  if (!*names_sequential_ && !*names_input_ && !*names_forward_) return;
   // What the region planner parses for this family (a function, or the module's statements,
   // holding both `Sequential` and a size source; never a class): read the same here, so that the
   // facts do not depend on how much of the file is parsed. Stacks built in a class are not read.
   for (const Scope* at = r.scope(); at != nullptr; at = at->parent)
     if (at->kind == Scope::Kind::Class) return;
   const TSNode callee = strip(field(call, g.f_function));
+  if (*names_forward_ && model_class_call(call, callee, r)) return;
+  if (!*names_sequential_ && !*names_input_) return;
   // keras.Sequential([...]) itself, nn.Sequential(...)(x), or model(x) with model a name.
   if (is(callee, g.call)) {
     if (!ends_with_sequential(r.text(field(callee, g.f_function)))) {
@@ -353,6 +429,16 @@ void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
   fact.input_spatial = spatial;
   ShapeStep step;
   step.label = "conv " + sizes_text(kernel) + "/" + uniform_text(strides) + (conv.padding_mode == "valid" ? " valid" : "");
+  if (std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; })) {
+    step.label += " pad ";
+    step.label += uniform_text(pads);
+  }
+  std::vector<std::int64_t> dilations;
+  for (const auto& d : conv.dilation) dilations.push_back(d->value);
+  if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; })) {
+    step.label += " dilation ";
+    step.label += uniform_text(dilations);
+  }
   step.text = short_text(r.text(use.site));
   step.where = r.locate(use.site);
   step.output = next;

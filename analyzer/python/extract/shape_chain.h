@@ -28,6 +28,7 @@ class ShapeChainExtractor : public Extractor {
   void functional(TSNode call, Resolver& r);
   std::optional<bool> names_sequential_;  // whether the file spells `Sequential` at all (per file)
   std::optional<bool> names_input_;       // and `Input(`
+  std::optional<bool> names_forward_;     // and `def forward`
 };
 
 }  // namespace cudnnlint::python

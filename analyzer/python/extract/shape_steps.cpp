@@ -178,11 +178,12 @@ bool ChainBuilder::convolution(const ApiEntry& api, TSNode layer, const CallArgs
     return false;
   }
   std::vector<std::int64_t> next(axes);
-  std::vector<std::int64_t> kernel(axes), stride(axes);
+  std::vector<std::int64_t> kernel(axes), stride(axes), dilations(axes);
   for (std::size_t a = 0; a < axes; ++a) {
     const std::int64_t k = conv.kernel[a]->value, s = conv.stride[a]->value, d = conv.dilation[a]->value;
     kernel[a] = k;
     stride[a] = s;
+    dilations[a] = d;
     if (same) {
       // PyTorch refuses 'same' with a stride (at construction); Keras rounds up.
       if (fact_.framework == "torch" && s != 1) return false;
@@ -193,6 +194,14 @@ bool ChainBuilder::convolution(const ApiEntry& api, TSNode layer, const CallArgs
   }
   out.label = "conv " + sizes_text(kernel) + "/" + uniform_text(stride) + (same ? " same" : "") +
               (conv.padding_mode == "valid" ? " valid" : "");
+  if (std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; })) {
+    out.label += " pad ";
+    out.label += uniform_text(pads);
+  }
+  if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; })) {
+    out.label += " dilation ";
+    out.label += uniform_text(dilations);
+  }
   out.output = next;
   fact_.steps.push_back(std::move(out));
   if (std::any_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; })) {
@@ -284,6 +293,14 @@ bool ChainBuilder::pooling_step(const Pool& pool, const CallArgs& args, ShapeSte
     out.label += uniform_text(stride);
   }
   if (same) out.label += " same";
+  if (std::any_of(pad.begin(), pad.end(), [](std::int64_t p) { return p != 0; })) {
+    out.label += " pad ";
+    out.label += uniform_text(pad);
+  }
+  if (std::any_of(dilation.begin(), dilation.end(), [](std::int64_t d) { return d != 1; })) {
+    out.label += " dilation ";
+    out.label += uniform_text(dilation);
+  }
   if (ceil_mode) out.label += " ceil";
   out.output = next;
   const bool rejected = std::any_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; });

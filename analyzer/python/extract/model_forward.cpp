@@ -1,0 +1,447 @@
+#include "python/extract/model_forward.h"
+
+#include "python/extract/local_values.h"
+#include "python/extract/shape_steps.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace cudnnlint::python {
+
+namespace {
+
+constexpr int kMaxExpressionDepth = 64;
+
+// A parameter's name (`x` or `x: torch.Tensor`); empty for defaults, *args and the rest.
+std::string_view parameter_name(TSNode parameter, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (is(parameter, g.identifier)) return r.text(parameter);
+  if (is(parameter, g.typed_parameter) && ts_node_named_child_count(parameter) > 0 &&
+      is(ts_node_named_child(parameter, 0), g.identifier))
+    return r.text(ts_node_named_child(parameter, 0));
+  return {};
+}
+
+// What a model class holds that the reader needs, or nullopt when the class is not one it can read.
+struct ModelClass {
+  const Scope* init_scope = nullptr;
+  const Scope* forward_scope = nullptr;
+  TSNode forward_body{};
+  std::string_view self_name;  // forward's first parameter
+  std::string_view input;      // forward's second
+  struct Layer {
+    TSNode construction;  // `nn.Conv2d(3, 6, 5)`
+    TSNode assignment;    // `self.conv1 = nn.Conv2d(3, 6, 5)`
+  };
+  std::unordered_map<std::string_view, Layer> layers;  // self attributes assigned once, in __init__
+  int axes = 0;  // the spatial axes of its convolutions and pools (all the same)
+};
+
+// The spatial axes `construction` works on (0 for a layer that keeps the size or is not known);
+// -1 when an nn.Sequential mixes them.
+int axes_of(TSNode construction, Resolver& r, int depth = 0) {
+  const Grammar& g = Grammar::get();
+  construction = strip(construction);
+  if (!is(construction, g.call) || depth > 4) return 0;
+  const std::string name = qualified(field(construction, g.f_function), r);
+  if (const ApiEntry* api = r.table().find(name); api != nullptr && api->family == kConvolutionFamily && api->is_class)
+    return api->spatial_dims;
+  if (const auto pool = pooling(name, "torch")) return pool->axes;
+  if (framework_of_sequential(name) != "torch") return 0;
+  int axes = 0;
+  for (const TSNode layer : sequential_layers(construction, "torch", r)) {
+    const int inner = axes_of(layer, r, depth + 1);
+    if (inner == 0) continue;
+    if (inner < 0 || (axes != 0 && axes != inner)) return -1;
+    axes = inner;
+  }
+  return axes;
+}
+
+// Module methods that return the module itself, its layers' geometry unchanged.
+bool keeps_module_geometry(std::string_view method) {
+  for (const char* keeps : {"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "train", "eval",
+                            "requires_grad_"})
+    if (method == keeps) return true;
+  return false;
+}
+
+std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const Scope* class_scope = r.scope_of(class_definition);
+  if (class_scope == nullptr || class_scope->parent == nullptr || class_scope->parent->kind != Scope::Kind::Module)
+    return std::nullopt;
+  // Hooks and dynamic registration change what forward does or which modules exist.
+  const std::string_view text = r.text(class_definition);
+  for (const char* dynamic : {"register_forward", "add_module", "register_module", "setattr(", "__call__", "__getattr__"})
+    if (text.find(dynamic) != std::string_view::npos) return std::nullopt;
+  // A plain torch module: its one base is torch.nn.Module.
+  const TSNode bases = field(class_definition, g.f_superclasses);
+  if (ts_node_is_null(bases) || ts_node_named_child_count(bases) != 1) return std::nullopt;
+  {
+    Resolver::ScopeVisit at_module(r, class_scope->parent);
+    if (qualified(ts_node_named_child(bases, 0), r) != "torch.nn.Module") return std::nullopt;
+  }
+  ModelClass model;
+  TSNode init{}, forward{};
+  const TSNode body = field(class_definition, g.f_body);
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+    const TSNode member = ts_node_named_child(body, i);
+    TSNode definition = member;
+    if (is(member, g.decorated_definition) && ts_node_named_child_count(member) > 0)
+      definition = ts_node_named_child(member, ts_node_named_child_count(member) - 1);
+    if (!is(definition, g.function_definition)) continue;
+    const std::string_view name = r.text(field(definition, g.f_name));
+    if (name != "__init__" && name != "forward") continue;
+    if (is(member, g.decorated_definition)) return std::nullopt;
+    TSNode& slot = name == "__init__" ? init : forward;
+    if (!ts_node_is_null(slot)) return std::nullopt;  // defined twice: the last one wins at run time
+    slot = definition;
+  }
+  if (ts_node_is_null(init) || ts_node_is_null(forward)) return std::nullopt;
+  const TSNode parameters = field(forward, g.f_parameters);
+  if (ts_node_named_child_count(parameters) != 2) return std::nullopt;
+  model.self_name = parameter_name(ts_node_named_child(parameters, 0), r);
+  model.input = parameter_name(ts_node_named_child(parameters, 1), r);
+  const TSNode init_parameters = field(init, g.f_parameters);
+  if (model.self_name.empty() || model.input.empty() || ts_node_named_child_count(init_parameters) == 0 ||
+      parameter_name(ts_node_named_child(init_parameters, 0), r) != model.self_name)
+    return std::nullopt;
+  model.init_scope = r.scope_of(init);
+  model.forward_scope = r.scope_of(forward);
+  model.forward_body = field(forward, g.f_body);
+  if (model.init_scope == nullptr || model.forward_scope == nullptr) return std::nullopt;
+  // Self attributes, counted over the whole class (any method may reassign one).
+  std::map<std::string_view, int> assignments;
+  walk_tree(
+      body,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (!is(node, g.assignment) && !is(node, g.augmented_assignment)) return true;
+        walk_tree(
+            field(node, g.f_left),
+            [&](TSNode target, const TSTreeCursor*) {
+              if (is(target, g.attribute) && r.text(strip(field(target, g.f_object))) == model.self_name)
+                ++assignments[r.text(field(target, g.f_attribute))];
+              return true;
+            },
+            [](TSNode) {});
+        return true;
+      },
+      [](TSNode) {});
+  // The layers: `self.name = <call>` among __init__'s own statements (not under an if or a loop).
+  const TSNode init_body = field(init, g.f_body);
+  Resolver::ScopeVisit in_init(r, model.init_scope);
+  for (uint32_t i = 0; i < ts_node_named_child_count(init_body); ++i) {
+    const TSNode statement = ts_node_named_child(init_body, i);
+    if (!is(statement, g.expression_statement) || ts_node_named_child_count(statement) != 1) continue;
+    const TSNode assignment = ts_node_named_child(statement, 0);
+    if (!is(assignment, g.assignment)) continue;
+    const TSNode left = field(assignment, g.f_left);
+    TSNode right = strip(field(assignment, g.f_right));
+    // `nn.Conv2d(1, 32, 3).to(device)`: moving or converting a module keeps its geometry.
+    for (int depth = 0; depth < 4 && is(right, g.call); ++depth) {
+      const TSNode function = strip(field(right, g.f_function));
+      if (!is(function, g.attribute) || !keeps_module_geometry(r.text(field(function, g.f_attribute)))) break;
+      const TSNode object = strip(field(function, g.f_object));
+      if (!is(object, g.call)) break;
+      right = object;
+    }
+    if (!is(left, g.attribute) || r.text(strip(field(left, g.f_object))) != model.self_name || !is(right, g.call))
+      continue;
+    const std::string_view attribute = r.text(field(left, g.f_attribute));
+    if (assignments[attribute] != 1) continue;
+    model.layers.emplace(attribute, ModelClass::Layer{right, assignment});
+    const int axes = axes_of(right, r);
+    if (axes < 0 || (axes > 0 && model.axes != 0 && model.axes != axes)) return std::nullopt;
+    if (axes > 0) model.axes = axes;
+  }
+  if (model.axes == 0) return std::nullopt;
+  return model;
+}
+
+// PyTorch functions that keep a tensor's size.
+bool keeps_size_function(const std::string& name) {
+  static const char* const prefixes[] = {"torch.nn.functional.", "torch."};
+  for (const char* prefix : prefixes) {
+    const std::string_view p(prefix);
+    if (!name.starts_with(p)) continue;
+    const std::string leaf = name.substr(p.size());
+    if (p == "torch.")
+      return one_of(leaf, {"relu", "relu_", "sigmoid", "tanh", "selu", "celu", "dropout", "clone"});
+    return one_of(leaf, {"relu", "relu6", "leaky_relu", "elu", "selu", "celu", "gelu", "silu", "mish", "sigmoid",
+                         "tanh", "hardswish", "hardsigmoid", "hardtanh", "softplus", "dropout", "dropout1d",
+                         "dropout2d", "dropout3d", "alpha_dropout", "local_response_norm"});
+  }
+  return false;
+}
+
+// Tensor methods that keep the size: `x.relu()`, `x.contiguous()`, `x.float()`.
+bool keeps_size_method(std::string_view name) {
+  for (const char* keeps : {"relu", "sigmoid", "tanh", "contiguous", "float", "half", "double", "clone", "detach",
+                            "cuda", "cpu", "to"})
+    if (name == keeps) return true;
+  return false;
+}
+
+// `torch.nn.functional.max_pool2d` and the like.
+std::optional<Pool> pooling_function(const std::string& name) {
+  const std::string_view prefix = "torch.nn.functional.";
+  if (!name.starts_with(prefix)) return std::nullopt;
+  const std::string leaf = name.substr(prefix.size());
+  for (int axes = 1; axes <= 3; ++axes) {
+    const std::string suffix = std::to_string(axes) + "d";
+    if (leaf == "max_pool" + suffix) return Pool{axes, true};
+    if (leaf == "avg_pool" + suffix) return Pool{axes, false};
+  }
+  return std::nullopt;
+}
+
+// A tensor of known spatial size, and the steps that gave it that size.
+struct Flow {
+  std::vector<std::int64_t> spatial;
+  std::int64_t channels = 0;
+  std::int64_t batch = 1;
+  std::vector<ShapeStep> steps;
+};
+
+class ForwardReader {
+ public:
+  ForwardReader(const ModelClass& model, ShapeChainFact base, Resolver& r)
+      : model_(model), base_(std::move(base)), r_(r) {}
+
+  // Reads forward's statements with `input` bound to its parameter; the rejecting chain, if any.
+  std::optional<ShapeChainFact> run(Flow input) {
+    const Grammar& g = Grammar::get();
+    known_[model_.input] = std::move(input);
+    Resolver::ScopeVisit in_forward(r_, model_.forward_scope);
+    const TSNode body = model_.forward_body;
+    for (uint32_t i = 0; i < ts_node_named_child_count(body) && !stopped_; ++i) {
+      const TSNode statement = ts_node_named_child(body, i);
+      if (is(statement, g.comment)) continue;
+      if (is(statement, g.expression_statement)) {
+        statement_expression(statement);
+      } else if (is(statement, g.return_statement)) {
+        if (ts_node_named_child_count(statement) > 0) evaluate(ts_node_named_child(statement, 0));
+        break;
+      } else if (r_.text(statement) == "pass" || r_.text(statement).starts_with("assert ")) {
+        continue;
+      } else {
+        // A branch, a loop, a with block, a raise: what follows may not run, or run more than once.
+        break;
+      }
+    }
+    return std::move(rejected_);
+  }
+
+ private:
+  void statement_expression(TSNode statement) {
+    const Grammar& g = Grammar::get();
+    for (uint32_t i = 0; i < ts_node_named_child_count(statement) && !stopped_; ++i) {
+      const TSNode expression = ts_node_named_child(statement, i);
+      if (is(expression, g.assignment)) {
+        const TSNode left = field(expression, g.f_left);
+        const TSNode right = field(expression, g.f_right);
+        if (is(strip(right), g.assignment)) {  // a = b = ...: not read
+          forget_names_in(expression);
+          continue;
+        }
+        auto flow = ts_node_is_null(right) ? std::nullopt : evaluate(right);
+        if (stopped_) return;
+        if (is(left, g.identifier) && flow) known_[r_.text(left)] = std::move(*flow);
+        else forget_names_in(left);
+      } else if (is(expression, g.augmented_assignment)) {
+        evaluate(field(expression, g.f_right));
+        forget_names_in(field(expression, g.f_left));
+      } else {
+        evaluate(expression);
+        // `x.unsqueeze_(0)`: a statement may change a tensor in place.
+        forget_names_in(expression);
+      }
+    }
+  }
+
+  void forget_names_in(TSNode node) {
+    const Grammar& g = Grammar::get();
+    if (ts_node_is_null(node)) return;
+    walk_tree(
+        node,
+        [&](TSNode n, const TSTreeCursor*) {
+          if (is(n, g.identifier)) known_.erase(r_.text(n));
+          return true;
+        },
+        [](TSNode) {});
+  }
+
+  // Runs what `node` runs, in Python's order, as far as the reader knows it; the flow of its value
+  // when that is a tensor of known size. Sets stopped_ when a layer rejects its input.
+  std::optional<Flow> evaluate(TSNode node, int depth = 0) {
+    const Grammar& g = Grammar::get();
+    node = strip(node);
+    if (ts_node_is_null(node) || stopped_ || depth > kMaxExpressionDepth) return std::nullopt;
+    if (is(node, g.identifier)) {
+      const auto it = known_.find(r_.text(node));
+      if (it == known_.end()) return std::nullopt;
+      return it->second;
+    }
+    if (is(node, g.binary_operator)) {
+      evaluate(field(node, g.f_left), depth + 1);
+      evaluate(field(node, g.f_right), depth + 1);
+      return std::nullopt;
+    }
+    if (is(node, g.tuple) || is(node, g.list)) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) evaluate(ts_node_named_child(node, i), depth + 1);
+      return std::nullopt;
+    }
+    if (is(node, g.subscript) || is(node, g.attribute)) {
+      evaluate(field(node, is(node, g.subscript) ? g.f_value : g.f_object), depth + 1);
+      return std::nullopt;
+    }
+    if (!is(node, g.call)) return std::nullopt;  // a conditional, a lambda, a comprehension: not run for sure
+    const TSNode callee = strip(field(node, g.f_function));
+    const CallArgs args = collect_args(field(node, g.f_arguments), r_.source());
+    const bool one_tensor = args.positional.size() == 1 && args.keywords.empty() && args.first_star < 0;
+    if (is(callee, g.attribute)) {
+      const TSNode object = strip(field(callee, g.f_object));
+      const std::string_view method = r_.text(field(callee, g.f_attribute));
+      if (is(object, g.identifier) && r_.text(object) == model_.self_name) {
+        // self.conv1(x): a layer built in __init__.
+        std::optional<Flow> flow;
+        if (one_tensor) flow = evaluate(args.positional.front(), depth + 1);
+        else evaluate_arguments(args, depth);
+        if (!flow || stopped_) return std::nullopt;
+        const auto layer = model_.layers.find(method);
+        if (layer == model_.layers.end()) return std::nullopt;
+        return apply(layer->second, node, std::move(*flow));
+      }
+      if (is(object, g.call) || (is(object, g.identifier) && known_.count(r_.text(object)) > 0)) {
+        // A method of a tensor: x.relu(), self.conv(x).float().
+        auto flow = evaluate(object, depth + 1);
+        evaluate_arguments(args, depth);
+        if (flow && !stopped_ && keeps_size_method(method) &&
+            (method == "to" || method == "cuda" || (args.positional.empty() && args.keywords.empty())))
+          return flow;
+        return std::nullopt;
+      }
+    }
+    const std::string name = qualified(callee, r_);
+    if (!args.positional.empty() && args.first_star != 0) {
+      if (keeps_size_function(name)) {
+        auto flow = evaluate(args.positional.front(), depth + 1);
+        evaluate_arguments(args, depth, 1);
+        return stopped_ ? std::nullopt : flow;
+      }
+      if (const auto pool = pooling_function(name)) {
+        auto flow = evaluate(args.positional.front(), depth + 1);
+        evaluate_arguments(args, depth, 1);
+        if (!flow || stopped_) return std::nullopt;
+        CallArgs rest = args;
+        rest.positional.erase(rest.positional.begin());
+        if (rest.first_star > 0) --rest.first_star;
+        ShapeChainFact work = chain_with(flow->steps);
+        ChainBuilder chain(work, r_);
+        const bool kept = chain.pool_call(*pool, rest, node, flow->spatial, flow->channels);
+        return settle(work, kept, std::move(*flow));
+      }
+    }
+    evaluate_arguments(args, depth);
+    return std::nullopt;
+  }
+
+  void evaluate_arguments(const CallArgs& args, int depth, std::size_t from = 0) {
+    for (std::size_t i = from; i < args.positional.size() && !stopped_; ++i) evaluate(args.positional[i], depth + 1);
+    for (const auto& [key, value] : args.keywords) {
+      (void)key;
+      if (!stopped_) evaluate(value, depth + 1);
+    }
+  }
+
+  ShapeChainFact chain_with(std::vector<ShapeStep> steps) const {
+    ShapeChainFact work = base_;
+    work.steps = std::move(steps);
+    return work;
+  }
+
+  // After a ChainBuilder ran on `work`: the rejection (kept), or the flow it continues with.
+  std::optional<Flow> settle(ShapeChainFact& work, bool kept, Flow flow) {
+    if (!work.rejected_by.empty()) {
+      rejected_ = std::move(work);
+      stopped_ = true;
+      return std::nullopt;
+    }
+    if (!kept) return std::nullopt;
+    flow.steps = std::move(work.steps);
+    return flow;
+  }
+
+  // `self.name(x)` at `site`: the layer's construction (an nn.Sequential's layers, in order), read
+  // where __init__ builds it.
+  std::optional<Flow> apply(const ModelClass::Layer& layer, TSNode site, Flow flow) {
+    const Grammar& g = Grammar::get();
+    Resolver::ScopeVisit in_init(r_, model_.init_scope);
+    ShapeChainFact work = chain_with(std::move(flow.steps));
+    ChainBuilder chain(work, r_);
+    const std::string name = qualified(field(layer.construction, g.f_function), r_);
+    bool kept = true;
+    if (framework_of_sequential(name) == "torch") {
+      const auto layers = sequential_layers(layer.construction, "torch", r_);
+      kept = !layers.empty();
+      for (std::size_t i = 0; i < layers.size() && kept; ++i)
+        kept = chain.step(layers[i], flow.spatial, flow.channels, flow.batch);
+    } else {
+      const std::size_t before = work.steps.size();
+      kept = chain.step(layer.construction, flow.spatial, flow.channels, flow.batch);
+      // The step is where forward applies the layer, named as __init__ builds it.
+      if (work.steps.size() > before) {
+        work.steps.back().where = r_.locate(site);
+        work.steps.back().text = short_text(r_.text(layer.assignment));
+      }
+    }
+    return settle(work, kept, std::move(flow));
+  }
+
+  const ModelClass& model_;
+  ShapeChainFact base_;
+  Resolver& r_;
+  std::unordered_map<std::string_view, Flow> known_;
+  std::optional<ShapeChainFact> rejected_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+void read_model_forward(TSNode class_definition, TSNode call, const std::vector<std::optional<IntegerValue>>& shape,
+                        const std::string& source_text, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  std::vector<std::int64_t> dims;
+  for (const auto& v : shape) {
+    if (!v || v->value <= 0) return;
+    dims.push_back(v->value);
+  }
+  const auto model = read_class(class_definition, r);
+  if (!model) return;
+  const auto axes = static_cast<std::size_t>(model->axes);
+  Flow input;
+  // (N, C, spatial...) batched, or (C, spatial...) unbatched.
+  if (dims.size() == axes + 2) {
+    input.batch = dims[0];
+    input.channels = dims[1];
+  } else if (dims.size() == axes + 1) {
+    input.channels = dims[0];
+  } else {
+    return;
+  }
+  input.spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
+  ShapeChainFact base;
+  base.framework = "torch";
+  base.layout = "NCHW";
+  base.call = r.locate(call);
+  base.model_text = short_text(r.text(field(call, g.f_function)));
+  base.source_text = source_text;
+  base.source = shape[dims.size() - axes]->where;  // the first spatial size, where it is written
+  base.input_spatial = input.spatial;
+  ForwardReader reader(*model, std::move(base), r);
+  if (auto rejected = reader.run(std::move(input))) r.out().shape_chains.push_back(std::move(*rejected));
+}
+
+}  // namespace cudnnlint::python
