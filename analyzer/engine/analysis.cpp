@@ -118,7 +118,7 @@ void add_shape_words(PythonPassOptions& pass) {
                                {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                 "avg_pool2d", "avg_pool3d"},
-                               false, false, true});
+                               false, false, true, true});
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a

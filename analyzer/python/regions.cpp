@@ -842,11 +842,13 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   // Which halves each chunk names, from one look at each identifier: bit 2p for pair p's first
   // half, bit 2p+1 for its second (at most 32 pairs).
   WordMap<std::uint64_t> half_bits;
+  WordMap<std::uint64_t> class_marker_bits;  // second halves that count only through classes
   std::uint64_t small_bits = 0;
   for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
     for (const auto& word : pairs[p].first) half_bits[word] |= std::uint64_t{1} << (2 * p);
     for (const auto& word : pairs[p].second) {
       if (word == kSmallFloatLiteral) small_bits |= std::uint64_t{1} << (2 * p + 1);
+      else if (pairs[p].second_only_through_classes) class_marker_bits[word] |= std::uint64_t{1} << (2 * p + 1);
       else half_bits[word] |= std::uint64_t{1} << (2 * p + 1);
     }
   }
@@ -859,7 +861,9 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
       if (!(*chunks)[k].is_class || (*chunks)[k].name.empty()) continue;
       const bool names_second = std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) {
         const auto it = half_bits.find(w);
-        return it != half_bits.end() && (it->second & second_bit) != 0;
+        if (it != half_bits.end() && (it->second & second_bit) != 0) return true;
+        const auto marker = class_marker_bits.find(w);
+        return marker != class_marker_bits.end() && (marker->second & second_bit) != 0;
       });
       if (names_second) second_classes[p].push_back(k);
     }
@@ -908,10 +912,25 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
         return it != half_bits.end() && (it->second & first_bit) != 0;
       });
     };
+    // A module statement naming the class feeds the first half when a statement holding the first
+    // half uses a name it binds (`net = Net()`, then `net(torch.randn(...))`).
+    auto script_feeds_first = [&](std::size_t k) {
+      if ((*chunks)[k].is_definition) return false;
+      std::vector<std::string_view> binds;
+      bound_names(text_of(k), binds, [](std::string_view) { return true; });
+      if (binds.empty()) return false;
+      const WordSetView bound(binds.begin(), binds.end());
+      for (const std::size_t j : script_chunks)
+        if (j != k && holds_first(j) &&
+            std::any_of(ids[j].begin(), ids[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
+          return true;
+      return false;
+    };
     for (const std::size_t c : second_classes[p]) {
       const std::string_view name = (*chunks)[c].name;
       for (std::size_t k = 0; k < count && !whole[c]; ++k)
-        if (relevant[k] && k != c && (now_relevant[k] || (script_first && script_second) || holds_first(k)) &&
+        if (relevant[k] && k != c && (pair.classes || !(*chunks)[k].is_class) &&
+            (now_relevant[k] || holds_first(k) || (script_first && script_second && script_feeds_first(k))) &&
             std::find(ids[k].begin(), ids[k].end(), name) != ids[k].end()) {
           relevant[c] = 1;
           whole[c] = 1;
@@ -1069,11 +1088,13 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   WordSetView pair_words;
   bool pair_small_literal = false;
   for (const WordPair& pair : pairs)
-    for (const auto* half : {&pair.first, &pair.second})
+    for (const auto* half : {&pair.first, &pair.second}) {
+      if (half == &pair.second && pair.second_only_through_classes) continue;
       for (const auto& word : *half) {
         if (word == kSmallFloatLiteral) pair_small_literal = true;
         else pair_words.insert(word);
       }
+    }
   auto names_a_pair_half = [&](std::string_view text, std::span<const std::string_view> code_ids) {
     return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return pair_words.count(w) > 0; }) ||
            (pair_small_literal && has_small_float_literal(text));

@@ -55,6 +55,10 @@ struct WordPair {
   // A class of the file naming a word of `second` (a model class building nn.Conv2d) counts as a
   // word of `second` itself where its name is used (`model = Net()`); it is then parsed too.
   bool second_classes = false;
+  // With second_classes: `second`'s words mark the classes that stand for the second half, and
+  // count only through them (a function naming `randn` and `nn.Conv2d` is not a pair; one naming
+  // `randn` and a model class building nn.Conv2d is).
+  bool second_only_through_classes = false;
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 

@@ -94,6 +94,14 @@ REGION_CASES = {
                                       for i in range(30))
                             + "    def forward(self, x):\n        x = self.conv1(x)\n        return self.conv2(x)\n\n\n"
                             "if __name__ == \"__main__\":\n    net = Net()\n    print(net(torch.randn(1, 3, 6, 6)))\n",
+    # The same class built by one module statement and run by another.
+    "model_class_script.py": "import torch\nimport torch.nn as nn\n\n\nclass Net(nn.Module):\n"
+                             "    def __init__(self):\n        super().__init__()\n"
+                             "        self.conv1 = nn.Conv2d(3, 8, 3)\n        self.conv2 = nn.Conv2d(8, 8, 7)\n\n"
+                             + "".join(f"    def helper_{i}(self):\n        return {i} * 2  # filler method number {i}\n\n"
+                                       for i in range(30))
+                             + "    def forward(self, x):\n        x = self.conv1(x)\n        return self.conv2(x)\n\n\n"
+                             "net = Net()\nunrelated = 3\ny = net(torch.randn(1, 3, 6, 6))\n",
 }
 
 
@@ -106,7 +114,7 @@ def test_region_parsing_matches_full_parse_on_tricky_bindings(cli, tmp_path, nam
     assert fast["findings"] == full["findings"]
     if name == "large_function_pairs.py":
         assert sorted(f["rule"] for f in fast["findings"]) == ["conv-input-smaller-than-kernel", "torch-integer-input"]
-    if name == "large_model_class.py":
+    if name in ("large_model_class.py", "model_class_script.py"):
         assert [(f["rule"], f["line"]) for f in fast["findings"]] == [("conv-input-smaller-than-kernel", 103)]
     facts = lambda extra: [(f["normalizations"], f["loaders"]) for f in json.loads(
         cli.run("--format", "facts", *extra, source).stdout)["files"]]

@@ -130,29 +130,32 @@ TSNode model_class_of(TSNode model, Resolver& r) {
 // (read, whether or not it ends in a fact).
 bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   const Grammar& g = Grammar::get();
-  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
-  TSNode model = callee, input{};
+  // This runs for every call the API table does not know: the cheap tests first.
+  TSNode definition{}, input{};
   if (is(callee, g.attribute)) {
     // Export and tracing run the model on their example input.
     const std::string_view leaf = r.text(field(callee, g.f_attribute));
     if (leaf != "export" && leaf != "trace") return false;
     const std::string name = qualified(callee, r);
     if (!one_of(name, {"torch.onnx.export", "torch.jit.trace", "torch.export.export"})) return false;
+    const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
     if (args.positional.size() < 2 || (args.first_star >= 0 && args.first_star < 2)) return false;
-    model = args.positional[0];
+    definition = model_class_of(args.positional[0], r);
     input = strip(args.positional[1]);
     if (is(input, g.tuple)) {  // (x,)
-      if (ts_node_named_child_count(input) != 1) return true;
+      if (ts_node_named_child_count(input) != 1) return !ts_node_is_null(definition);
       input = strip(ts_node_named_child(input, 0));
     }
+    if (ts_node_is_null(definition)) return false;
   } else if (is(callee, g.identifier) || is(callee, g.call)) {
-    if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return false;
+    definition = model_class_of(callee, r);
+    if (ts_node_is_null(definition)) return false;
+    const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+    if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return true;
     input = strip(args.positional.front());
   } else {
     return false;
   }
-  const TSNode definition = model_class_of(model, r);
-  if (ts_node_is_null(definition)) return false;
   if (is(input, g.identifier)) {
     const auto [scope, binding] = r.lookup(r.text(input));
     if (binding == nullptr || !binding->simple() || scope != r.scope()) return true;
