@@ -303,11 +303,12 @@ struct ShapeStep {
 // one does; a layer the front-end does not know, or a size it cannot fold, ends the chain
 // silently (it never guesses a size).
 struct ShapeChainFact {
-  std::string framework;              // "torch", "keras"
+  std::string framework;              // "torch", "keras", "tensorflow" (Python); "libtorch" (C++)
   std::string model_text;             // "nn.Sequential(...)", "keras.Sequential([...])"
   Location call;                      // where the model meets the tensor (or, Keras, is built)
   std::string source_text;            // "torch.randn(1, 3, 4, 4)", "keras.Input(shape=(4, 4, 3))"
   Location source;
+  std::vector<ProvenanceStep> source_provenance;  // where named sizes are defined (`IMG_SIZE = 6`)
   std::string layout;                 // "NCHW" or "NHWC": where the channels sit
   std::vector<std::int64_t> input_spatial;
   std::vector<ShapeStep> steps;       // the rejecting layer last

@@ -1,5 +1,8 @@
 #include "cpp/collector.h"
 
+#include "cpp/libtorch_shapes.h"
+#include "core/sizes_text.h"
+
 #include "core/source_file.h"
 
 #include <clang/AST/ASTContext.h>
@@ -147,6 +150,19 @@ class FactsCollector::Context {
     for (char c : text)
       if (c != ' ' && c != '\n' && c != '\t' && c != '\r') compact += c;
     return compact;
+  }
+
+  // The code as written, on one line (runs of white space made one space), to show in a message.
+  std::string source_text(clang::SourceRange source) {
+    const auto range = CharSourceRange::getTokenRange(sm_.getFileLoc(source.getBegin()), sm_.getFileLoc(source.getEnd()));
+    const std::string text = Lexer::getSourceText(range, sm_, ast_.getLangOpts()).str();
+    std::string line;
+    for (char c : text) {
+      const bool space = c == ' ' || c == '\n' || c == '\t' || c == '\r';
+      if (space && (line.empty() || line.back() == ' ')) continue;
+      line += space ? ' ' : c;
+    }
+    return line;
   }
 
   // Where a value came from: the #define, constexpr, const variable or enumerator it names.
@@ -789,6 +805,62 @@ void FactsCollector::on_function_body(const FunctionDecl& function, Context& ctx
   HalfConversions conversions;
   conversions.TraverseStmt(function.getBody());
   on_half_conversions(conversions, ctx);
+  on_libtorch_shapes(find_libtorch_conv_misfits(*function.getBody(), ctx.ast()), ctx);
+}
+
+// A libtorch convolution run on a tensor smaller than its kernel, as the language-neutral size
+// chain the Python front-end also produces (one step), with its geometry for gpu_check's replay.
+void FactsCollector::on_libtorch_shapes(const std::vector<LibtorchConvMisfit>& misfits, Context& ctx) {
+  for (const LibtorchConvMisfit& misfit : misfits) {
+    if (!seen_inputs_.insert(misfit.call).second) continue;
+    const std::size_t axes = misfit.kernel.size();
+    ShapeChainFact fact;
+    fact.framework = "libtorch";
+    fact.layout = "NCHW";
+    fact.call = ctx.locate(misfit.call->getSourceRange());
+    fact.model_text = misfit.module->getNameAsString();
+    fact.source_text = ctx.source_text(misfit.factory->getSourceRange());
+    if (fact.source_text.size() > 60) fact.source_text = fact.source_text.substr(0, 57) + "...";
+    fact.source = ctx.locate(misfit.factory->getSourceRange());
+    fact.input_spatial.assign(misfit.input.end() - static_cast<std::ptrdiff_t>(axes), misfit.input.end());
+    const Location declared = ctx.locate(misfit.module->getSourceRange());
+    auto value = [&](std::int64_t v) { return IntegerValue{v, std::to_string(v), declared, {}}; };
+    ShapeStep step;
+    step.label = "conv " + sizes_text(misfit.kernel) + "/" + std::to_string(misfit.stride.front());
+    if (std::any_of(misfit.padding.begin(), misfit.padding.end(), [](std::int64_t p) { return p != 0; }))
+      step.label += " pad " + std::to_string(misfit.padding.front());
+    if (std::any_of(misfit.dilation.begin(), misfit.dilation.end(), [](std::int64_t d) { return d != 1; }))
+      step.label += " dilation " + std::to_string(misfit.dilation.front());
+    std::string declaration = ctx.source_text(misfit.module->getSourceRange());
+    step.text = declaration.size() > 60 ? declaration.substr(0, 57) + "..." : declaration;
+    step.where = fact.call;
+    step.output = misfit.output;
+    fact.steps.push_back(std::move(step));
+    fact.rejected_by = "conv";
+    fact.channels = misfit.in_channels;
+    ConvGeometryFact& conv = fact.conv;
+    conv.api = fact.steps.back().text;
+    conv.spelled_as = conv.api;
+    conv.call = fact.call;
+    conv.spatial_dims = static_cast<int>(axes);
+    conv.in_channels = value(misfit.in_channels);
+    conv.out_channels = value(misfit.out_channels);
+    conv.padding_mode = "explicit";
+    for (std::size_t a = 0; a < axes; ++a) {
+      fact.padded_input.push_back(fact.input_spatial[a] + 2 * misfit.padding[a]);
+      fact.kernel_extent.push_back(misfit.dilation[a] * (misfit.kernel[a] - 1) + 1);
+      conv.kernel.push_back(value(misfit.kernel[a]));
+      conv.stride.push_back(value(misfit.stride[a]));
+      conv.padding.push_back(value(misfit.padding[a]));
+      conv.dilation.push_back(value(misfit.dilation[a]));
+    }
+    const std::int64_t batch = misfit.input.size() == axes + 2 ? misfit.input.front() : 1;
+    conv.input.push_back(IntegerValue{batch, std::to_string(batch), fact.source, {}});
+    conv.input.push_back(IntegerValue{misfit.in_channels, std::to_string(misfit.in_channels), fact.source, {}});
+    for (const auto v : fact.input_spatial) conv.input.push_back(IntegerValue{v, std::to_string(v), fact.source, {}});
+    conv.input_set_by = fact.source_text;
+    out_.shape_chains.push_back(std::move(fact));
+  }
 }
 
 template <class Conversions>

@@ -13,8 +13,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cudnnlint::cpp {
+
+struct LibtorchConvMisfit;  // cpp/libtorch_shapes.h
 
 class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
  public:
@@ -38,6 +41,8 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
   // libtorch's DataLoaderOptions: its batch size, set by the constructor or the batch_size setter.
   void on_loader(const clang::Expr& site, const clang::Expr* batch, const std::string& name, const ApiEntry& api,
                  Context& ctx);
+  // libtorch convolutions run here on a tensor smaller than their kernel.
+  void on_libtorch_shapes(const std::vector<LibtorchConvMisfit>& misfits, Context& ctx);
   void on_convolution_use(const clang::CallExpr& call, llvm::StringRef name, const clang::FunctionDecl* function,
                           Context& ctx);
 

@@ -5,7 +5,9 @@
 // 0 disagreements with the formulas; tests/probes/tf_shapes.py on TensorFlow 2.21 / Keras 3.15.1:
 // 140 'valid' and 140 'same' Conv2D): PyTorch raises, Keras raises while building the model, and
 // cuDNN returns CUDNN_STATUS_BAD_PARAM for the same geometry (gpu_check's descriptor tier replays
-// it). KB entry shapes/conv-input-smaller-than-kernel. Reads ShapeChainFact only.
+// it). libtorch throws the same ATen message (tests/probes/libtorch_shapes.cpp, built against the
+// torch 2.11.0 wheel's libtorch: 630 convolutions, 0 disagreements). KB entry
+// shapes/conv-input-smaller-than-kernel. Reads ShapeChainFact only.
 #include "rules/replay_configs.h"
 #include "rules/rule.h"
 #include "core/sizes_text.h"
@@ -54,6 +56,12 @@ std::string framework_message(const ShapeChainFact& chain) {
            torch_sizes(chain.padded_input, " x ") + "). Kernel size: (" + torch_sizes(chain.kernel_extent, " x ") +
            "). Kernel size can't be greater than actual input size` (measured with torch 2.11.0)";
   }
+  if (chain.framework == "libtorch") {
+    return "libtorch throws `c10::Error: Calculated padded input size per channel: (" +
+           torch_sizes(chain.padded_input, " x ") + "). Kernel size: (" + torch_sizes(chain.kernel_extent, " x ") +
+           "). Kernel size can't be greater than actual input size` (measured with the libtorch of the torch 2.11.0 "
+           "wheel)";
+  }
   if (chain.framework == "tensorflow") {
     const std::int64_t in = chain.padded_input.empty() ? 0 : chain.padded_input.front();
     const std::int64_t k = chain.kernel_extent.empty() ? 0 : chain.kernel_extent.front();
@@ -87,10 +95,19 @@ void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Findin
     if (chain.rejected_by == "conv")
       finding.message += "; cuDNN returns CUDNN_STATUS_BAD_PARAM for this " + what + " (measured with cuDNN 9.19.0)";
     finding.target_note = chain.framework == "torch"        ? "PyTorch (torch 2.11.0 measured)"
+                          : chain.framework == "libtorch"   ? "libtorch (the torch 2.11.0 wheel's, measured)"
                           : chain.framework == "tensorflow" ? "TensorFlow (2.21 measured)"
                                                             : "Keras 3 (3.15.1 measured)";
     finding.related.push_back({chain.source, "the input's size is fixed here: " + sizes_text(chain.input_spatial) +
                                                  (chain.layout == "NHWC" ? " (channels last)" : "")});
+    // `IMG_SIZE = 6 is defined here`, once per definition.
+    for (const ProvenanceStep& step : chain.source_provenance)
+      if (std::none_of(finding.related.begin(), finding.related.end(),
+                       [&](const RelatedLocation& r) {
+                         return r.message == step.what && r.where.path == step.where.path &&
+                                r.where.range.begin.byte_offset == step.where.range.begin.byte_offset;
+                       }))
+        finding.related.push_back({step.where, step.what});
     for (std::size_t i = 0; i + 1 < chain.steps.size(); ++i)
       finding.related.push_back(
           {chain.steps[i].where, "after `" + chain.steps[i].text + "`: " + sizes_text(chain.steps[i].output)});

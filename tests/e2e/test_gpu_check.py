@@ -153,7 +153,7 @@ def test_a_python_shape_chain_is_confirmed_bad_param_by_the_real_libcudnn(cli, e
     results = json.loads(out.read_text())["runs"][0]["results"]
     outcomes = [r["properties"]["gpuCheck"] for r in results]
     confirmed = [o for o in outcomes if o["outcome"] == "confirmed"]
-    assert len(results) == 16 and len(confirmed) == 15, outcomes
+    assert len(results) == 17 and len(confirmed) == 16, outcomes
     # The 1-D convolution is replayed as cuDNN gets it from PyTorch: height 1.
     one_d = [o for o in confirmed if "height 1" in o["detail"]]
     assert len(one_d) == 1, confirmed
@@ -162,3 +162,19 @@ def test_a_python_shape_chain_is_confirmed_bad_param_by_the_real_libcudnn(cli, e
         assert o["cudnnVersion"] == environment["cudnn"]
     skipped = [o for o in outcomes if o["outcome"] != "confirmed"]
     assert skipped[0]["outcome"] == "skipped" and "not replayable" in skipped[0]["reason"], skipped
+
+
+def test_a_libtorch_shape_finding_is_confirmed_bad_param_by_the_real_libcudnn(cli, environment, sarif_check, tmp_path):
+    """The libtorch convolutions run on a literal-sized tensor smaller than their kernel (2-D, and a
+    1-D one replayed with height 1) are refused by the real libcudnn's output-size query."""
+    fixture = REPO / "tests" / "fixtures" / "cpp" / "libtorch_shapes.cpp"
+    out = tmp_path / "libtorch_shapes.sarif"
+    cli.run("--gpu-check", "--gpu-check-tier", "descriptor", "--select", "conv-input-smaller-than-kernel",
+            "-f", "sarif", "-o", out, fixture, check_code=1)
+    sarif_check(out)
+    results = json.loads(out.read_text())["runs"][0]["results"]
+    outcomes = [r["properties"]["gpuCheck"] for r in results]
+    assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results] == [11, 16, 22]
+    for o in outcomes:
+        assert o["outcome"] == "confirmed" and o["status"] == "CUDNN_STATUS_BAD_PARAM", o
+        assert o["cudnnVersion"] == environment["cudnn"]

@@ -439,6 +439,8 @@ void read_model_forward(TSNode class_definition, TSNode call, const std::vector<
   base.model_text = short_text(r.text(field(call, g.f_function)));
   base.source_text = source_text;
   base.source = shape[dims.size() - axes]->where;  // the first spatial size, where it is written
+  for (std::size_t i = dims.size() - axes; i < dims.size(); ++i)
+    for (const auto& step : shape[i]->provenance) base.source_provenance.push_back(step);
   base.input_spatial = input.spatial;
   ForwardReader reader(*model, std::move(base), r);
   if (auto rejected = reader.run(std::move(input))) r.out().shape_chains.push_back(std::move(*rejected));

@@ -300,6 +300,8 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       }
       fact.source_text = text;
       fact.source = shape[1]->where;
+      for (std::size_t i = 1; i < shape.size(); ++i)
+        for (const auto& step : shape[i]->provenance) fact.source_provenance.push_back(step);
       fact.model_text = short_text(r.text(callee));
     } else {
     fact.framework = "torch";
@@ -320,6 +322,8 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
     fact.source_text = text;
     fact.source = shape[dims.size() - axes]->where;  // the first spatial size, where it is written
+    for (std::size_t i = dims.size() - axes; i < dims.size(); ++i)
+      for (const auto& step : shape[i]->provenance) fact.source_provenance.push_back(step);
     fact.model_text = short_text(r.text(callee));
     }
   }
