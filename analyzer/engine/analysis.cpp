@@ -92,13 +92,13 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
 }
 
 // The shape family's words: a stack of layers (`Sequential`) and a size source
-// (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`, `input_shape=`) in one function, or in
-// the module's statements together. The extractor reads nothing else (a stack and its input in
-// one scope, not in a class), so these are all the planner must parse.
+// (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`, `input_shape=`, a torchvision crop or
+// resize) in one function, or in the module's statements together. The extractor reads nothing
+// else (a stack and its input in one scope, not in a class), so these are all the planner must parse.
 void add_shape_words(PythonPassOptions& pass) {
   pass.python.pairs.push_back({{"Sequential"},
                                {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
-                                "input_shape"},
+                                "input_shape", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"},
                                false, false, false});
   // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
   pass.python.pairs.push_back({{"Input"},
@@ -114,7 +114,8 @@ void add_shape_words(PythonPassOptions& pass) {
   // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
   // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
   // half where its name is used, and is then parsed whole (its __init__ and forward).
-  pass.python.pairs.push_back({{"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
+  pass.python.pairs.push_back({{"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "CenterCrop",
+                                "RandomCrop", "RandomResizedCrop", "Resize"},
                                {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                 "avg_pool2d", "avg_pool3d"},

@@ -153,7 +153,7 @@ def test_a_python_shape_chain_is_confirmed_bad_param_by_the_real_libcudnn(cli, e
     results = json.loads(out.read_text())["runs"][0]["results"]
     outcomes = [r["properties"]["gpuCheck"] for r in results]
     confirmed = [o for o in outcomes if o["outcome"] == "confirmed"]
-    assert len(results) == 17 and len(confirmed) == 16, outcomes
+    assert len(results) == 19 and len(confirmed) == 18, outcomes
     # The 1-D convolution is replayed as cuDNN gets it from PyTorch: height 1.
     one_d = [o for o in confirmed if "height 1" in o["detail"]]
     assert len(one_d) == 1, confirmed

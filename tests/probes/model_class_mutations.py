@@ -75,14 +75,25 @@ def main():
                 lint = subprocess.run([args.cudnnlint, "-f", "json", "--select", "conv-input-smaller-than-kernel",
                                        str(copy)], capture_output=True, text=True)
                 findings = [f["line"] for f in json.loads(lint.stdout)["findings"]]
-                code = ("import runpy, sys\nsys.argv = ['probe']\n"
-                        f"g = runpy.run_path({str(copy)!r}, run_name='_probe')\n"
+                # A module of a package runs as one (its relative imports need it); others by path.
+                package_root = copy.parent
+                while (package_root / "__init__.py").exists():
+                    package_root = package_root.parent
+                if package_root != copy.parent:
+                    module = ".".join(copy.relative_to(package_root).with_suffix("").parts)
+                    load = f"g = runpy.run_module({module!r}, run_name='_probe')\n"
+                else:
+                    load = f"g = runpy.run_path({str(copy)!r}, run_name='_probe')\n"
+                code = ("import runpy, sys\nsys.argv = ['probe']\n" + load +
                         "try:\n    g['_cudnnlint_probe']()\n    print('OK')\n"
                         "except Exception as e:\n    print('RAISE', type(e).__name__, str(e).splitlines()[0])\n")
-                env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(path.parent), *args.trees, os.environ.get("PYTHONPATH", "")]))
+                # Only the package root for a package's module: its own folder may shadow the
+                # standard library (timm/layers/typing.py).
+                env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(package_root), *args.trees,
+                                                                   os.environ.get("PYTHONPATH", "")]))
                 try:
                     run = subprocess.run([args.python, "-c", code], capture_output=True, text=True, timeout=300,
-                                         cwd=str(path.parent), env=env)
+                                         cwd=str(package_root), env=env)
                     lines = run.stdout.strip().splitlines()
                     torch_said = lines[-1] if lines else "NOT RUNNABLE " + (run.stderr.strip().splitlines() or [""])[-1]
                 except subprocess.TimeoutExpired:

@@ -2,6 +2,7 @@
 
 #include "python/extract/local_values.h"
 #include "python/extract/shape_steps.h"
+#include "python/extract/transform_sizes.h"
 
 #include <algorithm>
 #include <map>
@@ -410,14 +411,30 @@ class ForwardReader {
 
 }  // namespace
 
-void read_model_forward(TSNode class_definition, TSNode call, const std::vector<std::optional<IntegerValue>>& shape,
-                        const std::string& source_text, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  std::vector<std::int64_t> dims;
-  for (const auto& v : shape) {
-    if (!v || v->value <= 0) return;
-    dims.push_back(v->value);
+std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r) {
+  ShapeSource out;
+  const auto shape = literal_shape(input, r, out.text);
+  if (!shape.empty()) {
+    for (const auto& v : shape) {
+      if (!v || v->value <= 0) return std::nullopt;
+      out.dims.push_back(v->value);
+      out.where.push_back(v->where);
+      out.provenance.push_back(v->provenance);
+    }
+    return out;
   }
+  auto transformed = transformed_size(input, r);
+  if (!transformed) return std::nullopt;
+  out.dims = transformed->dims;
+  out.text = transformed->text;
+  out.where.assign(out.dims.size(), transformed->source);
+  out.provenance.assign(out.dims.size(), {});  // `where` is the transform that fixes the size
+  return out;
+}
+
+void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input_source, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::vector<std::int64_t>& dims = input_source.dims;
   const auto model = read_class(class_definition, r);
   if (!model) return;
   const auto axes = static_cast<std::size_t>(model->axes);
@@ -432,15 +449,18 @@ void read_model_forward(TSNode class_definition, TSNode call, const std::vector<
     return;
   }
   input.spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
+  if (input.batch <= 0 || std::any_of(input.spatial.begin(), input.spatial.end(), [](std::int64_t v) { return v <= 0; }))
+    return;
   ShapeChainFact base;
   base.framework = "torch";
   base.layout = "NCHW";
   base.call = r.locate(call);
   base.model_text = short_text(r.text(field(call, g.f_function)));
-  base.source_text = source_text;
-  base.source = shape[dims.size() - axes]->where;  // the first spatial size, where it is written
-  for (std::size_t i = dims.size() - axes; i < dims.size(); ++i)
-    for (const auto& step : shape[i]->provenance) base.source_provenance.push_back(step);
+  base.source_text = input_source.text;
+  const std::size_t first_spatial = dims.size() - axes;
+  base.source = input_source.where[first_spatial];
+  for (std::size_t i = first_spatial; i < dims.size(); ++i)
+    for (const auto& step : input_source.provenance[i]) base.source_provenance.push_back(step);
   base.input_spatial = input.spatial;
   ForwardReader reader(*model, std::move(base), r);
   if (auto rejected = reader.run(std::move(input))) r.out().shape_chains.push_back(std::move(*rejected));

@@ -15,10 +15,21 @@
 
 namespace cudnnlint::python {
 
-// The model class `class_definition` applied at `call` to a tensor of literal shape `shape` (the
-// factory written as `source_text`). Appends a ShapeChainFact to r.out() when a layer that forward
-// applies rejects its input.
-void read_model_forward(TSNode class_definition, TSNode call, const std::vector<std::optional<IntegerValue>>& shape,
-                        const std::string& source_text, Resolver& r);
+// Where a tensor's size comes from: its sizes (0 for channels a transform leaves unknown), the
+// expression as written, and where the first spatial size is fixed.
+struct ShapeSource {
+  std::vector<std::int64_t> dims;
+  std::string text;
+  std::vector<Location> where;                           // per axis: where its size is written
+  std::vector<std::vector<ProvenanceStep>> provenance;   // per axis: named sizes' definitions
+};
+
+// A literal-shaped factory (`torch.randn(1, 3, 4, 4)`, through names bound once) or a transformed
+// image (`preprocess(img).unsqueeze(0)`, python/extract/transform_sizes.h); nullopt otherwise.
+std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r);
+
+// The model class `class_definition` applied at `call` to a tensor of sizes `input`. Appends a
+// ShapeChainFact to r.out() when a layer that forward applies rejects its input.
+void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input, Resolver& r);
 
 }  // namespace cudnnlint::python

@@ -162,12 +162,9 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   } else if (!is(input, g.call)) {
     return true;
   }
-  std::string text;
-  const auto shape = literal_shape(input, r, text);
-  if (shape.size() < 2) return true;
-  for (const auto& v : shape)
-    if (!v || v->value <= 0) return true;
-  read_model_forward(definition, call, shape, text, r);
+  const auto source = torch_shape_source(input, r);
+  if (!source || source->dims.size() < 2) return true;
+  read_model_forward(definition, call, *source, r);
   return true;
 }
 
@@ -259,15 +256,12 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     } else if (!is(input, g.call)) {
       return;
     }
-    std::string text;
-    const auto shape = literal_shape(input, r, text);
-    if (shape.size() < 3) return;
-    std::vector<std::int64_t> dims;
-    for (const auto& v : shape) {
-      if (!v || v->value <= 0) return;
-      dims.push_back(v->value);
-    }
+    const auto source = torch_shape_source(input, r);
+    if (!source || source->dims.size() < 3) return;
+    const std::string& text = source->text;
+    const std::vector<std::int64_t>& dims = source->dims;
     if (stack == "keras") {
+      if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return;  // a torchvision transform
       // A Keras Sequential without an input shape, built on its first call (`model(tf.zeros([1, 4,
       // 4, 3]))`: measured, the same ValueError). One with an Input is read where it is built.
       const TSNode first = strip(layers.front());
@@ -299,9 +293,9 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
         channels = dims[1];
       }
       fact.source_text = text;
-      fact.source = shape[1]->where;
-      for (std::size_t i = 1; i < shape.size(); ++i)
-        for (const auto& step : shape[i]->provenance) fact.source_provenance.push_back(step);
+      fact.source = source->where[1];
+      for (std::size_t i = 1; i < dims.size(); ++i)
+        for (const auto& step : source->provenance[i]) fact.source_provenance.push_back(step);
       fact.model_text = short_text(r.text(callee));
     } else {
     fact.framework = "torch";
@@ -321,9 +315,9 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     }
     spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
     fact.source_text = text;
-    fact.source = shape[dims.size() - axes]->where;  // the first spatial size, where it is written
+    fact.source = source->where[dims.size() - axes];  // the first spatial size, where it is written
     for (std::size_t i = dims.size() - axes; i < dims.size(); ++i)
-      for (const auto& step : shape[i]->provenance) fact.source_provenance.push_back(step);
+      for (const auto& step : source->provenance[i]) fact.source_provenance.push_back(step);
     fact.model_text = short_text(r.text(callee));
     }
   }
