@@ -276,10 +276,18 @@ struct ConfigDefaultFact {
 // A per-file problem that is not a finding: unreadable, invalid UTF-8, syntax error, ...
 struct FileDiagnostic {
   enum class Severity { Warning, Error };
+  FileDiagnostic() = default;
+  FileDiagnostic(Severity level, std::string file, std::optional<Position> at, std::string text)
+      : severity(level), path(std::move(file)), position(at), message(std::move(text)) {}
   Severity severity = Severity::Warning;
   std::string path;
   std::optional<Position> position;
   std::string message;
+  // C++: the header clang could not find, if that is what went wrong, and whether the file's flags
+  // came from compile_commands.json. The text report groups such files by header.
+  std::string missing_header;
+  bool from_compile_command = false;
+  std::string include_dir;  // where the run's own files hold that header, if they do
 };
 
 // An inline suppression: `# cudnnlint: ignore[rule]`, `# noqa: rule`, `// NOLINT(cudnnlint-rule)`.

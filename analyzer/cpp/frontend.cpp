@@ -6,6 +6,7 @@
 #include "cpp/collector.h"
 
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticLex.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/Support/VirtualFileSystem.h>
@@ -58,6 +59,11 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     DiagnosticConsumer::HandleDiagnostic(level, info);
     if (level < clang::DiagnosticsEngine::Error) return;
     ++errors;
+    // `#include "x.hpp"` not found: named apart, so that a run can say once which header its
+    // files miss and which flag would give it, instead of once per file.
+    if (info.getID() == clang::diag::err_pp_file_not_found && info.getNumArgs() > 0 &&
+        info.getArgKind(0) == clang::DiagnosticsEngine::ak_std_string && missing_header.empty())
+      missing_header = info.getArgStdStr(0);
     if (!first_error.empty()) return;
     llvm::SmallString<256> message;
     info.FormatDiagnostic(message);
@@ -70,6 +76,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     }
   }
   unsigned errors = 0;
+  std::string missing_header;
   std::string first_error;
   std::string first_error_at;
 };
@@ -284,7 +291,10 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
                  (diagnostics.first_error_at.empty() ? "" : " at " + diagnostics.first_error_at) + ")";
     message += from_database ? "; flags from compile_commands.json" : "; no compile command, fallback flags used";
     message += "; findings come from the recovered AST";
-    result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)});
+    FileDiagnostic diagnostic{FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)};
+    diagnostic.missing_header = diagnostics.missing_header;
+    diagnostic.from_compile_command = from_database;
+    result.diagnostics.push_back(std::move(diagnostic));
   }
   if (!result.facts.descriptors.empty()) result.facts.frameworks.push_back("cudnn");
   if (!result.facts.tensor_inputs.empty() &&

@@ -5,6 +5,7 @@
 #include "emit/replay_json.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cudnnlint {
 
@@ -78,7 +79,39 @@ void write_text(std::ostream& out, const Report& report, bool color) {
 
 void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool color) {
   const Palette p{color};
+  // Files that miss a header: one line per folder of the tree that holds such headers (with the -I
+  // that finds them), or per header from outside the tree, naming how many files and the flag that
+  // would help; the per-file detail stays in the JSON and SARIF notifications.
+  struct MissingHeaders {
+    std::vector<std::string> headers;
+    std::size_t files = 0;
+    std::string first_path;
+    bool from_compile_command = false;
+  };
+  std::map<std::string, MissingHeaders> missing;  // by include folder, or by header
   for (const FileDiagnostic& d : result.diagnostics) {
+    if (d.missing_header.empty()) continue;
+    MissingHeaders& m = missing[d.include_dir.empty() ? "\x01" + d.missing_header : d.include_dir];
+    if (m.files++ == 0) m.first_path = d.path;
+    if (std::find(m.headers.begin(), m.headers.end(), d.missing_header) == m.headers.end())
+      m.headers.push_back(d.missing_header);
+    m.from_compile_command |= d.from_compile_command;
+  }
+  for (const auto& [key, m] : missing) {
+    const bool in_tree = key.front() != '\x01';
+    std::string names;
+    for (std::size_t i = 0; i < m.headers.size() && i < 3; ++i) names += (i > 0 ? ", '" : "'") + m.headers[i] + "'";
+    if (m.headers.size() > 3) names += " and " + std::to_string(m.headers.size() - 3) + " more";
+    const std::string fix = in_tree ? "they are in " + key + ": --extra-arg=-I" + key
+                                    : "--extra-arg=-I<the directory holding it>";
+    out << p.bold() << m.first_path << (m.files > 1 ? " and " + std::to_string(m.files - 1) + " more" : "") << ':'
+        << p.reset() << ' ' << p.level(Level::Warning) << "warning:" << p.reset() << ' ' << names << " not found for "
+        << m.files << (m.files == 1 ? " file" : " files") << "; "
+        << (m.from_compile_command ? fix : "no compile command: pass -p <build dir> with a compile_commands.json, or " + fix)
+        << "; findings there come from the recovered AST (each file: -f json or -f sarif) [input]\n";
+  }
+  for (const FileDiagnostic& d : result.diagnostics) {
+    if (!d.missing_header.empty()) continue;
     const Level level = d.severity == FileDiagnostic::Severity::Error ? Level::Error : Level::Warning;
     out << p.bold() << d.path;
     if (d.position) out << ':' << d.position->line << ':' << d.position->column;

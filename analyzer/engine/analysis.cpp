@@ -199,6 +199,20 @@ void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table
   }
 }
 
+// A header clang could not find that the run's own files hold (`#include "nms_cuda_kernel.cuh"`
+// from a sibling folder): the folder holding it, the -I that would have found it.
+void note_include_dirs(const std::vector<std::string>& files, std::vector<FileDiagnostic>& diagnostics) {
+  for (FileDiagnostic& d : diagnostics) {
+    if (d.missing_header.empty()) continue;
+    const std::string suffix = "/" + d.missing_header;
+    for (const std::string& file : files)
+      if (file.size() > suffix.size() && file.ends_with(suffix)) {
+        d.include_dir = file.substr(0, file.size() - suffix.size());
+        break;
+      }
+  }
+}
+
 }  // namespace
 
 AnalysisResult analyze(const AnalysisOptions& options) {
@@ -244,6 +258,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
         for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
         cpp_facts.push_back(std::move(r.facts));
       }
+      note_include_dirs(cpp_files, result.diagnostics);
     }
   }
 

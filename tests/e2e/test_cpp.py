@@ -22,6 +22,33 @@ def test_missing_header_is_a_note_and_the_recovered_ast_still_reports(cli):
     assert "this_header_does_not_exist.h" in note["message"] and "recovered AST" in note["message"]
 
 
+def test_missing_headers_are_summed_up_once_with_the_flag_that_finds_them(cli, tmp_path):
+    # Three files miss a header their own tree holds in a sibling folder, two miss a library's: the
+    # text report says so in two lines (with the -I for the tree's folder), the JSON keeps each file.
+    project = tmp_path / "ops"
+    (project / "common").mkdir(parents=True)
+    (project / "kernels").mkdir()
+    (project / "common" / "helper.hpp").write_text("#pragma once\nint helper();\n")
+    for name in ("a", "b", "c"):
+        (project / "kernels" / f"{name}.cpp").write_text(
+            f'#include "helper.hpp"\n#include <cudnn.h>\nint {name}() {{ cudnnHandle_t h; (void)h; return helper(); }}\n')
+    for name in ("d", "e"):
+        (project / "kernels" / f"{name}.cpp").write_text(f"#include <torch/extension.h>\n#include <cudnn.h>\nint {name}();\n")
+    result = cli.run(project, check_code=0)
+    lines = [line for line in result.stderr.splitlines() if "[input]" in line]
+    assert len(lines) == 2, result.stderr
+    [library] = [line for line in lines if "torch/extension.h" in line]
+    assert "not found for 2 files" in library and "-p <build dir>" in library
+    [tree] = [line for line in lines if "helper.hpp" in line]
+    common = str(project / "common")
+    assert "not found for 3 files" in tree and f"--extra-arg=-I{common}" in tree
+    doc, _ = cli.json(project)
+    assert len([d for d in doc["diagnostics"] if "not found" in d["message"]]) == 5
+    # The flag it names finds the header: those three files parse cleanly.
+    fixed = cli.run(f"--extra-arg=-I{common}", project, check_code=0)
+    assert "helper.hpp" not in fixed.stderr and "torch/extension.h" in fixed.stderr
+
+
 def test_cuda_file_parses_kernels_and_launches_without_errors(cli):
     doc, _ = cli.json(CPP / "kernel.cu")
     assert doc["diagnostics"] == []
