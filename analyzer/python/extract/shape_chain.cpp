@@ -125,13 +125,62 @@ TSNode model_class_of(TSNode model, Resolver& r) {
   return is(definition, g.class_definition) ? definition : TSNode{};
 }
 
+// Whether the code around `use` may change the model `name` holds before running it: a layer
+// replaced (`net.conv1 = nn.Conv2d(...)`, `model[0] = ...`, `setattr(net, ...)`), the model handed
+// to another call (`fuse_modules(net, ...)`), or a module added or hooked. Read over the function
+// (or the module's statements) holding `use`.
+bool model_changed_in_scope(TSNode use, std::string_view name, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode scope = use;
+  while (!ts_node_is_null(ts_node_parent(scope)) && !is(scope, g.function_definition)) scope = ts_node_parent(scope);
+  auto rooted_at_name = [&](TSNode node) {
+    for (int depth = 0; depth < 16 && !ts_node_is_null(node); ++depth) {
+      node = strip(node);
+      if (is(node, g.identifier)) return r.text(node) == name;
+      if (is(node, g.attribute)) node = field(node, g.f_object);
+      else if (is(node, g.subscript)) node = field(node, g.f_value);
+      else return false;
+    }
+    return false;
+  };
+  bool changed = false;
+  walk_tree(
+      scope,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (changed) return false;
+        if (is(node, g.assignment) || is(node, g.augmented_assignment)) {
+          const TSNode left = strip(field(node, g.f_left));
+          if (!is(left, g.identifier) && rooted_at_name(left)) changed = true;
+        } else if (is(node, g.call) && !ts_node_eq(node, use)) {
+          const TSNode callee = strip(field(node, g.f_function));
+          if (is(callee, g.attribute) && rooted_at_name(field(callee, g.f_object))) {
+            const std::string method(r.text(field(callee, g.f_attribute)));
+            if (one_of(method, {"add_module", "register_module", "register_forward_pre_hook", "register_forward_hook",
+                                "fuse_model", "apply", "__setattr__"}))
+              changed = true;
+          }
+          const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+          auto names_model = [&](TSNode arg) { return is(strip(arg), g.identifier) && r.text(strip(arg)) == name; };
+          const bool exports = is(callee, g.attribute) && one_of(std::string(r.text(field(callee, g.f_attribute))),
+                                                                  {"export", "trace"});
+          if (!exports && (std::any_of(args.positional.begin(), args.positional.end(), names_model) ||
+                           std::any_of(args.keywords.begin(), args.keywords.end(),
+                                       [&](const auto& kw) { return names_model(kw.second); })))
+            changed = true;
+        }
+        return !changed;
+      },
+      [](TSNode) {});
+  return changed;
+}
+
 // A model class of this module run on a literal-shaped tensor: `net(torch.randn(1, 3, 8, 8))`,
 // `Net()(x)`, `torch.onnx.export(net, x, ...)`, `torch.jit.trace(net, x)`. True when `call` is one
 // (read, whether or not it ends in a fact).
 bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   const Grammar& g = Grammar::get();
   // This runs for every call the API table does not know: the cheap tests first.
-  TSNode definition{}, input{};
+  TSNode definition{}, input{}, model = callee;
   if (is(callee, g.attribute)) {
     // Export and tracing run the model on their example input.
     const std::string_view leaf = r.text(field(callee, g.f_attribute));
@@ -140,7 +189,8 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     if (!one_of(name, {"torch.onnx.export", "torch.jit.trace", "torch.export.export"})) return false;
     const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
     if (args.positional.size() < 2 || (args.first_star >= 0 && args.first_star < 2)) return false;
-    definition = model_class_of(args.positional[0], r);
+    model = strip(args.positional[0]);
+    definition = model_class_of(model, r);
     input = strip(args.positional[1]);
     if (is(input, g.tuple)) {  // (x,)
       if (ts_node_named_child_count(input) != 1) return !ts_node_is_null(definition);
@@ -162,6 +212,7 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   } else if (!is(input, g.call)) {
     return true;
   }
+  if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return true;
   const auto source = torch_shape_source(input, r);
   if (!source || source->dims.size() < 2) return true;
   read_model_forward(definition, call, *source, r);
@@ -247,6 +298,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     if (ts_node_is_null(construction) || !is(construction, g.call)) return;
     const std::string stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
     if (stack.empty()) return;
+    if (is(callee, g.identifier) && model_changed_in_scope(call, r.text(callee), r)) return;
     layers = sequential_layers(construction, stack, r);
     if (layers.empty()) return;
     const TSNode input = strip(args.positional.front());
