@@ -8,7 +8,8 @@ channel count, and for each class and each input side in SIZES writes a copy of 
         _m = <Class>()
         return _m(torch.randn(1, <C>, S, S))
 
-appended. Each copy is linted (the rule alone) and executed with the given Python's torch. One JSON
+appended. Each copy is linted (the rule alone), and each class is run on every side with the given
+Python's torch (one process per class). One JSON
 line per copy: the class, the side, cudnnlint's finding lines and what torch did. Then a summary:
 findings where torch raised a size error (agreements), findings where it did not (false
 positives), and size errors without a finding (misses; expected where layers come from helper
@@ -66,6 +67,8 @@ def main():
     for path, cls, dims, channels in candidates(args.trees):
         source = path.read_text(encoding="utf-8")
         header = "" if "\nimport torch\n" in "\n" + source else "import torch\n"
+        # Linted with literal sizes, one copy per side; run once per class, every side in one process.
+        findings = {}
         for side in SIZES:
             shape = ", ".join(["1", str(channels)] + [str(side)] * dims)
             copy = path.with_name(f"_cudnnlint_probe_{cls}_{side}.py")
@@ -74,42 +77,55 @@ def main():
             try:
                 lint = subprocess.run([args.cudnnlint, "-f", "json", "--select", "conv-input-smaller-than-kernel",
                                        str(copy)], capture_output=True, text=True)
-                findings = [f["line"] for f in json.loads(lint.stdout)["findings"]]
-                # A module of a package runs as one (its relative imports need it); others by path.
-                package_root = copy.parent
-                while (package_root / "__init__.py").exists():
-                    package_root = package_root.parent
-                if package_root != copy.parent:
-                    module = ".".join(copy.relative_to(package_root).with_suffix("").parts)
-                    load = f"g = runpy.run_module({module!r}, run_name='_probe')\n"
-                else:
-                    load = f"g = runpy.run_path({str(copy)!r}, run_name='_probe')\n"
-                code = ("import runpy, sys\nsys.argv = ['probe']\n" + load +
-                        "try:\n    g['_cudnnlint_probe']()\n    print('OK')\n"
-                        "except Exception as e:\n    print('RAISE', type(e).__name__, str(e).splitlines()[0])\n")
-                # Only the package root for a package's module: its own folder may shadow the
-                # standard library (timm/layers/typing.py).
-                env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(package_root), *args.trees,
-                                                                   os.environ.get("PYTHONPATH", "")]))
-                try:
-                    run = subprocess.run([args.python, "-c", code], capture_output=True, text=True, timeout=300,
-                                         cwd=str(package_root), env=env)
-                    lines = run.stdout.strip().splitlines()
-                    torch_said = lines[-1] if lines else "NOT RUNNABLE " + (run.stderr.strip().splitlines() or [""])[-1]
-                except subprocess.TimeoutExpired:
-                    torch_said = "NOT RUNNABLE timeout"
+                findings[side] = [f["line"] for f in json.loads(lint.stdout)["findings"]]
             finally:
                 copy.unlink()
+        copy = path.with_name(f"_cudnnlint_probe_{cls}.py")
+        spatial = ", ".join(["side"] * dims)
+        copy.write_text(header + source + f"\n\n\ndef _cudnnlint_probe(side):\n    _m = {cls}()\n"
+                        f"    return _m(torch.randn(1, {channels}, {spatial}))\n", encoding="utf-8")
+        # A module of a package runs as one (its relative imports need it); others by path. Only the
+        # package root goes on the path: a package's own folder may shadow the standard library
+        # (timm/layers/typing.py).
+        package_root = copy.parent
+        while (package_root / "__init__.py").exists():
+            package_root = package_root.parent
+        if package_root != copy.parent:
+            module = ".".join(copy.relative_to(package_root).with_suffix("").parts)
+            load = f"g = runpy.run_module({module!r}, run_name='_probe')\n"
+        else:
+            load = f"g = runpy.run_path({str(copy)!r}, run_name='_probe')\n"
+        code = ("import json, runpy, sys\nsys.argv = ['probe']\n" + load +
+                f"for side in {SIZES!r}:\n"
+                "    try:\n        g['_cudnnlint_probe'](side)\n        said = 'OK'\n"
+                "    except Exception as e:\n        said = 'RAISE ' + type(e).__name__ + ' ' + str(e).splitlines()[0]\n"
+                "    print(json.dumps([side, said]), flush=True)\n")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(package_root), *args.trees, os.environ.get("PYTHONPATH", "")]))
+        said = {}
+        try:
+            run = subprocess.run([args.python, "-c", code], capture_output=True, text=True, timeout=600,
+                                 cwd=str(package_root), env=env)
+            for line in run.stdout.splitlines():
+                if line.startswith("["):
+                    side, text = json.loads(line)
+                    said[side] = text
+            failure = "NOT RUNNABLE " + (run.stderr.strip().splitlines() or [""])[-1]
+        except subprocess.TimeoutExpired:
+            failure = "NOT RUNNABLE timeout"
+        finally:
+            copy.unlink()
+        for side in SIZES:
+            torch_said = said.get(side, failure)
             size_error = torch_said.startswith("RAISE") and any(m in torch_said for m in SIZE_ERRORS)
             totals["copies"] += 1
             if torch_said.startswith("NOT RUNNABLE"):
                 verdict = "not_runnable"
-            elif findings:
+            elif findings[side]:
                 verdict = "agree" if size_error else "false_positive"
             else:
                 verdict = "miss" if size_error else "clean"
             totals[verdict] += 1
-            print(json.dumps({"file": str(path), "class": cls, "side": side, "findings": findings,
+            print(json.dumps({"file": str(path), "class": cls, "side": side, "findings": findings[side],
                               "torch": torch_said[:200], "verdict": verdict}), flush=True)
     print(json.dumps(totals))
 
