@@ -826,11 +826,8 @@ void FactsCollector::on_libtorch_shapes(const std::vector<LibtorchConvMisfit>& m
     const Location declared = ctx.locate(misfit.module->getSourceRange());
     auto value = [&](std::int64_t v) { return IntegerValue{v, std::to_string(v), declared, {}}; };
     ShapeStep step;
-    step.label = "conv " + sizes_text(misfit.kernel) + "/" + std::to_string(misfit.stride.front());
-    if (std::any_of(misfit.padding.begin(), misfit.padding.end(), [](std::int64_t p) { return p != 0; }))
-      step.label += " pad " + std::to_string(misfit.padding.front());
-    if (std::any_of(misfit.dilation.begin(), misfit.dilation.end(), [](std::int64_t d) { return d != 1; }))
-      step.label += " dilation " + std::to_string(misfit.dilation.front());
+    step.label = "conv " + sizes_text(misfit.kernel) + "/" + uniform_text(misfit.stride) +
+                 padding_dilation_text(misfit.padding, misfit.dilation);
     std::string declaration = ctx.source_text(misfit.module->getSourceRange());
     step.text = declaration.size() > 60 ? declaration.substr(0, 57) + "..." : declaration;
     step.where = fact.call;

@@ -482,16 +482,9 @@ void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
   fact.input_spatial = spatial;
   ShapeStep step;
   step.label = "conv " + sizes_text(kernel) + "/" + uniform_text(strides) + (conv.padding_mode == "valid" ? " valid" : "");
-  if (std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; })) {
-    step.label += " pad ";
-    step.label += uniform_text(pads);
-  }
   std::vector<std::int64_t> dilations;
   for (const auto& d : conv.dilation) dilations.push_back(d->value);
-  if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; })) {
-    step.label += " dilation ";
-    step.label += uniform_text(dilations);
-  }
+  step.label += padding_dilation_text(pads, dilations);
   step.text = short_text(r.text(use.site));
   step.where = r.locate(use.site);
   step.output = next;

@@ -88,12 +88,6 @@ std::vector<std::int64_t> per_axis(TSNode node, int axes, Resolver& r) {
 std::int64_t floor_div(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0 && (a < 0) != (b < 0)) ? 1 : 0); }
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b); }
 
-// "2" when every axis has the same value, else "2×3".
-std::string uniform_text(const std::vector<std::int64_t>& values) {
-  for (const auto v : values)
-    if (v != values.front()) return sizes_text(values);
-  return values.empty() ? std::string() : sizes_text(std::span<const std::int64_t>(values.data(), 1));
-}
 
 
 // The layers of `nn.Sequential(a, b, ...)` or `keras.Sequential([a, b, ...])`; empty when not one.
@@ -194,14 +188,7 @@ bool ChainBuilder::convolution(const ApiEntry& api, TSNode layer, const CallArgs
   }
   out.label = "conv " + sizes_text(kernel) + "/" + uniform_text(stride) + (same ? " same" : "") +
               (conv.padding_mode == "valid" ? " valid" : "");
-  if (std::any_of(pads.begin(), pads.end(), [](std::int64_t p) { return p != 0; })) {
-    out.label += " pad ";
-    out.label += uniform_text(pads);
-  }
-  if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; })) {
-    out.label += " dilation ";
-    out.label += uniform_text(dilations);
-  }
+  out.label += padding_dilation_text(pads, dilations);
   out.output = next;
   fact_.steps.push_back(std::move(out));
   if (std::any_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; })) {
@@ -293,14 +280,7 @@ bool ChainBuilder::pooling_step(const Pool& pool, const CallArgs& args, ShapeSte
     out.label += uniform_text(stride);
   }
   if (same) out.label += " same";
-  if (std::any_of(pad.begin(), pad.end(), [](std::int64_t p) { return p != 0; })) {
-    out.label += " pad ";
-    out.label += uniform_text(pad);
-  }
-  if (std::any_of(dilation.begin(), dilation.end(), [](std::int64_t d) { return d != 1; })) {
-    out.label += " dilation ";
-    out.label += uniform_text(dilation);
-  }
+  out.label += padding_dilation_text(pad, dilation);
   if (ceil_mode) out.label += " ceil";
   out.output = next;
   const bool rejected = std::any_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; });

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "python/resolver.h"
+#include "core/sizes_text.h"  // uniform_text, padding_dilation_text
 
 #include <cstdint>
 #include <optional>
@@ -32,8 +33,6 @@ TSNode argument(const CallArgs& args, std::size_t index, std::string_view name);
 std::vector<std::int64_t> per_axis(TSNode node, int axes, Resolver& r);
 std::int64_t floor_div(std::int64_t a, std::int64_t b);
 std::int64_t ceil_div(std::int64_t a, std::int64_t b);
-// "2" when every axis has the same value, else "2×3".
-std::string uniform_text(const std::vector<std::int64_t>& values);
 
 // The layers of `nn.Sequential(a, b, ...)` or `keras.Sequential([a, b, ...])`; empty when not one.
 std::vector<TSNode> sequential_layers(TSNode call, const std::string& framework, Resolver& r);
