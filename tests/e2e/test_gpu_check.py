@@ -140,17 +140,22 @@ def test_a_zero_batch_from_python_is_confirmed_bad_param_by_the_real_libcudnn(cl
     assert predict["outcome"] == "skipped" and "no cuDNN call is made" in predict["reason"]
 
 
+def shape_results_replayed(cli, sarif_check, fixture, tmp_path):
+    """The shape rule's SARIF results for `fixture`, each replayed by gpu_check's descriptor tier."""
+    out = tmp_path / "shapes.sarif"
+    cli.run("--gpu-check", "--gpu-check-tier", "descriptor", "--select", "conv-input-smaller-than-kernel",
+            "-f", "sarif", "-o", out, fixture, check_code=1)
+    sarif_check(out)
+    return json.loads(out.read_text())["runs"][0]["results"]
+
+
 def test_a_python_shape_chain_is_confirmed_bad_param_by_the_real_libcudnn(cli, environment, sarif_check, tmp_path):
     """Each convolution a layer stack reaches with an input smaller than its kernel is replayed as the
     convolution cuDNN would get (input N, C, H, W from the chain, the layer's filter, padding, stride
     and dilation; a 1-D one with height 1); the real libcudnn's output-size query refuses every one.
     The PyTorch pooling finding is no cuDNN convolution: skipped, saying why."""
     fixture = REPO / "tests" / "fixtures" / "rules" / "conv-input-smaller-than-kernel.py"
-    out = tmp_path / "shapes.sarif"
-    cli.run("--gpu-check", "--gpu-check-tier", "descriptor", "--select", "conv-input-smaller-than-kernel",
-            "-f", "sarif", "-o", out, fixture, check_code=1)
-    sarif_check(out)
-    results = json.loads(out.read_text())["runs"][0]["results"]
+    results = shape_results_replayed(cli, sarif_check, fixture, tmp_path)
     outcomes = [r["properties"]["gpuCheck"] for r in results]
     confirmed = [o for o in outcomes if o["outcome"] == "confirmed"]
     assert len(results) == 19 and len(confirmed) == 18, outcomes
@@ -168,11 +173,7 @@ def test_a_libtorch_shape_finding_is_confirmed_bad_param_by_the_real_libcudnn(cl
     """The libtorch convolutions run on a literal-sized tensor smaller than their kernel (2-D, and a
     1-D one replayed with height 1) are refused by the real libcudnn's output-size query."""
     fixture = REPO / "tests" / "fixtures" / "cpp" / "libtorch_shapes.cpp"
-    out = tmp_path / "libtorch_shapes.sarif"
-    cli.run("--gpu-check", "--gpu-check-tier", "descriptor", "--select", "conv-input-smaller-than-kernel",
-            "-f", "sarif", "-o", out, fixture, check_code=1)
-    sarif_check(out)
-    results = json.loads(out.read_text())["runs"][0]["results"]
+    results = shape_results_replayed(cli, sarif_check, fixture, tmp_path)
     outcomes = [r["properties"]["gpuCheck"] for r in results]
     assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results] == [11, 16, 22]
     for o in outcomes:
