@@ -106,8 +106,7 @@ bool IdentifierFilter::may_contain(std::string_view word) const {
   // No record of most short names: anything may be there.
   if (bits_.empty() || (is_short_lowercase(word) && !is_recorded_short(word))) return true;
   const std::uint64_t hash = identifier_hash(word);
-  const std::uint64_t mask = bits_.size() * 64 - 1;
-  const std::uint64_t a = hash & mask, b = (hash >> 32) & mask;
+  const auto [a, b] = bit_positions(hash);
   return (bits_[a >> 6] & (1ull << (a & 63))) && (bits_[b >> 6] & (1ull << (b & 63)));
 }
 

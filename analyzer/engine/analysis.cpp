@@ -294,7 +294,10 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   // the library defining it, not code using it.
   pass.python.own_names_count = false;
   std::vector<PythonFileResult> python_results(python_files.size());
-  std::vector<std::size_t> every(python_files.size());
+  // No selected rule reads Python facts (`--select cudnn-desc-bad-dim`): no Python file is read.
+  // An empty family list means every family to the API table, so the pass must not run at all.
+  std::vector<std::size_t> every;
+  if (!pass.python.families.empty()) every.resize(python_files.size());
   for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
   run_python_pass(python_files, modules, every, pass, python_results);
   for (const auto& r : python_results) {

@@ -1,6 +1,7 @@
 """Exit codes, targets, configuration, discovery and bad input, as a user meets them."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -167,3 +168,21 @@ def test_parallel_runs_are_deterministic(cli):
     one, _ = cli.json("--jobs", "1", REPO / "tests" / "fixtures", REPO / "examples")
     many, _ = cli.json("--jobs", "4", REPO / "tests" / "fixtures", REPO / "examples")
     assert one == many
+
+
+def test_select_of_a_c_api_rule_reads_no_python(cli, tmp_path):
+    """No selected rule reads Python facts: no Python file is read or parsed (an empty family list
+    used to mean every family, so `--select cudnn-desc-bad-dim` parsed all Python code)."""
+    (tmp_path / "model.py").write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(8, eps=-1e-5)\n")
+    (tmp_path / "desc.cpp").write_text(
+        "int cudnnSetTensor4dDescriptor(void*, int, int, int, int, int, int);\n"
+        "void f(void* d) { cudnnSetTensor4dDescriptor(d, 0, 0, 0, 3, 8, 8); }\n")
+    report, result = cli.json("--timings", "--select", "cudnn-desc-bad-dim", tmp_path)
+    assert [f["rule"] for f in report["findings"]] == ["cudnn-desc-bad-dim"], report["findings"]
+    timings = [line for line in result.stderr.splitlines() if line.startswith("timings:")]
+    assert timings, result.stderr
+    read = int(re.search(r"parsed \d+ of (\d+) bytes read", timings[0]).group(1))
+    assert read == len((tmp_path / "desc.cpp").read_bytes()), timings[0]
+    # The same tree without --select reads the Python file too, and finds its epsilon.
+    report, _ = cli.json(tmp_path)
+    assert "bn-eps-negative" in {f["rule"] for f in report["findings"]}
