@@ -5,6 +5,25 @@
 
 namespace cudnnlint {
 
+namespace {
+
+// The workaround, scoped to where it works: `fused=False` exists in Keras 2's BatchNormalization
+// and tf.compat.v1.layers.batch_normalization only. Keras 3 has no such argument
+// (`ValueError: Unrecognized keyword arguments passed to BatchNormalization: {'fused': False}`,
+// measured on Keras 3.15.1), and the fused ops themselves have no switch: there the KB's
+// workaround for every version, declaring the epsilon it computes with, is the one to give.
+std::string keep_it(const batchnorm::EpsContext& ctx, bool keras, const Target& target) {
+  if (keras) {
+    if (target.keras_major() == 2) return "pass fused=False to keep it";
+    return "with Keras 2, pass fused=False to keep it (Keras 3 has no `fused` argument and raises "
+           "\"Unrecognized keyword arguments\" for it)";
+  }
+  if (ctx.api.canonical == "tensorflow.compat.v1.layers.batch_normalization") return "pass fused=False to keep it";
+  return "the fused op has no switch to keep it: declare epsilon=1.001e-5 so that the declared and computed models agree";
+}
+
+}  // namespace
+
 void check_BnEpsSilentlyClamped(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
     const auto ctx = batchnorm::eps_context(fact, input);
@@ -23,7 +42,7 @@ void check_BnEpsSilentlyClamped(const RuleInput& input, std::vector<Finding>& ou
                           ": the model computes with another epsilon than it declares (exports and ports of its "
                           "weights disagree)" +
                           (ctx->eps == 0 ? "; eps=0 would otherwise turn zero-variance channels into NaN" : "") +
-                          "; pass fused=False to keep it." + ctx->keras_caveat;
+                          "; " + keep_it(*ctx, keras, input.target) + "." + ctx->keras_caveat;
     batchnorm::add_eps_finding(*ctx, RuleId::BnEpsSilentlyClamped, level, std::move(message), std::move(target_note),
                                out);
   }

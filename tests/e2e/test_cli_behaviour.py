@@ -186,3 +186,19 @@ def test_select_of_a_c_api_rule_reads_no_python(cli, tmp_path):
     # The same tree without --select reads the Python file too, and finds its epsilon.
     report, _ = cli.json(tmp_path)
     assert "bn-eps-negative" in {f["rule"] for f in report["findings"]}
+
+
+def test_fused_false_advice_is_scoped_to_keras_2(cli, tmp_path):
+    """`fused=False` is Keras 2 only: Keras 3.15.1 raises "Unrecognized keyword arguments passed to
+    BatchNormalization: {'fused': False}". Unknown Keras: scoped advice; Keras 2: plain advice;
+    Keras 3: no clamp, no finding."""
+    (tmp_path / "m.py").write_text("import tensorflow as tf\nbn = tf.keras.layers.BatchNormalization(epsilon=1e-6)\n")
+    args = ("--select", "bn-eps-silently-clamped")
+    report, _ = cli.json(*args, tmp_path)
+    [unknown] = report["findings"]
+    assert "with Keras 2, pass fused=False to keep it (Keras 3 has no `fused` argument" in unknown["message"]
+    report, _ = cli.json(*args, "--framework", "keras=2", tmp_path)
+    [keras2] = report["findings"]
+    assert "; pass fused=False to keep it." in keras2["message"] and "Keras 3" not in keras2["message"]
+    report, _ = cli.json(*args, "--framework", "keras=3", tmp_path)
+    assert report["findings"] == []
