@@ -134,6 +134,7 @@ ApiTable ApiTable::parse(std::string_view json_text) {
       api.is_class = entry.at("kind").get<std::string>() == "class";
       api.is_method = entry.at("kind").get<std::string>() == "method";
       for (const auto& [role, arg] : entry.at("args").items()) api.args.emplace(role, parse_arg(arg));
+      if (entry.contains("cpp_spellings")) api.cpp_spellings = entry.at("cpp_spellings").get<std::vector<std::string>>();
       if (api.family == kNormalizationFamily) {
         if (!api.arg("eps")) throw std::runtime_error(api.canonical + ": a normalization needs an \"eps\" argument");
         const auto& norm = entry.at("normalization");
@@ -247,6 +248,25 @@ std::vector<std::string> ApiTable::trigger_words(std::span<const std::string> fa
     if (names_[i].find("::") != std::string::npos || api.framework == "cudnn" || api.is_method) continue;
     std::string leaf(leaf_of(names_[i]));
     if (std::find(words.begin(), words.end(), leaf) == words.end()) words.push_back(std::move(leaf));
+  }
+  return words;
+}
+
+std::vector<std::string> ApiTable::cpp_trigger_words(std::string_view framework) const {
+  std::vector<std::string> words;
+  auto add = [&](std::string word) {
+    if (std::find(words.begin(), words.end(), word) == words.end()) words.push_back(std::move(word));
+  };
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    const ApiEntry& api = apis_[name_entry_[i]];
+    const std::string& name = names_[i];
+    const bool cpp = name.find("::") != std::string::npos || (api.framework == "cudnn" && name.find('.') == std::string::npos);
+    if (!cpp || (!framework.empty() && api.framework != framework)) continue;
+    if (!api.cpp_spellings.empty()) {
+      for (const auto& spelling : api.cpp_spellings) add(spelling);
+      continue;
+    }
+    add(name.substr(name.rfind(':') == std::string::npos ? 0 : name.rfind(':') + 1));
   }
   return words;
 }

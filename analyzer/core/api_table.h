@@ -91,6 +91,7 @@ struct ApiEntry {
     std::string measured;              // "torch 2.11.0"
   } loader;
   bool is_method = false;         // kind "method": matched by name on an object the resolver cannot type
+  std::vector<std::string> cpp_spellings;  // how C++ code names it, where its names' last parts do not
 
   // convolution
   int spatial_dims = 0;
@@ -143,6 +144,11 @@ class ApiTable {
   // Every Python leaf name of these families ("BatchNorm2d", "batch_norm"): the identifiers a
   // definition must name to use one of their APIs (the region planner matches whole words).
   std::vector<std::string> trigger_words(std::span<const std::string> families = {}) const;
+  // The identifiers a C++ file must name for one of the table's C++ APIs to be used in it: cuDNN
+  // function names, the last part of a libtorch name (`batch_norm`), or the entry's cpp_spellings
+  // (`BatchNorm2dOptions`, a typedef the qualified name does not show). The C++ prefilter's words.
+  // `framework` non-empty: only that framework's entries ("cudnn", "torch").
+  std::vector<std::string> cpp_trigger_words(std::string_view framework = {}) const;
   // Config registry names as code quotes them ("'BN'", "\"SyncBN\""): substrings to match anywhere.
   std::vector<std::string> quoted_tokens(std::span<const std::string> families = {}) const;
   // Attribute names that hold a family's value on an instance (".eps" writes), for the planner.

@@ -288,6 +288,9 @@ struct FileDiagnostic {
   std::string missing_header;
   bool from_compile_command = false;
   std::string include_dir;  // where the run's own files hold that header, if they do
+  // C++: a header that was not found and that cudnnlint stood in for with its declarations of
+  // the API the rules read ("torch/torch.h"). The text report groups such files by header.
+  std::string stand_in;
 };
 
 // An inline suppression: `# cudnnlint: ignore[rule]`, `# noqa: rule`, `// NOLINT(cudnnlint-rule)`.

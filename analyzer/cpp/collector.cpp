@@ -66,6 +66,31 @@ constexpr std::array kConvolutionUses{
     ConvolutionUse{"cudnnFindConvolutionForwardAlgorithm", 1, 2, 3},
 };
 
+}  // namespace
+
+CppTriggerWords collector_trigger_words(const ApiTable& table) {
+  CppTriggerWords words{table.cpp_trigger_words("cudnn"), table.cpp_trigger_words("torch")};
+  for (const auto& spec : descriptor_specs()) words.cudnn.emplace_back(spec.api);
+  // The tensor walks (on_function_body) and libtorch_shapes: a layer or functional call that
+  // consumes a tensor, and the element types that make one of interest. The layer's own name is
+  // not always in the file (`conv1->forward(x)` on a member declared in a header), the element
+  // type always is (`torch::kByte`, `.to(torch::kLong)`).
+  for (const char* word : {"Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+                           "Conv1dOptions", "Conv2dOptions", "Conv3dOptions", "conv1d", "conv2d", "conv3d",
+                           "convolution", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d",
+                           "InstanceNorm2d", "InstanceNorm3d", "batch_norm", "instance_norm", "kByte", "kChar",
+                           "kShort", "kInt", "kLong", "kBool", "kUInt8", "kInt8", "kInt16", "kInt32", "kInt64",
+                           "kHalf", "kFloat16", "kBFloat16", "kFloat", "kFloat32", "kDouble", "kFloat64"})
+    words.libtorch.emplace_back(word);
+  for (auto* list : {&words.cudnn, &words.libtorch}) {
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+  return words;
+}
+
+namespace {
+
 // libtorch element types, by the names libtorch gives them (c10::kByte re-exported as torch::kByte).
 DType libtorch_dtype(llvm::StringRef name) {
   if (!name.startswith("k")) return DType::Unknown;  // `half` the variable is not torch::kHalf
@@ -168,7 +193,10 @@ class FactsCollector::Context {
   // Where a value came from: the #define, constexpr, const variable or enumerator it names.
   std::vector<ProvenanceStep> provenance_of(const Expr& e) {
     std::vector<ProvenanceStep> steps;
-    const SourceLocation begin = e.getBeginLoc();
+    // A value written as a macro's argument (`CHECK(f(0))`, `REQUIRE(...)`) is spelled where it
+    // stands: only a macro whose body spells it (`#define EPS 1e-5`) is where it came from.
+    SourceLocation begin = e.getBeginLoc();
+    while (begin.isMacroID() && sm_.isMacroArgExpansion(begin)) begin = sm_.getImmediateSpellingLoc(begin);
     if (begin.isMacroID()) {
       const StringRef macro = Lexer::getImmediateMacroName(begin, sm_, ast_.getLangOpts());
       const SourceLocation body = sm_.getSpellingLoc(begin);
@@ -321,6 +349,8 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
                                                              cxxRecordDecl(hasAnyName(loader_class_refs))))))
                                             .bind("loader_construct")),
                       this);
+  // The translation unit itself, once: which files it read.
+  finder.addMatcher(translationUnitDecl().bind("translation_unit"), this);
   // Calls outside any function (initialisers of globals) are rare but still calls.
   finder.addMatcher(traverse(TK_IgnoreUnlessSpelledInSource,
                              varDecl(isExpansionInMainFile(), hasGlobalStorage(), unless(isStaticLocal()),
@@ -329,6 +359,11 @@ void FactsCollector::register_matchers(MatchFinder& finder) {
 }
 
 void FactsCollector::run(const MatchFinder::MatchResult& result) {
+  if (result.Nodes.getNodeAs<TranslationUnitDecl>("translation_unit")) {
+    const SourceManager& sm = result.Context->getSourceManager();
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) included_files_.push_back(it->first->getName().str());
+    return;
+  }
   if (const auto* body_of = result.Nodes.getNodeAs<FunctionDecl>("body_of")) {
     if (!context_) context_ = std::make_unique<Context>(*result.Context, text_, out_.path);
     on_function_body(*body_of, *context_);
@@ -648,7 +683,15 @@ class TensorFlow : public RecursiveASTVisitor<TensorFlow> {
       if (method == nullptr) return std::nullopt;
       const llvm::StringRef fixed = dtype_of_method(method->getName());
       if (!fixed.empty()) return Dtype{fixed.str(), call->getSourceRange()};
-      if (method->getName() == "to" || method->getName() == "toType") return dtype_named_in(*call);
+      // `.to(torch::kFloat)`: the arguments name the type; the object (`from_blob(..., kByte)`) does not.
+      if (method->getName() == "to" || method->getName() == "toType") {
+        for (const Expr* arg : call->arguments()) {
+          if (const auto* ref = dyn_cast<DeclRefExpr>(arg->IgnoreParenImpCasts()); ref && is_any_dtype(ref->getDecl()->getName()))
+            return Dtype{ref->getDecl()->getName().str(), ref->getSourceRange()};
+          if (auto named = dtype_named_in(*arg)) return named;
+        }
+        return std::nullopt;
+      }
       return std::nullopt;  // any other method: element type unknown here
     }
     const FunctionDecl* callee = call->getDirectCallee();

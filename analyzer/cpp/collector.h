@@ -19,6 +19,18 @@ namespace cudnnlint::cpp {
 
 struct LibtorchConvMisfit;  // cpp/libtorch_shapes.h
 
+// The identifiers of everything the collector reads, the C++ prefilter's words. A file that names
+// none of them cannot give a fact.
+struct CppTriggerWords {
+  // The cuDNN C API and cudnn-frontend names of the API table, and the descriptor setters.
+  std::vector<std::string> cudnn;
+  // The API table's libtorch names, and the layers, functional calls and element types the tensor
+  // walks follow. Other C++ code uses them too (MXNet's `kFloat32`, `convolution`): they count
+  // only in a file that names libtorch (`torch`, `ATen`, `at::`).
+  std::vector<std::string> libtorch;
+};
+CppTriggerWords collector_trigger_words(const ApiTable& table);
+
 class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
  public:
   FactsCollector(const ApiTable& table, FileFacts& out, std::string& text_out);
@@ -27,6 +39,8 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
   // Registers this collector's matchers.
   void register_matchers(clang::ast_matchers::MatchFinder& finder);
   void run(const clang::ast_matchers::MatchFinder::MatchResult& result) override;
+  // Every file the translation unit read, by the name clang opened it with.
+  const std::vector<std::string>& included_files() const { return included_files_; }
 
  private:
   class Context;  // per-TU helpers: locations, folding, provenance
@@ -54,6 +68,7 @@ class FactsCollector : public clang::ast_matchers::MatchFinder::MatchCallback {
   std::map<std::pair<const clang::FunctionDecl*, std::string>, DescriptorFact> last_set_;
   std::set<const clang::CallExpr*> seen_calls_;
   std::set<const clang::Stmt*> seen_inputs_;
+  std::vector<std::string> included_files_;
 };
 
 }  // namespace cudnnlint::cpp

@@ -38,6 +38,27 @@ namespace cudnnlint::cpp {
 namespace {
 
 constexpr const char* kPreludePath = "/cudnnlint-virtual/cuda_host_prelude.h";
+// Searched after every other include directory (-idirafter): the real libtorch, Catch2 or
+// GoogleTest headers win wherever the command finds them.
+constexpr const char* kStandInDir = "/cudnnlint-virtual/stand-in";
+
+struct StandIn {
+  const char* header;   // as code includes it
+  const char* prelude;  // the embedded file declaring what the rules read of it
+};
+constexpr StandIn kStandIns[] = {
+    {"torch/torch.h", "analyzer/cpp/libtorch_prelude.h"},
+    {"torch/script.h", "analyzer/cpp/libtorch_prelude.h"},
+    {"torch/all.h", "analyzer/cpp/libtorch_prelude.h"},
+    {"torch/extension.h", "analyzer/cpp/libtorch_prelude.h"},
+    {"ATen/ATen.h", "analyzer/cpp/libtorch_prelude.h"},
+    {"ATen/autocast_mode.h", "analyzer/cpp/libtorch_prelude.h"},
+    {"catch2/catch_test_macros.hpp", "analyzer/cpp/test_macros_prelude.h"},
+    {"catch2/catch_all.hpp", "analyzer/cpp/test_macros_prelude.h"},
+    {"catch2/catch.hpp", "analyzer/cpp/test_macros_prelude.h"},
+    {"catch.hpp", "analyzer/cpp/test_macros_prelude.h"},
+    {"gtest/gtest.h", "analyzer/cpp/test_macros_prelude.h"},
+};
 
 std::string_view extension_of(std::string_view path) {
   const auto slash = path.rfind('/');
@@ -46,10 +67,28 @@ std::string_view extension_of(std::string_view path) {
   return path.substr(dot);
 }
 
-std::string_view prelude_text() {
+std::string_view embedded_text(std::string_view path) {
   for (const auto& file : embedded_files())
-    if (file.path == "analyzer/cpp/cuda_host_prelude.h") return file.contents;
+    if (file.path == path) return file.contents;
   return {};
+}
+
+std::string_view prelude_text() { return embedded_text("analyzer/cpp/cuda_host_prelude.h"); }
+
+// The file system clang reads: the real one, with the stand-in headers (each includes its
+// prelude) in memory on top. Header search looks up directories, which ClangTool::mapVirtualFile's
+// remapped files do not create: hence an in-memory file system of our own.
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system_with_stand_ins() {
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::createPhysicalFileSystem());
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const StandIn& stand_in : kStandIns) {
+    const std::string prelude_path = std::string("/cudnnlint-virtual/") + stand_in.prelude;
+    memory->addFile(prelude_path, 0, llvm::MemoryBuffer::getMemBuffer(embedded_text(stand_in.prelude), prelude_path));
+    const std::string header_path = std::string(kStandInDir) + "/" + stand_in.header;
+    memory->addFile(header_path, 0, llvm::MemoryBuffer::getMemBufferCopy("#include \"" + prelude_path + "\"\n", header_path));
+  }
+  overlay->pushOverlay(memory);
+  return overlay;
 }
 
 // Collects what clang reports about a translation unit, to turn into one per-file note.
@@ -243,7 +282,8 @@ std::vector<std::string> final_arguments(const ResolvedCommand& resolved, const 
   }
   // The clang driver takes options after inputs too.
   for (const char* flag : {"-fsyntax-only", "-resource-dir=" CUDNNLINT_CLANG_RESOURCE_DIR, "-fno-color-diagnostics",
-                           "-fno-caret-diagnostics", "-Wno-unknown-cuda-version", "-Wno-macro-redefined"})
+                           "-fno-caret-diagnostics", "-Wno-unknown-cuda-version", "-Wno-macro-redefined",
+                           "-idirafter", kStandInDir})
     out.emplace_back(flag);
   out.insert(out.end(), options.extra_args.begin(), options.extra_args.end());
   return out;
@@ -266,10 +306,10 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   clang::tooling::FixedCompilationDatabase single(resolved.directory, {});
   // FixedCompilationDatabase supplies its own driver line; hand the tool ours instead.
   auto adjust = [&](const clang::tooling::CommandLineArguments&, llvm::StringRef) { return arguments; };
-  // A physical file system with its own working directory: ClangTool moves into each command's
+  // A file system with its own working directory: ClangTool moves into each command's
   // directory, and the real file system would do that with chdir(), for every worker thread at once.
   clang::tooling::ClangTool tool(single, {absolute}, std::make_shared<clang::PCHContainerOperations>(),
-                                 llvm::vfs::createPhysicalFileSystem());
+                                 file_system_with_stand_ins());
   tool.clearArgumentsAdjusters();
   tool.appendArgumentsAdjuster(adjust);
   if (is_cuda_source(path)) tool.mapVirtualFile(kPreludePath, prelude_text());
@@ -283,17 +323,40 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   collector.register_matchers(finder);
   const int status = tool.run(clang::tooling::newFrontendActionFactory(&finder).get());
 
-  if (diagnostics.errors > 0 || status != 0) {
-    std::string message = "clang reported " + std::to_string(diagnostics.errors) + " error" +
-                          (diagnostics.errors == 1 ? "" : "s");
-    if (!diagnostics.first_error.empty())
-      message += " (first: " + diagnostics.first_error +
-                 (diagnostics.first_error_at.empty() ? "" : " at " + diagnostics.first_error_at) + ")";
+  const std::string stand_in_prefix = std::string(kStandInDir) + "/";
+  for (const std::string& included : collector.included_files())
+    if (included.starts_with(stand_in_prefix)) result.stand_ins.push_back(included.substr(stand_in_prefix.size()));
+  // The header the file is known by first (`torch/torch.h` before `ATen/autocast_mode.h`): the
+  // text report groups files by it.
+  std::sort(result.stand_ins.begin(), result.stand_ins.end(), [](const std::string& a, const std::string& b) {
+    const auto rank = [](const std::string& header) {
+      for (std::size_t i = 0; i < std::size(kStandIns); ++i)
+        if (header == kStandIns[i].header) return i;
+      return std::size(kStandIns);
+    };
+    return rank(a) < rank(b);
+  });
+  if (!result.stand_ins.empty() || diagnostics.errors > 0 || status != 0) {
+    std::string message;
+    if (!result.stand_ins.empty()) {
+      // Said once per file, with the errors (if any) that the declarations leave.
+      std::string names;
+      for (const auto& header : result.stand_ins) names += (names.empty() ? "'" : ", '") + header + "'";
+      message = names + " not found: parsed with cudnnlint's declarations of the API its rules read";
+      if (diagnostics.errors > 0) message += "; ";
+    }
+    if (diagnostics.errors > 0 || status != 0) {
+      message += "clang reported " + std::to_string(diagnostics.errors) + " error" + (diagnostics.errors == 1 ? "" : "s");
+      if (!diagnostics.first_error.empty())
+        message += " (first: " + diagnostics.first_error +
+                   (diagnostics.first_error_at.empty() ? "" : " at " + diagnostics.first_error_at) + ")";
+    }
     message += from_database ? "; flags from compile_commands.json" : "; no compile command, fallback flags used";
-    message += "; findings come from the recovered AST";
+    if (diagnostics.errors > 0 || status != 0) message += "; findings come from the recovered AST";
     FileDiagnostic diagnostic{FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)};
     diagnostic.missing_header = diagnostics.missing_header;
     diagnostic.from_compile_command = from_database;
+    if (!result.stand_ins.empty()) diagnostic.stand_in = result.stand_ins.front();
     result.diagnostics.push_back(std::move(diagnostic));
   }
   if (!result.facts.descriptors.empty()) result.facts.frameworks.push_back("cudnn");
@@ -342,9 +405,12 @@ std::vector<std::string> fallback_flags(std::string_view path) {
 }
 
 bool may_contain_cpp_trigger(std::string_view text) {
-  // cuDNN calls name "cudnn"; libtorch code names "torch" (its namespace) somewhere.
-  for (std::string_view token : {"cudnn", "torch", "BatchNorm", "batch_norm", "InstanceNorm", "instance_norm"})
-    if (text.find(token) != std::string_view::npos) return true;
+  static const CppTriggerWords words = collector_trigger_words(ApiTable::builtin());
+  static const WordSet cudnn(words.cudnn), libtorch(words.libtorch), none;
+  if (scan_identifiers(text, cudnn, none, false).names_a_word) return true;
+  const bool names_libtorch = text.find("torch") != std::string_view::npos ||
+                              text.find("ATen") != std::string_view::npos || text.find("at::") != std::string_view::npos;
+  if (names_libtorch && scan_identifiers(text, libtorch, none, false).names_a_word) return true;
   // CUDA code converting a float to half: read only when it also writes a constant such as 1e-8f.
   if (text.find("half") == std::string_view::npos && text.find("Half") == std::string_view::npos) return false;
   return has_small_float_literal(text);

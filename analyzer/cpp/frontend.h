@@ -5,6 +5,7 @@
 
 #include "core/facts.h"
 #include "core/api_table.h"
+#include "core/text_search.h"
 
 #include <span>
 #include <string>
@@ -21,6 +22,9 @@ struct CppOptions {
 
 struct CppFileResult {
   FileFacts facts;
+  // Headers the file includes that were not on its include path and that cudnnlint stood in for
+  // with its own declarations ("torch/torch.h": analyzer/cpp/libtorch_prelude.h).
+  std::vector<std::string> stand_ins;
   std::string text;                     // the main file as clang read it (for excerpts and hashes)
   std::vector<FileDiagnostic> diagnostics;
 };
@@ -32,7 +36,9 @@ bool is_cuda_source(std::string_view path);
 // The flags used when no compilation database knows the file (README: "How C++ analysis finds its flags").
 std::vector<std::string> fallback_flags(std::string_view path);
 
-// Whether a file can hold anything the C++ front-end looks for (it names a cuDNN function).
+// Whether a file can hold anything the C++ front-end looks for: it names one of those
+// identifiers (a whole identifier: `cudnnCreate` is not `cudnnSetTensor4dDescriptor`), or it
+// converts a small float constant to half.
 bool may_contain_cpp_trigger(std::string_view text);
 
 // The clang command line cudnnlint parses each file with (`cudnnlint flags FILE...`).

@@ -110,8 +110,36 @@ void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool col
         << (m.from_compile_command ? fix : "no compile command: pass -p <build dir> with a compile_commands.json, or " + fix)
         << "; findings there come from the recovered AST (each file: -f json or -f sarif) [input]\n";
   }
+  // Files parsed with cudnnlint's stand-in for a header they include (libtorch's, Catch2's): one
+  // line per header, with how many of them clang still reported errors for.
+  struct StoodIn {
+    std::size_t files = 0;
+    std::size_t with_errors = 0;
+    std::string first_path;
+  };
+  std::map<std::string, StoodIn> stood_in;
   for (const FileDiagnostic& d : result.diagnostics) {
-    if (!d.missing_header.empty()) continue;
+    if (d.stand_in.empty() || !d.missing_header.empty()) continue;
+    StoodIn& s = stood_in[d.stand_in];
+    if (s.files++ == 0) s.first_path = d.path;
+    if (d.message.find("clang reported") != std::string::npos) ++s.with_errors;
+  }
+  for (const auto& [header, s] : stood_in) {
+    const bool libtorch = !header.starts_with("catch") && !header.starts_with("gtest");
+    out << p.bold() << s.first_path << (s.files > 1 ? " and " + std::to_string(s.files - 1) + " more" : "") << ':'
+        << p.reset() << ' ' << p.level(Level::Warning) << "warning:" << p.reset() << " '" << header
+        << "' not found for " << s.files << (s.files == 1 ? " file" : " files")
+        << ": parsed with cudnnlint's declarations of the " << (libtorch ? "libtorch API" : "test macros")
+        << " its rules read";
+    if (s.with_errors > 0)
+      out << " (clang reported errors for names outside them in " << s.with_errors << " of them; findings there "
+          << "come from the recovered AST)";
+    out << "; " << (libtorch ? "--extra-arg=-I<libtorch>/include --extra-arg=-I<libtorch>/include/torch/csrc/api/include"
+                             : "--extra-arg=-I<the directory holding it>")
+        << " or -p <build dir> gives the real headers (each file: -f json or -f sarif) [input]\n";
+  }
+  for (const FileDiagnostic& d : result.diagnostics) {
+    if (!d.missing_header.empty() || !d.stand_in.empty()) continue;
     const Level level = d.severity == FileDiagnostic::Severity::Error ? Level::Error : Level::Warning;
     out << p.bold() << d.path;
     if (d.position) out << ':' << d.position->line << ':' << d.position->column;

@@ -1,7 +1,12 @@
 """The C++/CUDA front-end through the built binary: flags from compile_commands.json or the
 fallback, notes for broken translation units, and one report for a mixed tree."""
 import json
+import os
+import re
 import shutil
+from pathlib import Path
+
+import pytest
 
 from conftest import REPO
 
@@ -29,15 +34,17 @@ def test_missing_headers_are_summed_up_once_with_the_flag_that_finds_them(cli, t
     (project / "common").mkdir(parents=True)
     (project / "kernels").mkdir()
     (project / "common" / "helper.hpp").write_text("#pragma once\nint helper();\n")
+    call = "cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 3, 8, 8)"
     for name in ("a", "b", "c"):
         (project / "kernels" / f"{name}.cpp").write_text(
-            f'#include "helper.hpp"\n#include <cudnn.h>\nint {name}() {{ cudnnHandle_t h; (void)h; return helper(); }}\n')
+            f'#include "helper.hpp"\n#include <cudnn.h>\nint {name}(cudnnTensorDescriptor_t d) {{ {call}; return helper(); }}\n')
     for name in ("d", "e"):
-        (project / "kernels" / f"{name}.cpp").write_text(f"#include <torch/extension.h>\n#include <cudnn.h>\nint {name}();\n")
+        (project / "kernels" / f"{name}.cpp").write_text(
+            f"#include <pybind11/pybind11.h>\n#include <cudnn.h>\nvoid {name}(cudnnTensorDescriptor_t d) {{ {call}; }}\n")
     result = cli.run(project, check_code=0)
     lines = [line for line in result.stderr.splitlines() if "[input]" in line]
     assert len(lines) == 2, result.stderr
-    [library] = [line for line in lines if "torch/extension.h" in line]
+    [library] = [line for line in lines if "pybind11/pybind11.h" in line]
     assert "not found for 2 files" in library and "-p <build dir>" in library
     [tree] = [line for line in lines if "helper.hpp" in line]
     common = str(project / "common")
@@ -46,7 +53,23 @@ def test_missing_headers_are_summed_up_once_with_the_flag_that_finds_them(cli, t
     assert len([d for d in doc["diagnostics"] if "not found" in d["message"]]) == 5
     # The flag it names finds the header: those three files parse cleanly.
     fixed = cli.run(f"--extra-arg=-I{common}", project, check_code=0)
-    assert "helper.hpp" not in fixed.stderr and "torch/extension.h" in fixed.stderr
+    assert "helper.hpp" not in fixed.stderr and "pybind11/pybind11.h" in fixed.stderr
+
+
+def test_files_naming_no_api_a_rule_reads_are_not_handed_to_clang(cli, tmp_path):
+    # "cudnn" alone (a handle, cudnnCreate, a header that wraps the library) is no reason to run
+    # clang: only the names of the APIs the rules read are (issue 12: cudnn-frontend's headers).
+    project = tmp_path / "wrappers"
+    project.mkdir()
+    (project / "handle.cpp").write_text("#include <cudnn.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n")
+    (project / "desc.cpp").write_text(
+        "#include <cudnn.h>\nvoid g(cudnnTensorDescriptor_t d) {\n"
+        "  cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 0, 3, 8, 8);\n}\n")
+    (project / "mshadow_like.cc").write_text("enum TypeFlag { kFloat32, kInt32 };\nint convolution(int kInt32);\n")
+    result = cli.run("--timings", project, check_code=1)
+    assert "parsed" in result.stderr
+    facts = json.loads(cli.run("-f", "facts", project, check_code=1).stdout)
+    assert sorted(f["path"] for f in facts["files"]) == [str(project / "desc.cpp")]
 
 
 def test_cuda_file_parses_kernels_and_launches_without_errors(cli):
@@ -174,3 +197,80 @@ def test_convolution_findings_carry_a_full_replay_configuration(cli):
     assert len(replay["input"]) == len(replay["filter"]) == 4
     assert replay["padding"] and replay["stride"] and replay["dilation"]
     assert "notReplayable" not in replay
+
+
+LIBTORCH_FIXTURES = [CPP / "libtorch_model.cpp", CPP / "libtorch_shapes.cpp", CPP / "libtorch_loader.cpp",
+                     REPO / "tests" / "fixtures" / "rules" / "torch-integer-input.cpp",
+                     REPO / "tests" / "fixtures" / "rules" / "torch-conv-dtype-mismatch.cpp"]
+
+
+def test_libtorch_rules_fire_without_libtorch_headers(cli):
+    # No libtorch on the include path (as on most CI machines): `#include <torch/torch.h>` is
+    # stood in for by cudnnlint's declarations of the API its rules read, and the report says so
+    # once for all the files, not once per file.
+    result = cli.run("--no-color", *LIBTORCH_FIXTURES[:3], check_code=1)
+    rules = set(re.findall(r"\[([a-z0-9-]+)\] \(", result.stdout))
+    assert {"bn-eps-negative", "bn-eps-zero", "torch-integer-input", "torch-conv-dtype-mismatch",
+            "conv-input-smaller-than-kernel", "loader-batch-size-nonpositive"} <= rules, result.stdout
+    notes = [line for line in result.stderr.splitlines() if "[input]" in line]
+    assert len(notes) == 1, result.stderr
+    assert "'torch/torch.h' not found for 3 files: parsed with cudnnlint's declarations of the libtorch API" in notes[0]
+    assert "--extra-arg=-I<libtorch>/include" in notes[0]
+    doc, _ = cli.json(*LIBTORCH_FIXTURES[:3])
+    assert len(doc["diagnostics"]) == 3
+    assert all(d["message"].startswith("'torch/torch.h'") and "not found: parsed with cudnnlint's declarations" in
+               d["message"] for d in doc["diagnostics"]), doc["diagnostics"]
+
+
+def test_real_libtorch_headers_win_over_the_stand_in(cli, tmp_path):
+    # A torch/torch.h on the include path is the one clang reads: here one that declares nothing,
+    # so the libtorch rules have nothing to see and no stand-in is reported.
+    for header in ("torch/torch.h", "ATen/autocast_mode.h"):
+        (tmp_path / "include" / header).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "include" / header).write_text("#pragma once\n")
+    doc, _ = cli.json(f"--extra-arg=-I{tmp_path / 'include'}", CPP / "libtorch_model.cpp")
+    assert doc["findings"] == []
+    assert not any("cudnnlint's declarations" in d["message"] for d in doc["diagnostics"])
+
+
+def test_libtorch_stand_in_gives_the_facts_of_the_real_headers(cli):
+    # The torch PyPI wheel ships libtorch's headers (torch/include): set CUDNNLINT_LIBTORCH_INCLUDE
+    # to that folder to compare. Each file takes clang ~10 s with the real headers.
+    include = os.environ.get("CUDNNLINT_LIBTORCH_INCLUDE")
+    if not include or not Path(include, "torch", "csrc", "api", "include", "torch", "torch.h").is_file():
+        pytest.skip("set CUDNNLINT_LIBTORCH_INCLUDE to a libtorch include folder (the torch wheel's torch/include)")
+    real_flags = [f"--extra-arg=-I{include}", f"--extra-arg=-I{Path(include, 'torch', 'csrc', 'api', 'include')}"]
+
+    def facts(*args):
+        doc = json.loads(cli.run("-f", "facts", *args, *LIBTORCH_FIXTURES).stdout)
+        return {f["path"]: {k: v for k, v in f.items() if k != "diagnostics"} for f in doc["files"]}
+
+    stood_in, real = facts(), facts(*real_flags)
+    assert stood_in == real
+    assert sum(len(f.get("normalizations", [])) + len(f.get("tensor_inputs", [])) for f in real.values()) > 0
+
+
+def test_test_bodies_are_analysed_without_catch2(cli, tmp_path):
+    # cudnn-frontend's samples are Catch2 test cases: without Catch2 on the include path,
+    # `TEST_CASE(...) { ... }` is no function to clang and its body would go unread.
+    sample = tmp_path / "bn_sample.cpp"
+    sample.write_text(
+        "#include <catch2/catch_test_macros.hpp>\n#include <cudnn.h>\n"
+        'TEST_CASE("descriptor", "[legacy]") {\n  cudnnTensorDescriptor_t x;\n  SECTION("set") {\n'
+        "    REQUIRE(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 0, 3, 8, 8) == 0);\n"
+        "  }\n}\n")
+    doc, _ = cli.json(sample)
+    assert [(f["line"], f["rule"], f["related"]) for f in doc["findings"]] == [(6, "cudnn-desc-bad-dim", [])]
+    [note] = doc["diagnostics"]
+    assert note["message"].startswith("'catch2/catch_test_macros.hpp' not found: parsed with cudnnlint's declarations")
+    assert "clang reported" not in note["message"]
+
+
+def test_googletest_bodies_are_analysed_with_or_without_googletest(cli, tmp_path):
+    sample = tmp_path / "bn_test.cc"
+    sample.write_text(
+        "#include <gtest/gtest.h>\n#include <cudnn.h>\n"
+        "TEST(Descriptor, Zero) {\n  cudnnTensorDescriptor_t x;\n"
+        "  EXPECT_EQ(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 2, -3, 8, 8), 0) << \"bad\";\n}\n")
+    doc, _ = cli.json(sample)
+    assert [(f["line"], f["rule"]) for f in doc["findings"]] == [(5, "cudnn-desc-bad-dim")]

@@ -156,7 +156,17 @@ TEST(CppFrontend, FileKindsAndFallbackFlags) {
   const auto cc = cpp::fallback_flags("a.cpp");
   EXPECT_NE(std::find(cc.begin(), cc.end(), "-std=c++17"), cc.end());
   EXPECT_FALSE(cpp::may_contain_cpp_trigger("int main() { return 0; }"));
-  EXPECT_TRUE(cpp::may_contain_cpp_trigger("cudnnCreate(&h);"));
+  // The prefilter takes the API names the rules read, as whole identifiers, not any "cudnn".
+  EXPECT_FALSE(cpp::may_contain_cpp_trigger("#include <cudnn.h>\ncudnnHandle_t h; cudnnCreate(&h);"));
+  EXPECT_FALSE(cpp::may_contain_cpp_trigger("int wrap_cudnnSetTensor4dDescriptor_v2(int);"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("cudnnSetTensor4dDescriptor(d, f, t, 1, 2, 3, 4);"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("s = cudnnBatchNormalizationForwardTrainingEx(h, m, o, a, b);"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("torch::nn::BatchNorm2d bn(torch::nn::BatchNorm2dOptions(8).eps(0));"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("auto loader = torch::data::make_data_loader(std::move(ds), 0);"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("auto y = net->forward(x.to(torch::kByte));"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("auto bn = fe::graph::Batchnorm_attributes().set_epsilon(eps);"));
+  EXPECT_TRUE(cpp::may_contain_cpp_trigger("__half h = __float2half(1e-8f);"));
+  EXPECT_FALSE(cpp::may_contain_cpp_trigger("__half h = __float2half(0.5f);"));
 }
 
 }  // namespace
