@@ -381,6 +381,11 @@ bool is_cpp_source(std::string_view path) {
   return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
 }
 
+bool is_header(std::string_view path) {
+  const auto ext = extension_of(path);
+  return ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".cuh";
+}
+
 bool is_cuda_source(std::string_view path) {
   const auto ext = extension_of(path);
   return ext == ".cu" || ext == ".cuh";

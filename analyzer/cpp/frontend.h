@@ -32,6 +32,8 @@ struct CppFileResult {
 // .c .cc .cpp .cxx .h .hh .hpp .cu .cuh
 bool is_cpp_source(std::string_view path);
 bool is_cuda_source(std::string_view path);
+// .h .hh .hpp .cuh
+bool is_header(std::string_view path);
 
 // The flags used when no compilation database knows the file (README: "How C++ analysis finds its flags").
 std::vector<std::string> fallback_flags(std::string_view path);

@@ -9,6 +9,8 @@
 #include "rules/rule.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <set>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -120,6 +122,55 @@ void add_shape_words(PythonPassOptions& pass) {
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                 "avg_pool2d", "avg_pool3d"},
                                false, false, true, true});
+}
+
+// The headers the run's C/C++ files include, by the name they include them with.
+class IncludedHeaders {
+ public:
+  void add(const std::string& includer, std::string_view text) {
+    const std::string dir = includer.find('/') == std::string::npos ? "" : includer.substr(0, includer.rfind('/') + 1);
+    for (std::size_t at = text.find("include"); at != std::string_view::npos; at = text.find("include", at + 7)) {
+      // `#include "a/b.h"` or `# include <a/b.h>`: a '#' before it on its line, only blanks between.
+      std::size_t back = at;
+      while (back > 0 && (text[back - 1] == ' ' || text[back - 1] == '\t')) --back;
+      if (back == 0 || text[back - 1] != '#') continue;
+      std::size_t open = at + 7;
+      while (open < text.size() && (text[open] == ' ' || text[open] == '\t')) ++open;
+      if (open >= text.size() || (text[open] != '"' && text[open] != '<')) continue;
+      const char close_char = text[open] == '"' ? '"' : '>';
+      const std::size_t close = text.find(close_char, open + 1);
+      if (close == std::string_view::npos || text.substr(open + 1, close - open - 1).find('\n') != std::string_view::npos)
+        continue;
+      std::string name(text.substr(open + 1, close - open - 1));
+      if (name.empty()) continue;
+      // "../x.h" is relative to the includer; "a/b.h" may be found under any include directory.
+      if (name.starts_with("./") || name.starts_with("../")) relative_.insert(normalize_path_spelling(dir + name));
+      else names_.insert(normalize_path_spelling(name));
+    }
+  }
+  bool includes(const std::string& header) const {
+    const std::string path = normalize_path_spelling(header);
+    if (relative_.contains(path) || names_.contains(path)) return true;
+    // "include/cudnn_frontend/node/batchnorm.h" is included as "cudnn_frontend/node/batchnorm.h",
+    // "node/batchnorm.h" or "batchnorm.h": every suffix after a '/'.
+    for (std::size_t slash = path.find('/'); slash != std::string::npos; slash = path.find('/', slash + 1))
+      if (names_.contains(path.substr(slash + 1))) return true;
+    return false;
+  }
+
+ private:
+  std::set<std::string> names_;
+  std::set<std::string> relative_;
+};
+
+// The paths named on the command line that are files, spelled as discovery spells them.
+std::set<std::string> named_files(const std::vector<std::string>& paths) {
+  std::set<std::string> named;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) named.insert(normalize_path_spelling(path));
+  }
+  return named;
 }
 
 // Findings may sit in another file than the facts that produced them (a parameter's default, a
@@ -236,6 +287,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     std::vector<std::string> to_parse;
     LoadLimits limits = options.limits;
     limits.require_utf8 = false;
+    IncludedHeaders included;
     for (const auto& path : cpp_files) {
       auto loaded = load_source_file(path, limits);
       if (auto* error = std::get_if<LoadError>(&loaded)) {
@@ -244,9 +296,19 @@ AnalysisResult analyze(const AnalysisOptions& options) {
       }
       const SourceFile& file = std::get<SourceFile>(loaded);
       result.bytes_read += file.text().size();
-      // Files that name no cuDNN function are not handed to clang.
+      included.add(path, file.text());
+      // Files that name no API a rule reads are not handed to clang.
       if (!options.full_parse && !cpp::may_contain_cpp_trigger(file.text())) continue;
       to_parse.push_back(path);
+    }
+    // A header the walk found that another file of the run includes is read by clang as part of
+    // that file's translation unit; parsed on its own (without the includer's context), it mostly
+    // gives errors (cudnn-frontend's headers). Named on the command line, it is parsed all the same.
+    if (!options.full_parse) {
+      const std::set<std::string> named = named_files(options.paths);
+      std::erase_if(to_parse, [&](const std::string& path) {
+        return cpp::is_header(path) && !named.contains(path) && included.includes(path);
+      });
     }
     if (!to_parse.empty()) {
       cpp::CppOptions cpp_options = options.cpp;

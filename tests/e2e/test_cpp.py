@@ -274,3 +274,20 @@ def test_googletest_bodies_are_analysed_with_or_without_googletest(cli, tmp_path
         "  EXPECT_EQ(cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 2, -3, 8, 8), 0) << \"bad\";\n}\n")
     doc, _ = cli.json(sample)
     assert [(f["line"], f["rule"]) for f in doc["findings"]] == [(5, "cudnn-desc-bad-dim")]
+
+
+def test_headers_reached_through_includes_are_parsed_only_when_named(cli, tmp_path):
+    # A header that a file of the run includes is read by clang within that file's translation
+    # unit; on its own it is parsed only when the command line names it (cudnn-frontend's headers
+    # cost minutes and gave only errors). A header nothing includes is parsed as before.
+    project = tmp_path / "lib"
+    (project / "include" / "lib").mkdir(parents=True)
+    body = ("#pragma once\n#include <cudnn.h>\ninline void set(cudnnTensorDescriptor_t d) {\n"
+            "  cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 0, 3, 8, 8);\n}\n")
+    (project / "include" / "lib" / "included.h").write_text(body)
+    (project / "include" / "lib" / "alone.hpp").write_text(body)
+    (project / "main.cpp").write_text('#include "lib/included.h"\nint main() { return 0; }\n')
+    doc, _ = cli.json(project)
+    assert [f["path"].rsplit("/", 1)[-1] for f in doc["findings"]] == ["alone.hpp"]
+    named, _ = cli.json(project / "include" / "lib" / "included.h", project / "main.cpp")
+    assert [f["path"].rsplit("/", 1)[-1] for f in named["findings"]] == ["included.h"]
