@@ -320,7 +320,7 @@ int main(int argc, char** argv) {
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const std::filesystem::path source_root =
         source_root_text.empty() ? find_source_root() : std::filesystem::path(source_root_text);
-    const Report report{result, options.target, source_root};
+    const Report report{result, result.target, source_root};
 
     std::ofstream file_out;
     if (!output_file.empty()) {

@@ -35,6 +35,21 @@ std::optional<Version> parse_version(std::string_view text) {
   return Version{parts[0], parts[1], parts[2]};
 }
 
+bool VersionRange::contains(const Version& v) const {
+  if (lower && (lower_inclusive ? v < *lower : v <= *lower)) return false;
+  if (upper && (upper_inclusive ? v > *upper : v >= *upper)) return false;
+  return true;
+}
+
+std::optional<Version> parse_release(std::string_view text) {
+  std::string_view release = text.substr(0, text.find('+'));
+  const auto suffix = release.find_first_not_of("0123456789.");
+  if (suffix != std::string_view::npos && suffix > 0 && std::isalpha(static_cast<unsigned char>(release[suffix])))
+    release = release.substr(0, suffix);
+  while (!release.empty() && release.back() == '.') release.remove_suffix(1);  // "2.1." of "2.1.post1"
+  return parse_version(release);
+}
+
 std::optional<int> Target::keras_major() const {
   if (const auto it = frameworks.find("keras"); it != frameworks.end() && it->second) return it->second->major;
   if (const auto it = frameworks.find("tensorflow"); it != frameworks.end() && it->second)
@@ -65,11 +80,7 @@ std::pair<std::string, std::optional<Version>> parse_framework_spec(std::string_
   auto version_text = spec.substr(eq + 1);
   if (!version_text.empty() && version_text.front() == '=') version_text.remove_prefix(1);
   // "2.12.0+cu128" (torch.__version__) and "2.12.0rc1": the release they belong to.
-  std::string_view release = version_text.substr(0, version_text.find('+'));
-  const auto suffix = release.find_first_not_of("0123456789.");
-  if (suffix != std::string_view::npos && suffix > 0 && std::isalpha(static_cast<unsigned char>(release[suffix])))
-    release = release.substr(0, suffix);
-  const auto version = parse_version(release);
+  const auto version = parse_release(version_text);
   if (!version)
     throw std::invalid_argument("bad version '" + std::string(version_text) + "' for framework " + name +
                                 " (expected e.g. " + name + "=2.1)");

@@ -6,6 +6,8 @@
 #include "engine/module_index.h"
 #include "engine/project.h"
 #include "engine/python_pass.h"
+#include "engine/target_resolution.h"
+#include "core/framework_releases.h"
 #include "rules/rule.h"
 
 #include <algorithm>
@@ -212,11 +214,77 @@ class FindingFiles {
   std::map<std::string, std::vector<std::string>> hashes_;
 };
 
+// "torch >=2.1,<2.5 (requirements.txt:3)": the ranges a target pins.
+std::string describe_ranges(const Target& target) {
+  std::string text;
+  for (const auto& [framework, range] : target.framework_ranges)
+    text += (text.empty() ? "" : ", ") + framework + " " + range.text + target.source_note(framework);
+  return text;
+}
+
+// The rules at each concrete target a ranged target stands for. A finding every release gives
+// alike is reported once, saying so; one that differs is reported at its most severe, naming what
+// each end of the range gives and where it fires.
+std::vector<Finding> judge_variants(const std::vector<const FileFacts*>& all_facts, const ApiTable& table,
+                                    const Target& target) {
+  const std::vector<Target> variants = target_variants(target);
+  std::vector<Finding> findings;
+  if (variants.size() == 1) {
+    for (const FileFacts* facts : all_facts) run_rules(RuleInput{*facts, variants.front(), table}, findings);
+    return findings;
+  }
+  std::vector<std::vector<Finding>> per_variant(variants.size());
+  for (std::size_t v = 0; v < variants.size(); ++v)
+    for (const FileFacts* facts : all_facts) run_rules(RuleInput{*facts, variants[v], table}, per_variant[v]);
+  using Key = std::tuple<std::string, std::string, std::uint32_t>;
+  std::vector<Key> order;
+  std::map<Key, std::vector<const Finding*>> by_key;
+  for (std::size_t v = 0; v < variants.size(); ++v)
+    for (const Finding& f : per_variant[v]) {
+      const Key key{f.rule_id, f.location.path, f.location.range.begin.byte_offset};
+      auto [it, added] = by_key.try_emplace(key, variants.size(), nullptr);
+      if (added) order.push_back(key);
+      if (it->second[v] == nullptr) it->second[v] = &f;
+    }
+  const std::string ranges = describe_ranges(target);
+  for (const Key& key : order) {
+    const auto& at = by_key.at(key);
+    std::size_t pick = 0;
+    bool alike = true;
+    for (std::size_t v = 0; v < at.size(); ++v) {
+      if (at[v] == nullptr) {
+        alike = false;
+        continue;
+      }
+      if (at[pick] == nullptr || at[v]->level >= at[pick]->level) pick = v;
+    }
+    for (std::size_t v = 0; v < at.size(); ++v)
+      if (at[v] && (at[v]->level != at[pick]->level || at[v]->message != at[pick]->message)) alike = false;
+    Finding finding = *at[pick];
+    if (alike) {
+      finding.target_note += "; the same for every release of " + ranges + " (" + variants.front().variant + " to " +
+                             variants.back().variant + ")";
+    } else {
+      auto verdict = [&](std::size_t v) {
+        return "at " + variants[v].variant + ": " +
+               (at[v] == nullptr ? std::string("no finding") : std::string(level_name(at[v]->level)));
+      };
+      std::string fires;
+      for (std::size_t v = 0; v < at.size(); ++v)
+        if (at[v]) fires += (fires.empty() ? "" : ", ") + variants[v].variant;
+      finding.target_note += "; the verdict differs across " + ranges + ": " + verdict(0) + "; " +
+                             verdict(at.size() - 1) + " (reported for " + variants[pick].variant + "; fires for " +
+                             fires + ")";
+    }
+    findings.push_back(std::move(finding));
+  }
+  return findings;
+}
+
 // Rules over every file's settled facts, then the filters and what the outputs need.
 void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table, const AnalysisOptions& options,
            FindingFiles& files, AnalysisResult& result) {
-  std::vector<Finding> findings;
-  for (const FileFacts* facts : all_facts) run_rules(RuleInput{*facts, options.target, table}, findings);
+  std::vector<Finding> findings = judge_variants(all_facts, table, result.target);
   // One finding per rule and place: calls that share a default, or two reads of one config line.
   std::map<std::tuple<std::string, std::string, std::uint32_t>, std::size_t> seen;
   for (Finding& finding : findings) {
@@ -271,6 +339,8 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   DiscoveryResult discovered = discover(options.paths, options.discovery);
   result.usage_error = discovered.usage_error;
   result.diagnostics = std::move(discovered.diagnostics);
+  result.target = options.read_pins ? resolve_target(options.target, options.paths, result.diagnostics) : options.target;
+  if (result.target.framework_ranges.empty()) derive_cudnn(result.target);
   const std::vector<std::string>& files = discovered.files;
   result.files_discovered = files.size();
 

@@ -30,9 +30,12 @@ struct AnalysisOptions {
   std::vector<std::string> ignore;   // rule ids to drop
   bool keep_facts = false;           // return every file's facts (--format facts)
   cpp::CppOptions cpp;               // how C++/CUDA files find their compile flags
+  // Complete `target` with the project's pins (engine/target_resolution.h) where it is silent.
+  bool read_pins = true;
 };
 
 struct AnalysisResult {
+  Target target;                          // the one judged against: the options' target, completed from the pins
   std::vector<Finding> findings;          // sorted by path, line, column, rule
   std::vector<FileDiagnostic> diagnostics;
   std::size_t files_discovered = 0;

@@ -16,6 +16,8 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
     switch (ctx->path) {
       case CudnnPath::Passthrough:
         why = "cuDNN rejects it with CUDNN_STATUS_BAD_PARAM on every version (epsilon must be >= CUDNN_BN_MIN_EPSILON)";
+        if (!ctx->clamp_note.empty())
+          why = ctx->clamp_note + ": its fused kernel gives NaN on the CPU (measured), and " + why;
         break;
       case CudnnPath::FallbackNative:
         why = "PyTorch sends eps below CUDNN_BN_MIN_EPSILON to its native kernel, where var + eps < 0 in "
@@ -29,9 +31,13 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
                   "channels gives NaN";
         break;
       case CudnnPath::ClampTf:
-        why = "TensorFlow's fused batch norm silently replaces it with 1.001e-5, so the layer computes with another "
-              "epsilon than declared; unfused paths give rsqrt(var + eps) = NaN in low-variance channels" +
-              ctx->keras_caveat;
+        why = ctx->clamp_version_unknown
+                  ? "TensorFlow <= 2.11's fused batch norm silently replaces it with 1.001e-5; TensorFlow >= 2.12 keeps "
+                    "it (measured on 2.12.1-2.21.0), and rsqrt(var + eps) is NaN in low-variance channels, as on "
+                    "unfused paths." + ctx->keras_caveat
+                  : "TensorFlow's fused batch norm silently replaces it with 1.001e-5, so the layer computes with "
+                    "another epsilon than declared; unfused paths give rsqrt(var + eps) = NaN in low-variance channels" +
+                        ctx->keras_caveat;
         break;
       case CudnnPath::ClampCudnnMin:
         why = "Paddle raises it to CUDNN_BN_MIN_EPSILON (0.0 on cuDNN >= 7.5, so eps = 0) with a log line";

@@ -1,6 +1,8 @@
 // bn-eps-silently-clamped: TensorFlow's fused batch norm (and Keras 2's fused
 // BatchNormalization) raise an epsilon below 1.001e-5 to 1.001e-5 without a word, so the model
-// computes with another epsilon than it declares.
+// computes with another epsilon than it declares. Only TensorFlow <= 2.11 does (measured:
+// tests/probes/tf_bn_clamp.py, 2.11.1 clamps, 2.12.1-2.21.0 do not); with the version unknown the
+// finding is a note that says so.
 #include "rules/batchnorm/eps_context.h"
 
 namespace cudnnlint {
@@ -29,19 +31,29 @@ void check_BnEpsSilentlyClamped(const RuleInput& input, std::vector<Finding>& ou
     const auto ctx = batchnorm::eps_context(fact, input);
     if (!ctx || ctx->eps < 0 || ctx->path != CudnnPath::ClampTf || ctx->eps >= batchnorm::kTfFusedFloor) continue;
     const bool keras = ctx->api.cudnn_path == CudnnPath::Keras;
-    std::string target_note =
-        keras ? batchnorm::keras_target_note(input.target) : "TensorFlow fused batch norm (all versions)";
-    // Raising 1e-5 to 1.001e-5 changes eps by 0.1%: worth knowing, not worth failing a build.
-    const Level level = (ctx->eps > 0 && batchnorm::kTfFusedFloor / ctx->eps < 1.01) ? Level::Note : Level::Warning;
+    const bool unknown = ctx->clamp_version_unknown;
+    std::string target_note = keras ? batchnorm::keras_target_note(input.target) : "TensorFlow fused batch norm";
+    if (unknown) target_note += "; TensorFlow version unknown: pass --framework tensorflow=VERSION";
+    else if (const auto tf = input.target.frameworks.find("tensorflow"); tf != input.target.frameworks.end() && tf->second)
+      target_note += "; TensorFlow " + tf->second->str() + input.target.source_note("tensorflow");
+    // Raising 1e-5 to 1.001e-5 changes eps by 0.1%: worth knowing, not worth failing a build. A
+    // clamp that only TensorFlow <= 2.11 makes, on an unknown version, is a note too.
+    const Level level =
+        unknown || (ctx->eps > 0 && batchnorm::kTfFusedFloor / ctx->eps < 1.01) ? Level::Note : Level::Warning;
     // Keras 2 picks the fused kernel only for 4-D/5-D inputs (convolutional feature maps); the
     // input rank is a run-time fact, so the message states the condition instead of assuming it.
-    const std::string where = keras ? " when the layer runs on TensorFlow's fused kernel (Keras 2 does so by default "
-                                      "for 4-D and 5-D inputs, i.e. after convolutions)"
-                                    : " by TensorFlow's fused batch norm";
-    std::string message = ctx->what + " in " + ctx->layer + " is silently raised to 1.001e-5" + where +
+    const std::string where =
+        keras ? std::string(unknown ? " by TensorFlow <= 2.11" : "") +
+                    " when the layer runs on TensorFlow's fused kernel (Keras 2 does so by default for 4-D and 5-D "
+                    "inputs, i.e. after convolutions)"
+              : (unknown ? " by the fused batch norm of TensorFlow <= 2.11" : " by TensorFlow's fused batch norm");
+    const std::string versions = unknown ? " (measured on 2.11.1; 2.12 and later keep the declared epsilon)" : "";
+    std::string message = ctx->what + " in " + ctx->layer + " is silently raised to 1.001e-5" + where + versions +
                           ": the model computes with another epsilon than it declares (exports and ports of its "
                           "weights disagree)" +
-                          (ctx->eps == 0 ? "; eps=0 would otherwise turn zero-variance channels into NaN" : "") +
+                          (ctx->eps == 0 ? (unknown ? "; from 2.12 on, eps=0 turns zero-variance channels into NaN"
+                                                    : "; eps=0 would otherwise turn zero-variance channels into NaN")
+                                         : "") +
                           "; " + keep_it(*ctx, keras, input.target) + "." + ctx->keras_caveat;
     batchnorm::add_eps_finding(*ctx, RuleId::BnEpsSilentlyClamped, level, std::move(message), std::move(target_note),
                                out);

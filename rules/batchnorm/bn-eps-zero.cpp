@@ -12,7 +12,7 @@ namespace cudnnlint {
 void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
     const auto ctx = batchnorm::eps_context(fact, input);
-    if (!ctx || ctx->eps != 0 || ctx->path == CudnnPath::ClampTf) continue;
+    if (!ctx || ctx->eps != 0 || (ctx->path == CudnnPath::ClampTf && !ctx->clamp_version_unknown)) continue;
     if (ctx->path == CudnnPath::Passthrough && ctx->old_cudnn) continue;
     Level level = Level::Warning;
     std::string target_note = input.target.describe_cudnn();
@@ -45,6 +45,14 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
       }
       if (!ctx->api.eps_refusals.empty()) target_note += "; " + ctx->framework_note;
     }
+    if (ctx->path == CudnnPath::ClampTf) {
+      // TensorFlow's fused path, version unknown: <= 2.11 raises eps=0 to 1.001e-5, later ones keep it.
+      why = "TensorFlow >= 2.12 hands it to its fused batch-norm kernel unchanged, where a channel with zero variance "
+            "computes 1/sqrt(0) = inf and then NaN (measured on the CPU kernel of TensorFlow 2.12.1-2.21.0); "
+            "TensorFlow <= 2.11 raises it to 1.001e-5 (bn-eps-silently-clamped)." + ctx->keras_caveat;
+      target_note = "TensorFlow version unknown: pass --framework tensorflow=VERSION";
+    }
+    if (!ctx->clamp_note.empty()) target_note += "; " + ctx->clamp_note;
     if (ctx->path == CudnnPath::None)
       target_note = "any version (" + ctx->layer + " does not call cuDNN batch norm)";
     batchnorm::add_eps_finding(*ctx, RuleId::BnEpsZero, level,

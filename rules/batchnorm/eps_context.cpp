@@ -113,9 +113,31 @@ std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleI
     if (training->default_text == "false") ctx.training = false;
     if (training->default_text == "true") ctx.training = true;
   }
+  if (ctx.path == CudnnPath::ClampTf) {
+    // Which TensorFlow/Keras decides: a Keras 2 pin for Keras layers, else TensorFlow's.
+    std::optional<Version> version;
+    std::string decided_by;
+    const bool keras_layer = api->cudnn_path == CudnnPath::Keras;
+    if (const auto keras = input.target.frameworks.find("keras");
+        keras_layer && keras != input.target.frameworks.end() && keras->second && keras->second->major == 2 &&
+        (keras->second->minor != 0 || keras->second->patch != 0)) {
+      version = keras->second;
+      decided_by = "Keras " + version->str() + input.target.source_note("keras");
+    } else if (const auto tf = input.target.frameworks.find("tensorflow"); tf != input.target.frameworks.end() && tf->second) {
+      version = tf->second;
+      decided_by = "TensorFlow " + version->str() + input.target.source_note("tensorflow");
+    }
+    if (!version) {
+      ctx.clamp_version_unknown = true;
+    } else if (*version >= kTfClampRemoved) {
+      ctx.path = CudnnPath::Passthrough;
+      ctx.clamp_note = decided_by + " keeps the declared epsilon (the 1.001e-5 clamp is gone since 2.12; measured "
+                                    "on TensorFlow 2.12.1-2.21.0)";
+    }
+  }
   if (ctx.keras_unknown)
-    ctx.keras_caveat = " This holds for Keras 2 (tf.keras in TensorFlow <= 2.15); Keras 3 does not clamp. "
-                       "Keras version unknown: pass --framework keras=2 or keras=3.";
+    ctx.keras_caveat = " This holds for Keras 2 (tf.keras in TensorFlow <= 2.15, tf_keras); Keras 3 has no fused "
+                       "path. Keras version unknown: pass --framework keras=2 or keras=3.";
   return ctx;
 }
 
@@ -183,7 +205,7 @@ void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::strin
   std::string no_replay;
   // Below the target's CUDNN_BN_MIN_EPSILON: 1e-5 before cuDNN 7.5, 0 since.
   const bool below_floor = ctx.eps < 0 || (ctx.old_cudnn && stored_eps(ctx) < kOldCudnnFloor);
-  if (rule == RuleId::BnEpsSilentlyClamped || ctx.path == CudnnPath::ClampTf)
+  if (rule == RuleId::BnEpsSilentlyClamped || (ctx.path == CudnnPath::ClampTf && !ctx.clamp_version_unknown))
     no_replay = "TensorFlow raises epsilon to 1.001e-5 before cuDNN sees it: there is no cuDNN failure to replay";
   else if (ctx.path == CudnnPath::None)
     no_replay = ctx.layer + " does not call cuDNN batch norm: there is no cuDNN call to replay";

@@ -5,7 +5,10 @@
 //  - CUDNN_BN_MIN_EPSILON was 1e-5 up to cuDNN 7.4 and is 0.0 since 7.5.0; eps below it is BAD_PARAM.
 //  - PyTorch never passes eps < CUDNN_BN_MIN_EPSILON to cuDNN: it silently uses its native kernel.
 //    From 2.10 its F.batch_norm refuses eps <= 0 itself (the API table's eps_refusals).
-//  - TF fused batch norm (and Keras 2's fused BatchNormalization) raise eps < 1.001e-5 to 1.001e-5.
+//  - TF fused batch norm (and Keras 2's fused BatchNormalization) raise eps < 1.001e-5 to 1.001e-5
+//    in TensorFlow <= 2.11 only: measured with tests/probes/tf_bn_clamp.py on the CPU wheels, 2.11.1
+//    clamps, 2.12.1 ... 2.21.0 (tf.keras 2.12-2.15, tf_keras 2.16-2.21) do not (`min_epsilon` left
+//    nn_impl.py in 2.12.0). Keras 3 never does.
 //  - float32(1e-5) = 9.99999975e-06 < 1e-5: frameworks that store eps as float fall under the old floor.
 #pragma once
 
@@ -19,6 +22,7 @@ namespace cudnnlint::batchnorm {
 inline constexpr double kOldCudnnFloor = 1e-5;     // CUDNN_BN_MIN_EPSILON before cuDNN 7.5.0
 inline constexpr double kTfFusedFloor = 1.001e-5;  // TF's min_epsilon in fused_batch_norm
 inline constexpr Version kFloorLowered{7, 5, 0};
+inline constexpr Version kTfClampRemoved{2, 12, 0};  // the first TensorFlow (and Keras 2) that keeps eps
 
 struct EpsContext {
   EpsContext(const NormalizationFact& f, const ApiEntry& a) : fact(f), api(a) {}
@@ -30,6 +34,11 @@ struct EpsContext {
   CudnnPath path = CudnnPath::None;  // Keras resolved: ClampTf (fused), None (not), or ClampTf when unknown
   bool keras_unknown = false;        // a Keras layer whose version (2 clamps, 3 does not) is unknown
   std::string keras_caveat;          // sentence to append when keras_unknown
+  // On TensorFlow's fused path (ClampTf): whether the target's TensorFlow/Keras is one that clamps
+  // (<= 2.11) is unknown; the rules then say which versions do. With a version >= 2.12 the path is
+  // Passthrough and `clamp_note` says why.
+  bool clamp_version_unknown = false;
+  std::string clamp_note;            // "TensorFlow 2.15 (requirements.txt:4) keeps it: the clamp left in 2.12"
   bool cudnn_known = false;
   bool old_cudnn = false;            // target cuDNN < 7.5
   std::string framework;             // the API's framework as users name it: "PyTorch"

@@ -2,6 +2,7 @@
 // the rules are language-neutral and must not depend on how a front-end found them.
 #include "kb/kb.h"
 #include "core/api_table.h"
+#include "core/framework_releases.h"
 #include "rules/rule.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +33,7 @@ Target target(std::optional<std::string> cudnn, std::map<std::string, std::strin
     t.frameworks[name] = parse_version(version);
     t.framework_sources[name] = "--framework";
   }
+  derive_cudnn(t);  // as the engine does: torch 2.4 -> cuDNN 9.1.0, TensorFlow 2.15 -> 8.9
   return t;
 }
 
@@ -150,24 +152,35 @@ INSTANTIATE_TEST_SUITE_P(
         // float32(1e-5) < 1e-5: the float attribute falls under the old floor.
         Expect{kTfRaw, 1e-5, "7.4", {}, "bn-eps-below-cudnn-min", Level::Error, "float32(1e-05)"},
         Expect{kTfRaw, 1.001e-5, "7.4", {}, nullptr, Level::Note, ""},
-        Expect{kTfFused, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "1.001e-5"},
-        Expect{kTfFused, 1e-5, std::nullopt, {}, "bn-eps-silently-clamped", Level::Note, "1.001e-5"},
-        Expect{kTfFused, 0.0, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "eps=0 would otherwise"},
+        // The clamp is TensorFlow <= 2.11's (measured: tests/probes/tf_bn_clamp.py, 2.11.1 clamps,
+        // 2.12.1-2.21.0 do not): a note when the version is unknown, nothing from 2.12 on.
+        Expect{kTfFused, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Note, "TensorFlow <= 2.11"},
+        Expect{kTfFused, 1e-6, std::nullopt, {{"tensorflow", "2.11"}}, "bn-eps-silently-clamped", Level::Warning,
+               "1.001e-5"},
+        Expect{kTfFused, 1e-6, std::nullopt, {{"tensorflow", "2.12"}}, nullptr, Level::Note, ""},
+        Expect{kTfFused, 1e-5, std::nullopt, {{"tensorflow", "2.11"}}, "bn-eps-silently-clamped", Level::Note, "1.001e-5"},
+        Expect{kTfFused, 0.0, std::nullopt, {{"tensorflow", "2.11"}}, "bn-eps-silently-clamped", Level::Warning,
+               "eps=0 would otherwise"},
+        Expect{kTfFused, 0.0, std::nullopt, {{"tensorflow", "2.15"}}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"},
         Expect{kTfFused, 1.001e-5, std::nullopt, {}, nullptr, Level::Note, ""},
-        Expect{kTfFused, -1.0, std::nullopt, {}, "bn-eps-negative", Level::Error, "silently replaces it"}));
+        Expect{kTfFused, -1.0, std::nullopt, {{"tensorflow", "2.11"}}, "bn-eps-negative", Level::Error,
+               "silently replaces it"},
+        Expect{kTfFused, -1.0, std::nullopt, {}, "bn-eps-negative", Level::Error, "TensorFlow >= 2.12 keeps it"}));
 
 INSTANTIATE_TEST_SUITE_P(
     Keras, BnEpsilonVerdict,
     ::testing::Values(
-        Expect{kKeras, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Warning, "Keras version unknown"},
-        Expect{kKeras, 1e-6, std::nullopt, {{"keras", "2.15"}}, "bn-eps-silently-clamped", Level::Warning,
+        Expect{kKeras, 1e-6, std::nullopt, {}, "bn-eps-silently-clamped", Level::Note, "Keras version unknown"},
+        Expect{kKeras, 1e-6, std::nullopt, {{"keras", "2.11"}}, "bn-eps-silently-clamped", Level::Warning,
                "for 4-D and 5-D inputs"},
-        Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.15"}}, "bn-eps-silently-clamped", Level::Warning,
+        Expect{kKeras, 1e-6, std::nullopt, {{"keras", "2.15"}}, nullptr, Level::Note, ""},
+        Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.11"}}, "bn-eps-silently-clamped", Level::Warning,
                "fused kernel"},
+        Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.15"}}, nullptr, Level::Note, ""},
         Expect{kKeras, 1e-6, std::nullopt, {{"keras", "3.6"}}, nullptr, Level::Note, ""},
         Expect{kKeras, 1e-6, std::nullopt, {{"tensorflow", "2.16"}}, nullptr, Level::Note, ""},
         Expect{kKeras, 0.0, std::nullopt, {{"keras", "3"}}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"},
-        Expect{kKeras, 0.0, std::nullopt, {{"keras", "2"}}, "bn-eps-silently-clamped", Level::Warning, "1.001e-5"},
+        Expect{kKeras, 0.0, std::nullopt, {{"keras", "2.11"}}, "bn-eps-silently-clamped", Level::Warning, "1.001e-5"},
         Expect{kKeras, -1e-3, std::nullopt, {{"keras", "3"}}, "bn-eps-negative", Level::Error, "NaN"}));
 
 INSTANTIATE_TEST_SUITE_P(
@@ -184,21 +197,22 @@ INSTANTIATE_TEST_SUITE_P(
         Expect{kHaiku, 1e-8, "7.0", {}, nullptr, Level::Note, ""},
         Expect{kHaiku, 0.0, std::nullopt, {}, "bn-eps-zero", Level::Warning, "1/sqrt(0)"}));
 
+// Keras 2.11 (TensorFlow 2.11) clamps on its fused path; fused=False, renorm and virtual batches avoid it.
 TEST(BnEpsilonRules, KerasFusedFalseAndRenormAvoidTheClamp) {
   LiteralArg off;
   off.spelling = "False";
   off.boolean = false;
-  EXPECT_TRUE(judge(fact_for(kKeras, 1e-6, {{"fused", off}}), target(std::nullopt, {{"keras", "2.15"}})).empty());
+  EXPECT_TRUE(judge(fact_for(kKeras, 1e-6, {{"fused", off}}), target(std::nullopt, {{"keras", "2.11"}})).empty());
   LiteralArg on;
   on.spelling = "True";
   on.boolean = true;
-  EXPECT_TRUE(judge(fact_for(kKeras, 1e-6, {{"renorm", on}}), target(std::nullopt, {{"keras", "2.15"}})).empty());
+  EXPECT_TRUE(judge(fact_for(kKeras, 1e-6, {{"renorm", on}}), target(std::nullopt, {{"keras", "2.11"}})).empty());
   LiteralArg vbs;
   vbs.spelling = "8";
   vbs.number = 8;
   EXPECT_TRUE(
-      judge(fact_for(kKeras, 1e-6, {{"virtual_batch_size", vbs}}), target(std::nullopt, {{"keras", "2.15"}})).empty());
-  EXPECT_EQ(judge(fact_for(kKeras, 1e-6, {{"fused", on}}), target(std::nullopt, {{"keras", "2.15"}})).size(), 1u);
+      judge(fact_for(kKeras, 1e-6, {{"virtual_batch_size", vbs}}), target(std::nullopt, {{"keras", "2.11"}})).empty());
+  EXPECT_EQ(judge(fact_for(kKeras, 1e-6, {{"fused", on}}), target(std::nullopt, {{"keras", "2.11"}})).size(), 1u);
 }
 
 TEST(BnEpsilonRules, DefaultsAndNonConstantsNeverFire) {
@@ -233,7 +247,9 @@ TEST(BnEpsilonRules, ReplayOnlyWhatTheFrameworkHandsToCudnn) {
            Case{kTorch, 1e-6, "7.4", {}, "never hands an epsilon below CUDNN_BN_MIN_EPSILON (1e-5", ""},
            Case{kTorch, 0.0, "7.4", {}, "never hands an epsilon below CUDNN_BN_MIN_EPSILON (1e-5", ""},
            Case{kPaddle, 1e-6, "7.4", {}, "Paddle raises epsilon", ""},
-           Case{kTfFused, -1.0, std::nullopt, {}, "TensorFlow raises epsilon", ""},
+           Case{kTfFused, -1.0, std::nullopt, {{"tensorflow", "2.11"}}, "TensorFlow raises epsilon", ""},
+           // An unknown TensorFlow may be >= 2.12, which hands it on: the replay is kept.
+           Case{kTfFused, -1.0, std::nullopt, {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
            Case{kMxnet, -1e-3, std::nullopt, {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
            Case{kCudnnBn, 1e-6, "7.0", {}, nullptr, "CUDNN_STATUS_BAD_PARAM"},
        }) {
