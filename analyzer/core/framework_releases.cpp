@@ -95,9 +95,10 @@ std::vector<Target> target_variants(const Target& target) {
     } else {
       candidates = releases_within(framework, range);
     }
+    // The lower bound itself, unless a release of its minor already stands for it.
     if (range.lower && range.lower_inclusive &&
-        std::find(candidates.begin(), candidates.end(), *range.lower) == candidates.end() &&
-        (candidates.empty() || *range.lower < candidates.front()))
+        (candidates.empty() || (*range.lower < candidates.front() && (range.lower->major != candidates.front().major ||
+                                                                      range.lower->minor != candidates.front().minor))))
       candidates.insert(candidates.begin(), *range.lower);
     if (candidates.empty()) continue;  // nothing known within it: the version stays unknown
     const std::string origin = target.framework_sources.count(framework) ? target.framework_sources.at(framework) : "";

@@ -47,7 +47,11 @@ std::optional<Version> parse_release(std::string_view text) {
   if (suffix != std::string_view::npos && suffix > 0 && std::isalpha(static_cast<unsigned char>(release[suffix])))
     release = release.substr(0, suffix);
   while (!release.empty() && release.back() == '.') release.remove_suffix(1);  // "2.1." of "2.1.post1"
-  return parse_version(release);
+  // "8.9.2.26" (nvidia-cudnn-cu12, conda's cudnn): the first three parts are the release.
+  std::size_t dots = 0, cut = release.size();
+  for (std::size_t i = 0; i < release.size(); ++i)
+    if (release[i] == '.' && ++dots == 3) cut = i;
+  return parse_version(release.substr(0, cut));
 }
 
 std::optional<int> Target::keras_major() const {

@@ -18,8 +18,12 @@ Target resolve_target(const Target& given, const std::vector<std::string>& paths
   bool cudnn_pinned = target.cudnn.has_value();
   for (const config::Pin& pin : pins.pins) {
     if (pin.framework == "cudnn") {
-      // nvidia-cudnn-cu12==9.1.0.70, conda's cudnn=8.9.2: the cuDNN itself (an exact pin only).
-      if (cudnn_pinned || !pin.range.exact()) continue;
+      // nvidia-cudnn-cu12==9.1.0.70, conda's cudnn=8.9.2.26: the cuDNN itself. A range is used only
+      // when it stays within one release (conda's `=8.9.2` prefix); wider ones leave it to the framework.
+      const bool one_release = pin.range.lower && pin.range.upper && pin.range.lower->major == pin.range.upper->major &&
+                               pin.range.lower->minor == pin.range.upper->minor &&
+                               (pin.range.exact() || pin.range.upper->patch == pin.range.lower->patch + 1);
+      if (cudnn_pinned || !one_release) continue;
       target.cudnn = Version{pin.range.lower->major, pin.range.lower->minor, pin.range.lower->patch};
       target.cudnn_source = pin.where();
       cudnn_pinned = true;

@@ -1,0 +1,57 @@
+// PEP 508 requirements as pin files spell them: the package and the version range it allows.
+#include "config/pins.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnnlint {
+namespace {
+
+struct Parsed {
+  std::string package;
+  VersionRange range;
+};
+
+std::optional<Parsed> parse(std::string_view text) {
+  Parsed p;
+  if (!config::parse_requirement(text, p.package, p.range)) return std::nullopt;
+  return p;
+}
+
+TEST(Pins, ExactPinsWithLocalVersionsExtrasAndMarkers) {
+  const auto p = parse("torch==2.4.1+cu121 ; platform_system == 'Linux'");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->package, "torch");
+  EXPECT_TRUE(p->range.exact());
+  EXPECT_EQ(p->range.lower->str(), "2.4.1");
+  const auto tf = parse("TensorFlow_CPU[and-cuda]==2.15.1");
+  ASSERT_TRUE(tf);
+  EXPECT_EQ(tf->package, "tensorflow-cpu");
+  EXPECT_EQ(config::framework_of_package(tf->package), "tensorflow");
+  EXPECT_EQ(config::framework_of_package("nvidia-cudnn-cu12"), "cudnn");
+  EXPECT_EQ(config::framework_of_package("numpy"), "");
+}
+
+TEST(Pins, RangesKeepTheirBounds) {
+  const auto range = parse("torch>=2.1,<2.5,!=2.3.0")->range;
+  EXPECT_FALSE(range.exact());
+  EXPECT_TRUE(range.contains(Version{2, 1, 0}));
+  EXPECT_TRUE(range.contains(Version{2, 3, 0}));  // != does not move the bounds
+  EXPECT_FALSE(range.contains(Version{2, 5, 0}));
+  EXPECT_EQ(range.text, ">=2.1,<2.5,!=2.3.0");
+  const auto compatible = parse("keras~=2.11.0")->range;  // >=2.11.0, ==2.11.*
+  EXPECT_TRUE(compatible.contains(Version{2, 11, 5}));
+  EXPECT_FALSE(compatible.contains(Version{2, 12, 0}));
+  const auto wildcard = parse("tensorflow==2.15.*")->range;
+  EXPECT_TRUE(wildcard.contains(Version{2, 15, 1}));
+  EXPECT_FALSE(wildcard.contains(Version{2, 16, 0}));
+}
+
+TEST(Pins, WhatIsNoVersionedRequirement) {
+  EXPECT_FALSE(parse("torch"));
+  EXPECT_FALSE(parse("torch @ https://download.pytorch.org/whl/torch-2.1.0.whl"));
+  EXPECT_FALSE(parse("-r base.txt"));
+  EXPECT_FALSE(parse("torch>=banana"));
+}
+
+}  // namespace
+}  // namespace cudnnlint
