@@ -290,6 +290,8 @@ std::string tier_note(const std::string& tier, Lang lang) {
       {"ai_generated", "written by a model, not checked against sources", "由模型生成，未对照来源核实"},
       {"community_reported", "from issue threads or forum posts, not cross-checked", "来自 issue 或论坛帖子，未交叉核实"},
       {"source_verified", "every claim backed by a cited source; nothing was run", "每条结论都有引用来源；未实际运行"},
+      {"framework_measured", "the framework behaviour it states was run on the framework's CPU wheels (tests/probes)",
+       "所述框架行为已在框架的 CPU wheel 上实测（tests/probes）"},
       {"descriptor_tier_measured", "replayed against a real libcudnn at descriptor level (no kernel launch)",
        "已在真实 libcudnn 上按描述符层级复现（未启动内核）"},
       {"gpu_measured", "replayed on a GPU and the behaviour observed", "已在 GPU 上复现并观察到该行为"},

@@ -53,11 +53,17 @@ void write_json(std::ostream& out, const Report& report) {
   nlohmann::json frameworks = nlohmann::json::object();
   for (const auto& [name, version] : report.target.frameworks)
     frameworks[name] = version ? nlohmann::json(version->str()) : nlohmann::json(nullptr);
+  // A framework the project pins to a range: judged at each release of it (engine/analysis.cpp).
+  nlohmann::json ranges = nlohmann::json::object();
+  for (const auto& [name, range] : report.target.framework_ranges) ranges[name] = range.text;
   nlohmann::json doc = {
       {"tool", {{"name", "cudnnlint"}, {"version", CUDNNLINT_VERSION}}},
       {"target",
        {{"cudnn", report.target.cudnn ? nlohmann::json(report.target.cudnn->str()) : nlohmann::json(nullptr)},
-        {"frameworks", frameworks}}},
+        {"cudnn_source", report.target.cudnn_source},
+        {"frameworks", frameworks},
+        {"framework_ranges", ranges},
+        {"framework_sources", report.target.framework_sources}}},
       {"findings", findings},
       {"diagnostics", diagnostics},
       {"summary",
