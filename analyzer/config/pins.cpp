@@ -166,6 +166,17 @@ class PinCollector {
     out_.pins.push_back(Pin{framework, normalized, std::move(range), display_path(file), line, rank});
   }
 
+  // The TOML document, or a diagnostic naming the file and the problem.
+  std::optional<toml::table> parse_toml(const fs::path& file, const std::string& text) {
+    try {
+      return toml::parse(text, file.string());
+    } catch (const toml::parse_error& e) {
+      out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
+                                  std::string("not valid TOML, its pins are not read: ") + std::string(e.description())});
+      return std::nullopt;
+    }
+  }
+
   // A PEP 508 line of a requirements file, pyproject array or setup.cfg list.
   void add_requirement(std::string_view text, const fs::path& file, unsigned line, int rank) {
     std::string package;
@@ -191,14 +202,9 @@ class PinCollector {
   void pyproject(const fs::path& file, int rank) {
     const auto text = read_text(file, out_.diagnostics);
     if (!text) return;
-    toml::table doc;
-    try {
-      doc = toml::parse(*text, file.string());
-    } catch (const toml::parse_error& e) {
-      out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
-                                  std::string("not valid TOML, its pins are not read: ") + std::string(e.description())});
-      return;
-    }
+    const auto parsed = parse_toml(file, *text);
+    if (!parsed) return;
+    const toml::table& doc = *parsed;
     auto pep508_array = [&](const toml::node* node) {
       if (const toml::array* array = node ? node->as_array() : nullptr)
         for (const auto& item : *array)
@@ -232,14 +238,9 @@ class PinCollector {
   void toml_lock(const fs::path& file, int rank) {
     const auto text = read_text(file, out_.diagnostics);
     if (!text) return;
-    toml::table doc;
-    try {
-      doc = toml::parse(*text, file.string());
-    } catch (const toml::parse_error& e) {
-      out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
-                                  std::string("not valid TOML, its pins are not read: ") + std::string(e.description())});
-      return;
-    }
+    const auto parsed = parse_toml(file, *text);
+    if (!parsed) return;
+    const toml::table& doc = *parsed;
     if (const toml::array* packages = doc.get_as<toml::array>("package"))
       for (const auto& entry : *packages) {
         const toml::table* package = entry.as_table();
