@@ -3,6 +3,7 @@
 // 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage or tool error.
 #include "cli/config.h"
 #include "core/api_table.h"
+#include "core/source_file.h"
 #include "emit/emitters.h"
 #include "emit/replay_json.h"
 #include "engine/analysis.h"
@@ -20,6 +21,7 @@
 #include <iostream>
 #include <malloc.h>
 #include <set>
+#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -82,7 +84,7 @@ int run_gpu_check_on_sarif(const std::string& sarif_file, const gpu::GpuCheckOpt
   const GpuCheckSummary summary = gpu::run_gpu_check(report.findings, options);
   if (format == "sarif" || format == "json") {
     annotate_sarif(report, summary);
-    out << report.log.dump(2) << '\n';
+    out << report.log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
     return kExitClean;
   }
   for (const Finding& f : report.findings) {
@@ -135,6 +137,7 @@ int main(int argc, char** argv) {
   std::string source_root_text;
   std::string compile_commands_dir;
   std::vector<std::string> extra_args;
+  double cpp_timeout = 60.0;
   bool gpu_check_flag = false;
   bool timings = false;
   std::string gpu_check_tier = "all";
@@ -172,6 +175,9 @@ int main(int argc, char** argv) {
 
   app.add_option("-p", compile_commands_dir,
                  "Directory holding compile_commands.json for C++/CUDA files (default: searched upward from each file)");
+  app.add_option("--cpp-timeout", cpp_timeout,
+                 "Seconds a C++/CUDA translation unit may take before it is skipped with a diagnostic (default 60)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--extra-arg", extra_args, "Extra compiler argument for C++/CUDA files, repeatable")
       ->allow_extra_args(false)
       ->expected(1)
@@ -243,8 +249,8 @@ int main(int argc, char** argv) {
       cpp_options.extra_args = extra_args;
       const auto commands = cpp::clang_commands(flag_files, cpp_options);
       for (std::size_t i = 0; i < flag_files.size(); ++i) {
-        std::cout << "{\"file\": " << nlohmann::json(flag_files[i]).dump() << ", \"arguments\": "
-                  << nlohmann::json(commands[i]).dump() << "}\n";
+        std::cout << "{\"file\": " << nlohmann::json(flag_files[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ", \"arguments\": "
+                  << nlohmann::json(commands[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "}\n";
       }
       return kExitClean;
     }
@@ -263,6 +269,7 @@ int main(int argc, char** argv) {
     options.keep_facts = format == "facts";
     options.cpp.compile_commands_dir = compile_commands_dir;
     options.cpp.extra_args = extra_args;
+    options.cpp.timeout_seconds = cpp_timeout;
     options.line_hashes = format == "sarif" || format == "json";
     options.discovery.respect_gitignore = !no_gitignore;
     options.discovery.exclude = exclude.empty() ? config.exclude : exclude;
@@ -330,13 +337,21 @@ int main(int argc, char** argv) {
     std::ostream& out = output_file.empty() ? std::cout : file_out;
     if (format == "json") write_json(out, report);
     else if (format == "sarif") write_sarif(out, report);
-    else if (format == "github") write_github(out, report);
     else if (format == "facts") write_facts(out, report);
-    else write_text(out, report, color);
+    else {
+      // Text and workflow commands quote file names and clang's messages byte for byte: made valid
+      // UTF-8 here (JSON and SARIF replace invalid bytes as they write).
+      std::ostringstream rendered;
+      if (format == "github") write_github(rendered, report);
+      else write_text(rendered, report, color);
+      out << valid_utf8(rendered.str());
+    }
     out.flush();
     if (!out) throw std::runtime_error("writing the report failed");
-    if (format != "json" && format != "sarif" && format != "facts") write_diagnostics(std::cerr, result, !no_color && isatty(STDERR_FILENO));
-    else if (!result.diagnostics.empty()) write_diagnostics(std::cerr, result, false);
+    std::ostringstream diagnostics;
+    if (format != "json" && format != "sarif" && format != "facts") write_diagnostics(diagnostics, result, !no_color && isatty(STDERR_FILENO));
+    else if (!result.diagnostics.empty()) write_diagnostics(diagnostics, result, false);
+    std::cerr << valid_utf8(diagnostics.str());
 
     if (result.usage_error) return kExitError;
     if (fail_level)

@@ -30,6 +30,17 @@ bool is_continuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
 
 }  // namespace
 
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  for (std::size_t bad = find_invalid_utf8(text); bad != std::string_view::npos; bad = find_invalid_utf8(text)) {
+    out.append(text.substr(0, bad));
+    out.append("\xEF\xBF\xBD");  // U+FFFD
+    text.remove_prefix(bad + 1);
+  }
+  out.append(text);
+  return out;
+}
+
 std::size_t find_invalid_utf8(std::string_view text) {
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   std::size_t i = 0;

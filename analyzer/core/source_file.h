@@ -54,6 +54,10 @@ std::variant<SourceFile, LoadError> load_source_file(const std::string& path, co
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
 std::size_t find_invalid_utf8(std::string_view text);
 
+// `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD: what leaves the tool
+// (file names, clang's messages quoting source bytes) is always valid UTF-8.
+std::string valid_utf8(std::string_view text);
+
 // Number of UTF-16 code units and of code points in a valid UTF-8 string.
 std::size_t utf16_length(std::string_view utf8);
 std::size_t codepoint_length(std::string_view utf8);

@@ -10,7 +10,10 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/Support/VirtualFileSystem.h>
+#include <clang/Basic/Stack.h>
 #include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/JSONCompilationDatabase.h>
@@ -19,6 +22,8 @@
 #include <algorithm>
 #include <cctype>
 #include <atomic>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -75,11 +80,25 @@ std::string_view embedded_text(std::string_view path) {
 
 std::string_view prelude_text() { return embedded_text("analyzer/cpp/cuda_host_prelude.h"); }
 
+// Files clang may open: regular files only. A FIFO or device named by an #include would block
+// the translation unit (and the run) forever; it gets "not a regular file" instead.
+class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
+ public:
+  explicit RegularFilesOnly(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) : ProxyFileSystem(std::move(fs)) {}
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
+    const auto status = getUnderlyingFS().status(path);
+    if (status && status->getType() != llvm::sys::fs::file_type::regular_file)
+      return std::make_error_code(std::errc::invalid_argument);
+    return ProxyFileSystem::openFileForRead(path);
+  }
+};
+
 // The file system clang reads: the real one, with the stand-in headers (each includes its
 // prelude) in memory on top. Header search looks up directories, which ClangTool::mapVirtualFile's
 // remapped files do not create: hence an in-memory file system of our own.
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system_with_stand_ins() {
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::createPhysicalFileSystem());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::createPhysicalFileSystem()));
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const StandIn& stand_in : kStandIns) {
     const std::string prelude_path = std::string("/cudnnlint-virtual/") + stand_in.prelude;
@@ -119,6 +138,114 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   std::string first_error;
   std::string first_error_at;
 };
+
+// Stops the parse at the first top-level declaration after the deadline (ParseAST ends when a
+// consumer declines one): a cooperative time limit, so nothing is interrupted mid-allocation.
+class DeadlineConsumer : public clang::ASTConsumer {
+ public:
+  DeadlineConsumer(std::chrono::steady_clock::time_point deadline, bool& timed_out)
+      : deadline_(deadline), timed_out_(timed_out) {}
+  bool HandleTopLevelDecl(clang::DeclGroupRef) override {
+    if (std::chrono::steady_clock::now() < deadline_) return true;
+    timed_out_ = true;
+    return false;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point deadline_;
+  bool& timed_out_;
+};
+
+class MatchWithDeadline : public clang::ASTFrontendAction {
+ public:
+  MatchWithDeadline(clang::ast_matchers::MatchFinder& finder, std::chrono::steady_clock::time_point deadline,
+                    bool& timed_out)
+      : finder_(finder), deadline_(deadline), timed_out_(timed_out) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<DeadlineConsumer>(deadline_, timed_out_));
+    consumers.push_back(finder_.newASTConsumer());
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+ private:
+  clang::ast_matchers::MatchFinder& finder_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool& timed_out_;
+};
+
+class MatchWithDeadlineFactory : public clang::tooling::FrontendActionFactory {
+ public:
+  MatchWithDeadlineFactory(clang::ast_matchers::MatchFinder& finder, double seconds, bool& timed_out)
+      : finder_(finder),
+        deadline_(std::chrono::steady_clock::now() +
+                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds))),
+        timed_out_(timed_out) {}
+  std::unique_ptr<clang::FrontendAction> create() override {
+    return std::make_unique<MatchWithDeadline>(finder_, deadline_, timed_out_);
+  }
+
+ private:
+  clang::ast_matchers::MatchFinder& finder_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool& timed_out_;
+};
+
+// Crash recovery for translation units: LLVM's handlers turn a crash inside one into a return
+// from CrashRecoveryContext::RunSafely. They are installed without SA_ONSTACK, so a stack
+// overflow (5,000 nested `!`) could not run them: they are re-installed to run on an alternate
+// signal stack, which each translation unit's thread sets up.
+void enable_crash_recovery() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::CrashRecoveryContext::Enable();
+    for (int signal : {SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP}) {
+      struct sigaction action {};
+      if (sigaction(signal, nullptr, &action) == 0) {
+        action.sa_flags |= SA_ONSTACK;
+        sigaction(signal, &action, nullptr);
+      }
+    }
+  });
+}
+
+class AlternateSignalStack {
+ public:
+  AlternateSignalStack() : memory_(256 * 1024) {
+    stack_t stack{};
+    stack.ss_sp = memory_.data();
+    stack.ss_size = memory_.size();
+    installed_ = sigaltstack(&stack, &previous_) == 0;
+  }
+  ~AlternateSignalStack() {
+    if (installed_) sigaltstack(&previous_, nullptr);
+  }
+  AlternateSignalStack(const AlternateSignalStack&) = delete;
+  AlternateSignalStack& operator=(const AlternateSignalStack&) = delete;
+
+ private:
+  std::vector<char> memory_;
+  stack_t previous_{};
+  bool installed_ = false;
+};
+
+// "SIGSEGV" for CrashRecoveryContext's return code (128 + the signal).
+std::string crash_name(int code) {
+  const int signal = code > 128 ? code - 128 : code;
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    default: return "signal " + std::to_string(signal);
+  }
+}
+
+// Each translation unit runs on a thread of its own with this much stack; clang's own stack
+// handling (noteBottomOfStack) moves deeper work to fresh stacks before that runs out.
+constexpr unsigned kTranslationUnitStack = 64u << 20;
 
 // `// NOLINT`, `// NOLINT(cudnnlint-rule, ...)`, `// NOLINTNEXTLINE(cudnnlint-rule)` as clang-tidy spells them.
 std::vector<SuppressionComment> nolint_comments(std::string_view text) {
@@ -321,7 +448,20 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   clang::ast_matchers::MatchFinder finder;
   FactsCollector collector(table, result.facts, result.text);
   collector.register_matchers(finder);
-  const int status = tool.run(clang::tooling::newFrontendActionFactory(&finder).get());
+  bool timed_out = false;
+  MatchWithDeadlineFactory factory(finder, options.timeout_seconds, timed_out);
+  const int status = tool.run(&factory);
+  if (timed_out) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", options.timeout_seconds);
+    result.facts = FileFacts{};
+    result.facts.path = path;
+    result.facts.language = "cpp";
+    result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt,
+                                  std::string("clang was still parsing this file after ") + seconds +
+                                      " s (--cpp-timeout): skipped, no findings from it"});
+    return result;
+  }
 
   const std::string stand_in_prefix = std::string(kStandInDir) + "/";
   for (const std::string& included : collector.included_files())
@@ -430,13 +570,33 @@ std::vector<std::vector<std::string>> clang_commands(std::span<const std::string
 
 std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,
                                        const CppOptions& options) {
+  enable_crash_recovery();
   std::vector<CppFileResult> results(files.size());
   CommandSource commands(options);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
       try {
-        results[i] = analyze_one(files[i], table, options, commands);
+        // On a thread of its own under crash recovery: a crash or stack overflow in clang (5,000
+        // nested `!` crash clang itself) becomes this file's diagnostic, and the run goes on.
+        CppFileResult one;
+        llvm::CrashRecoveryContext recovery;
+        const bool survived = recovery.RunSafelyOnThread(
+            [&] {
+              AlternateSignalStack alternate;
+              clang::noteBottomOfStack();
+              one = analyze_one(files[i], table, options, commands);
+            },
+            kTranslationUnitStack);
+        if (survived) {
+          results[i] = std::move(one);
+        } else {
+          results[i].facts.path = files[i];
+          results[i].facts.language = "cpp";
+          results[i].diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
+                                            "clang crashed on this file (" + crash_name(recovery.RetCode) +
+                                                ": a stack overflow or a bug in clang 14): skipped, no findings from it"});
+        }
       } catch (const std::exception& e) {
         results[i].facts.path = files[i];
         results[i].diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,

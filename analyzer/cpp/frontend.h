@@ -18,6 +18,9 @@ struct CppOptions {
   std::string compile_commands_dir;     // -p: where compile_commands.json is; empty: search upward
   std::vector<std::string> extra_args;  // --extra-arg, appended to every command
   unsigned jobs = 0;                    // 0: one per hardware thread
+  // A translation unit still parsing after this many seconds stops at its next top-level
+  // declaration and gives a per-file diagnostic instead of facts.
+  double timeout_seconds = 60.0;
 };
 
 struct CppFileResult {

@@ -73,7 +73,7 @@ void write_json(std::ostream& out, const Report& report) {
         {"suppressed", report.result.suppressed},
         {"project_step", {{"rounds", report.result.project_rounds}, {"project_apis", report.result.project_apis}}}}}};
   if (report.result.gpu_check) doc["gpu_check"] = summary_to_json(*report.result.gpu_check);
-  out << doc.dump(2) << '\n';
+  out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 }  // namespace cudnnlint
@@ -244,7 +244,7 @@ void write_facts(std::ostream& out, const Report& report) {
                           {"bytes_read", report.result.bytes_read},
                           {"bytes_parsed", report.result.bytes_parsed},
                           {"bytes_parsed_by_project_step", report.result.project_bytes_parsed}}}}
-             .dump(2)
+             .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
       << '\n';
 }
 

@@ -185,7 +185,7 @@ void write_sarif(std::ostream& out, const Report& report) {
           {{{"executionSuccessful", !report.result.usage_error}, {"toolExecutionNotifications", notifications}}}},
          {"results", results},
          {"properties", run_properties}}}}};
-  out << log.dump(2) << '\n';
+  out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 }  // namespace cudnnlint

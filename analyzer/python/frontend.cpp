@@ -175,6 +175,23 @@ bool names_any(std::string_view text, const std::vector<std::string>& words) {
   return false;
 }
 
+namespace {
+
+constexpr std::size_t kMaxBracketDepth = 1000;
+
+// The deepest run of unclosed ( [ { in the text (strings and comments counted too: deep nesting
+// there is as rare).
+std::size_t max_bracket_depth(std::string_view text) {
+  std::size_t depth = 0, deepest = 0;
+  for (const char c : text) {
+    if (c == '(' || c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+  }
+  return deepest;
+}
+
+}  // namespace
+
 PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser,
                               const PythonOptions& options) {
   PythonAnalysis result;
@@ -184,6 +201,15 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   const std::string_view source = std::string_view(file.text()).substr(file.content_offset());
   const NodeLocator locator{file, source, file.content_offset()};
 
+  // CPython refuses more than 200 nested brackets ("too many nested parentheses"); tree-sitter
+  // 0.20 corrupts its heap past 65,531 unclosed ones (munmap_chunk() in ts_tree_delete). Such a
+  // file cannot run: it is named and skipped, the run goes on.
+  if (const std::size_t depth = max_bracket_depth(source); depth > kMaxBracketDepth) {
+    result.diagnostics.push_back({FileDiagnostic::Severity::Error, file.path(), std::nullopt,
+                                  std::to_string(depth) + " nested brackets (Python allows 200, cudnnlint parses up to " +
+                                      std::to_string(kMaxBracketDepth) + "): not parsed, no findings from it"});
+    return result;
+  }
   Parsed parsed = parse(file, source, parser, options);
   result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
   if (parsed.plan && parsed.plan->nothing_relevant) {

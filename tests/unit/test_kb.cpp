@@ -468,10 +468,19 @@ TEST(KbContent, EpsilonEntriesAreSourcedAndTranslated) {
     SCOPED_TRACE(id);
     const Entry& e = must_find(id);
     const json& d = *e.data;
-    // The entries the execution tier measured on a GPU say so; the others rest on cited sources.
+    // The entries the execution tier measured on a GPU say so, the clamp's was measured on the
+    // TensorFlow CPU wheels (tests/probes/tf_bn_clamp.py); the others rest on cited sources.
     const bool measured = std::string_view(id) == kNegative || std::string_view(id) == kZero;
-    EXPECT_EQ(e.verification_tier, measured ? "gpu_measured" : "source_verified");
-    if (measured) EXPECT_TRUE(contains(d.at("sources").dump(), "H100")) << "a measurement names its device";
+    const bool framework_measured = std::string_view(id) == kClamped;
+    EXPECT_EQ(e.verification_tier,
+              measured ? "gpu_measured" : (framework_measured ? "framework_measured" : "source_verified"));
+    if (measured) {
+      EXPECT_TRUE(contains(d.at("sources").dump(), "H100")) << "a measurement names its device";
+    }
+    if (framework_measured) {
+      EXPECT_TRUE(contains(e.root_cause, "tests/probes/tf_bn_clamp.py")) << "a measurement names its probe";
+      EXPECT_TRUE(contains(e.root_cause, "2.11.1")) << "and the versions it ran";
+    }
     EXPECT_GE(d.at("sources").size(), 5u);
     EXPECT_EQ(d.at("evidence_count").get<size_t>(), d.at("sources").size());
     EXPECT_FALSE(d.at("signature_zh").get<std::string>().empty());
