@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <malloc.h>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -127,7 +128,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> ignore;
   std::vector<std::string> exclude;
   unsigned jobs = 0;
-  std::uintmax_t max_file_size = 0;
+  std::int64_t max_file_size = 0;  // 0: not given
   bool no_gitignore = false;
   bool full_parse = false;
   bool isolated = false;
@@ -161,7 +162,10 @@ int main(int argc, char** argv) {
   list_option("--ignore", ignore, "Do not report these rule ids (comma-separated, repeatable)");
   list_option("--exclude", exclude, "Extra gitignore-style patterns to skip during directory walks");
   app.add_option("-j,--jobs", jobs, "Worker threads (default: one per core)");
-  app.add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 4 MiB)");
+  // A positive number of bytes, as the config's max-file-size: -5 would wrap to 2^64 and 0 would
+  // look like "not given".
+  app.add_option("--max-file-size", max_file_size, "Skip files larger than this many bytes (default 4 MiB)")
+      ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()).description("a positive integer"));
   app.add_flag("--no-gitignore", no_gitignore, "Do not honour .gitignore files");
   app.add_flag("--full-parse", full_parse,
                "Parse every file whole (no skipping of files and regions that cannot matter); slower, same findings");
@@ -247,12 +251,25 @@ int main(int argc, char** argv) {
       cpp::CppOptions cpp_options;
       cpp_options.compile_commands_dir = compile_commands_dir;
       cpp_options.extra_args = extra_args;
+      // A file that does not exist has no command: say so (exit 2) instead of printing one.
+      int status = kExitClean;
+      std::vector<std::string> existing;
+      for (const auto& file : flag_files) {
+        std::error_code ec;
+        if (std::filesystem::is_regular_file(file, ec)) {
+          existing.push_back(file);
+        } else {
+          std::cerr << "cudnnlint: error: " << valid_utf8(file) << ": " << (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file") << '\n';
+          status = kExitError;
+        }
+      }
+      flag_files = std::move(existing);
       const auto commands = cpp::clang_commands(flag_files, cpp_options);
       for (std::size_t i = 0; i < flag_files.size(); ++i) {
         std::cout << "{\"file\": " << nlohmann::json(flag_files[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << ", \"arguments\": "
                   << nlohmann::json(commands[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "}\n";
       }
-      return kExitClean;
+      return status;
     }
 
     if (paths.empty()) {
@@ -279,7 +296,7 @@ int main(int argc, char** argv) {
       if (!find_rule(id)) throw std::invalid_argument("--select: unknown rule '" + id + "' (see `cudnnlint rules`)");
     for (const auto& id : options.ignore)
       if (!find_rule(id)) throw std::invalid_argument("--ignore: unknown rule '" + id + "' (see `cudnnlint rules`)");
-    if (max_file_size != 0) options.limits.max_bytes = max_file_size;
+    if (max_file_size > 0) options.limits.max_bytes = static_cast<std::uintmax_t>(max_file_size);
     else if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
 
     const std::string config_name = config.file.empty() ? "" : config.file.filename().string();

@@ -226,6 +226,11 @@ std::variant<SourceFile, LoadError> load_source_file(const std::string& path, co
         << "); Python source must be UTF-8; skipped";
     return LoadError{msg.str()};
   }
+  // Lone CR line endings (classic Mac OS): Python and clang take them as line breaks, tree-sitter's
+  // Python grammar does not (a syntax error at 1:1 lost every finding of the file). Made LF, byte
+  // for byte, so that every offset and line stays the same.
+  for (std::size_t cr = text.find('\r'); cr != std::string::npos; cr = text.find('\r', cr + 1))
+    if (cr + 1 == text.size() || text[cr + 1] != '\n') text[cr] = '\n';
   return SourceFile(path, std::move(text));
 }
 

@@ -305,12 +305,21 @@ class CommandSource {
     if (!options.compile_commands_dir.empty()) {
       std::string error;
       explicit_db_ = clang::tooling::JSONCompilationDatabase::loadFromDirectory(options.compile_commands_dir, error);
-      if (!explicit_db_) load_error_ = "-p " + options.compile_commands_dir + ": " + error;
+      if (!explicit_db_) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        const fs::path dir(options.compile_commands_dir);
+        if (!fs::is_directory(dir, ec)) error = "no such directory";
+        else if (!fs::exists(dir / "compile_commands.json", ec)) error = "no compile_commands.json in it";
+        else std::replace(error.begin(), error.end(), '\n', ' ');  // clang's reason, on one line
+        load_error_ = "-p " + options.compile_commands_dir + ": " + error;
+      }
     }
   }
   const std::string& load_error() const { return load_error_; }
 
-  std::vector<clang::tooling::CompileCommand> commands_for(const std::string& absolute_path) {
+  // `problem`: a compile_commands.json found on the way that cannot be read, named with clang's reason.
+  std::vector<clang::tooling::CompileCommand> commands_for(const std::string& absolute_path, std::string& problem) {
     if (explicit_db_) return explicit_db_->getCompileCommands(absolute_path);
     if (!load_error_.empty()) return {};
     namespace fs = std::filesystem;
@@ -320,12 +329,15 @@ class CommandSource {
       if (fs::is_regular_file(candidate, ec)) {
         std::lock_guard lock(mutex_);
         auto& db = found_[dir.string()];
-        if (!db) {
+        if (!db && !errors_.count(dir.string())) {
           std::string error;
           db = clang::tooling::JSONCompilationDatabase::loadFromFile(
               candidate.string(), error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+          if (!db) errors_[dir.string()] = error.empty() ? "cannot be read" : error;
         }
         if (db) return db->getCompileCommands(absolute_path);
+        problem = candidate.string() + " is not a valid compilation database (" + errors_[dir.string()] +
+                  "); fallback flags used";
         return {};
       }
       if (dir == dir.root_path()) break;
@@ -338,6 +350,7 @@ class CommandSource {
   std::string load_error_;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<clang::tooling::CompilationDatabase>> found_;
+  std::map<std::string, std::string> errors_;  // by directory: why its compile_commands.json did not load
 };
 
 struct ResolvedCommand {
@@ -355,7 +368,9 @@ ResolvedCommand resolve_command(const std::string& path, CommandSource& commands
   const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
   ResolvedCommand resolved;
   resolved.directory = fs::current_path(ec).string();
-  std::vector<clang::tooling::CompileCommand> found = commands.commands_for(absolute);
+  std::string problem;
+  std::vector<clang::tooling::CompileCommand> found = commands.commands_for(absolute, problem);
+  resolved.note = problem;
   if (!found.empty() && !fs::is_directory(found.front().Directory, ec)) {
     // clang's tooling aborts the process on a directory it cannot enter: say so and fall back.
     resolved.note = "compile_commands.json names the directory " + found.front().Directory +
@@ -606,15 +621,16 @@ std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const
   };
   unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(files.size(), 1)));
-  if (!commands.load_error().empty() && !results.empty())
-    results.front().diagnostics.push_back({FileDiagnostic::Severity::Warning, options.compile_commands_dir, std::nullopt,
-                                           commands.load_error() + "; fallback flags used for every file"});
   if (jobs <= 1) {
     worker();
   } else {
     std::vector<std::jthread> threads;
     for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
   }
+  // After the workers, which replace each result whole.
+  if (!commands.load_error().empty() && !results.empty())
+    results.front().diagnostics.push_back({FileDiagnostic::Severity::Warning, options.compile_commands_dir, std::nullopt,
+                                           commands.load_error() + "; fallback flags used for every file"});
   return results;
 }
 

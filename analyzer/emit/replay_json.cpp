@@ -1,6 +1,9 @@
 #include "emit/replay_json.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 
 namespace cudnnlint {
 
@@ -36,8 +39,28 @@ ReplayConfig replay_from_json(const nlohmann::json& j) {
   auto get = [&](const char* key, std::string& out) {
     if (j.contains(key)) out = j.at(key).get<std::string>();
   };
+  // cuDNN takes these as int: a value that is not an integer in int's range (2^63, 1e300, 1.5)
+  // cannot be replayed as written, and a saturated or truncated stand-in would "confirm" a
+  // configuration the code never had. Such a replay is not replayable, with the reason.
+  std::string bad_value;
   auto get_list = [&](const char* key, std::vector<std::int64_t>& out) {
-    if (j.contains(key)) out = j.at(key).get<std::vector<std::int64_t>>();
+    if (!j.contains(key)) return;
+    const auto& list = j.at(key);
+    if (!list.is_array()) {
+      bad_value = std::string(key) + " is not a list";
+      return;
+    }
+    for (const auto& item : list) {
+      const bool integer = item.is_number_integer() ||
+                           (item.is_number_float() && std::nearbyint(item.get<double>()) == item.get<double>());
+      const double value = item.is_number() ? item.get<double>() : 0.0;
+      if (!integer || value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max() ||
+          (item.is_number_unsigned() && item.get<std::uint64_t>() > std::uint64_t{std::numeric_limits<std::int32_t>::max()})) {
+        if (bad_value.empty()) bad_value = std::string(key) + " holds " + item.dump() + ", not an int cuDNN takes";
+        return;
+      }
+      out.push_back(static_cast<std::int64_t>(value));
+    }
   };
   get("op", r.op);
   get("expect", r.expect);
@@ -58,6 +81,13 @@ ReplayConfig replay_from_json(const nlohmann::json& j) {
   get("bnMode", r.bn_mode);
   if (j.contains("assumed")) r.assumed = j.at("assumed").get<std::vector<std::string>>();
   get("notReplayable", r.unknown);
+  if (r.unknown.empty() && !bad_value.empty()) r.unknown = "the replay's " + bad_value + ": not replayed";
+  // Descriptor and convolution replays need their dimensions: none given is nothing to replay.
+  const bool needs_input = r.op == "tensor-descriptor" || r.op == "convolution" || r.op == "batchnorm";
+  if (r.unknown.empty() && needs_input && j.contains("input") && r.input.empty())
+    r.unknown = "the replay's input is empty: not replayed";
+  if (r.unknown.empty() && r.epsilon && !std::isfinite(*r.epsilon))
+    r.unknown = "the replay's epsilon is not finite: not replayed";
   return r;
 }
 

@@ -2,6 +2,8 @@
 
 #include "emit/replay_json.h"
 
+#include "core/source_file.h"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -9,6 +11,10 @@
 namespace cudnnlint {
 
 namespace {
+
+// GitHub code scanning refuses SARIF files over 10 MB gzipped; a report this large is no SARIF a
+// run of cudnnlint wrote.
+constexpr std::uintmax_t kMaxSarifBytes = 256u << 20;
 
 // "%SRCROOT%"-relative or absolute file URI -> a path for display.
 std::string display_path(const nlohmann::json& artifact) {
@@ -56,13 +62,16 @@ Finding finding_from(const nlohmann::json& result) {
 }  // namespace
 
 SarifFindings read_sarif_findings(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error(file.string() + ": cannot open the SARIF file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  // A regular file of bounded size: `gpu-check /dev/zero` read without end (8.4 GB in 20 s).
+  LoadLimits limits;
+  limits.max_bytes = kMaxSarifBytes;
+  limits.require_utf8 = false;
+  auto loaded = load_source_file(file.string(), limits);
+  if (auto* error = std::get_if<LoadError>(&loaded))
+    throw std::runtime_error(file.string() + ": cannot open the SARIF file: " + error->message);
   SarifFindings report;
   try {
-    report.log = nlohmann::json::parse(buffer.str());
+    report.log = nlohmann::json::parse(std::get<SourceFile>(loaded).text());
   } catch (const nlohmann::json::parse_error& e) {
     throw std::runtime_error(file.string() + ": not valid JSON (" + e.what() + ")");
   }

@@ -5,6 +5,9 @@ import os
 
 import pytest
 
+from conftest import REPO
+
+REPO_FIXTURE_BAD_DIM = REPO / "tests" / "fixtures" / "rules" / "cudnn-desc-bad-dim.cpp"
 GOOD = "import torch\nbn = torch.nn.BatchNorm2d(8, eps=-1e-5)\n"
 
 
@@ -95,3 +98,62 @@ def test_bytes_that_are_not_utf8_never_lose_the_report(cli, tmp_path, fmt):
     else:
         uris = sorted(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in doc["runs"][0]["results"])
         assert [u.rsplit("/", 1)[-1] for u in uris] == ["good.py", "latin.cpp", "raw%FF%FE.py"]
+
+
+def test_gpu_check_reads_only_regular_files(cli):
+    result = cli.run("gpu-check", "/dev/zero", check_code=2)
+    assert "/dev/zero: cannot open the SARIF file: not a regular file" in result.stderr
+
+
+@pytest.mark.parametrize("input_value, reason", [
+    ([2 ** 63, 3, 8, 8], "not an int cuDNN takes"),
+    ([2 ** 64 + 5, 3, 8, 8], "not an int cuDNN takes"),
+    ([1e300, 3, 8, 8], "not an int cuDNN takes"),
+    ([1.5, 3, 8, 8], "not an int cuDNN takes"),
+    ([], "input is empty"),
+])
+def test_gpu_check_never_replays_a_value_cudnn_cannot_take(cli, tmp_path, input_value, reason):
+    # Saturated to n = -2147483648 (or 1.5 truncated to 1), these were "confirmed: BAD_PARAM".
+    sarif = tmp_path / "report.sarif"
+    sarif.write_text(cli.run("-f", "sarif", REPO_FIXTURE_BAD_DIM).stdout)
+    log = json.loads(sarif.read_text())
+    replay = log["runs"][0]["results"][0]["properties"]["replay"]
+    replay["input"] = input_value
+    sarif.write_text(json.dumps(log))
+    result = cli.run("gpu-check", sarif, check_code=0)
+    first = result.stdout.splitlines()[0]
+    assert ": skipped: " in first and reason in first, result.stdout
+    assert "confirmed" not in first
+
+
+def test_lone_cr_line_endings_are_line_breaks(cli, tmp_path):
+    # Python reads a lone CR as a line break; tree-sitter's grammar gave a syntax error at 1:1.
+    project(tmp_path, "mac.py", b"import torch\rbn = torch.nn.BatchNorm2d(8, eps=-1e-3)\r")
+    doc, result = cli.json(tmp_path)
+    assert good_survives(doc), result.stderr
+    [mac] = [f for f in doc["findings"] if f["path"].endswith("mac.py")]
+    assert (mac["rule"], mac["line"]) == ("bn-eps-negative", 2)
+    assert not [d for d in doc["diagnostics"] if d["path"].endswith("mac.py")]
+
+
+@pytest.mark.parametrize("value", ["-5", "0"])
+def test_max_file_size_must_be_positive_as_in_the_config(cli, tmp_path, value):
+    project(tmp_path, "x.py", "x = 1\n")
+    result = cli.run("--max-file-size", value, tmp_path, check_code=2)
+    assert "--max-file-size" in result.stderr
+
+
+def test_flags_of_a_missing_file_is_an_error(cli):
+    result = cli.run("flags", "/nonexistent/file.cpp", check_code=2)
+    assert "/nonexistent/file.cpp: no such file" in result.stderr and result.stdout == ""
+
+
+def test_a_compilation_database_that_cannot_be_read_is_named(cli, tmp_path):
+    project(tmp_path, "a.cpp", "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) {\n"
+            "  cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 0, 3, 8, 8);\n}\n")
+    (tmp_path / "compile_commands.json").write_text("{ not json")
+    doc, result = cli.json(tmp_path)
+    assert good_survives(doc) and any(f["path"].endswith("a.cpp") for f in doc["findings"])
+    assert any("compile_commands.json is not a valid compilation database" in d["message"] for d in doc["diagnostics"])
+    doc, _ = cli.json("-p", tmp_path / "missing", tmp_path)
+    assert any("-p " in d["message"] and "no such directory" in d["message"] for d in doc["diagnostics"])
