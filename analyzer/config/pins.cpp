@@ -184,8 +184,7 @@ class PinCollector {
     if (parse_requirement(text, package, range)) add(package, std::move(range), file, line, rank);
   }
 
-  void requirements_file(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void requirements_file(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     std::istringstream lines(*text);
     std::string line;
@@ -199,8 +198,7 @@ class PinCollector {
     }
   }
 
-  void pyproject(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void pyproject(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     const auto parsed = parse_toml(file, *text);
     if (!parsed) return;
@@ -235,8 +233,7 @@ class PinCollector {
   }
 
   // poetry.lock and uv.lock: [[package]] name = "torch" version = "2.4.1".
-  void toml_lock(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void toml_lock(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     const auto parsed = parse_toml(file, *text);
     if (!parsed) return;
@@ -254,8 +251,7 @@ class PinCollector {
   }
 
   // Pipfile.lock: {"default": {"torch": {"version": "==2.4.1"}}, "develop": {...}}.
-  void pipfile_lock(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void pipfile_lock(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     const auto doc = nlohmann::json::parse(*text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
@@ -276,8 +272,7 @@ class PinCollector {
     }
   }
 
-  void setup_cfg(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void setup_cfg(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     std::istringstream lines(*text);
     std::string line, section;
@@ -307,8 +302,7 @@ class PinCollector {
   }
 
   // setup.py: string literals naming a known package with a constraint ("torch>=2.1"), never run.
-  void setup_py(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void setup_py(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     for (std::size_t at = 0; at < text->size(); ++at) {
       const char quote = (*text)[at];
@@ -324,8 +318,7 @@ class PinCollector {
   }
 
   // environment.yml: conda specs (`pytorch=2.1`, `cudnn=8.9.2`, `channel::name ==1.2`) and pip's list.
-  void environment(const fs::path& file, int rank) {
-    const auto text = read_text(file, out_.diagnostics);
+  void environment(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
     YAML::Node doc;
     try {
@@ -357,9 +350,23 @@ class PinCollector {
     }
   }
 
+  std::optional<std::string> read(const fs::path& file) { return read_text(file, out_.diagnostics); }
+
+  // One pin file, its format from its name.
+  void pin_file(const fs::path& file, const std::optional<std::string>& text, int rank) {
+    if (!text) return;
+    const std::string name = file.filename().string();
+    if (name == "poetry.lock" || name == "uv.lock") toml_lock(file, &*text, rank);
+    else if (name == "Pipfile.lock") pipfile_lock(file, &*text, rank);
+    else if (name == "pyproject.toml") pyproject(file, &*text, rank);
+    else if (name == "setup.cfg") setup_cfg(file, &*text, rank);
+    else if (name == "setup.py") setup_py(file, &*text, rank);
+    else if (name.starts_with("environment.")) environment(file, &*text, rank);
+    else if (name.ends_with(".txt")) requirements_file(file, &*text, rank);
+  }
+
   // keras/src/version.py of a Keras 3 source tree: `__version__ = "3.16.0"`.
-  void keras_version(const fs::path& file) {
-    const auto text = read_text(file, out_.diagnostics);
+  void keras_version(const fs::path& file, const std::string* text) {
     if (!text) return;
     const auto at = text->find("__version__");
     if (at == std::string::npos) return;
@@ -389,17 +396,20 @@ void read_directory(const fs::path& dir, PinCollector& collector) {
   std::sort(requirements.begin(), requirements.end());
   std::sort(constraints.begin(), constraints.end());
   auto exists = [&](const char* name) { return fs::is_regular_file(dir / name, ec); };
-  if (exists("poetry.lock")) collector.toml_lock(dir / "poetry.lock", 0);
-  if (exists("uv.lock")) collector.toml_lock(dir / "uv.lock", 0);
-  if (exists("Pipfile.lock")) collector.pipfile_lock(dir / "Pipfile.lock", 0);
-  for (const auto& file : constraints) collector.requirements_file(file, 1);
-  for (const auto& file : requirements) collector.requirements_file(file, 2);
-  if (exists("pyproject.toml")) collector.pyproject(dir / "pyproject.toml", 3);
-  if (exists("setup.cfg")) collector.setup_cfg(dir / "setup.cfg", 3);
-  if (exists("setup.py")) collector.setup_py(dir / "setup.py", 3);
+  auto read = [&](const fs::path& file) { return collector.read(file); };
+  for (const char* name : {"poetry.lock", "uv.lock", "Pipfile.lock"})
+    if (exists(name)) collector.pin_file(dir / name, read(dir / name), 0);
+  for (const auto& file : constraints) collector.pin_file(file, read(file), 1);
+  for (const auto& file : requirements) collector.pin_file(file, read(file), 2);
+  for (const char* name : {"pyproject.toml", "setup.cfg", "setup.py"})
+    if (exists(name)) collector.pin_file(dir / name, read(dir / name), 3);
   for (const char* name : {"environment.yml", "environment.yaml"})
-    if (exists(name)) collector.environment(dir / name, 4);
-  if (fs::is_regular_file(dir / "keras" / "src" / "version.py", ec)) collector.keras_version(dir / "keras" / "src" / "version.py");
+    if (exists(name)) collector.pin_file(dir / name, read(dir / name), 4);
+  if (fs::is_regular_file(dir / "keras" / "src" / "version.py", ec)) {
+    const fs::path version = dir / "keras" / "src" / "version.py";
+    const auto text = read(version);
+    collector.keras_version(version, text ? &*text : nullptr);
+  }
 }
 
 }  // namespace
@@ -437,6 +447,14 @@ std::string framework_of_package(std::string_view package) {
   if (name == "mxnet" || name.starts_with("mxnet-cu")) return "mxnet";
   if (name == "paddlepaddle" || name == "paddlepaddle-gpu") return "paddle";
   return "";
+}
+
+ProjectPins parse_pin_file(const std::string& name, const std::string& text) {
+  ProjectPins out;
+  PinCollector collector(out);
+  if (name.ends_with("version.py")) collector.keras_version(name, &text);
+  else collector.pin_file(name, text, 0);
+  return out;
 }
 
 ProjectPins read_project_pins(const std::vector<std::string>& paths) {

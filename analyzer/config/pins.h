@@ -41,6 +41,11 @@ struct ProjectPins {
 // nearer directory's pin wins. A file that cannot be parsed gives a diagnostic naming it.
 ProjectPins read_project_pins(const std::vector<std::string>& paths);
 
+// The pins of one dependency file's text, its format from `name` ("requirements-dev.txt",
+// "pyproject.toml", "environment.yml", "poetry.lock", "keras/src/version.py", ...). Never throws:
+// a file that does not parse gives a diagnostic.
+ProjectPins parse_pin_file(const std::string& name, const std::string& text);
+
 // Parses one PEP 508 requirement ("torch[cuda]>=2.1,<2.5; python_version > '3.8'") into a package
 // name (PEP 503-normalized: lowercase, runs of -_. as -) and a range; false when it names no
 // version or is not a requirement.

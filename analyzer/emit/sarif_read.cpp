@@ -69,20 +69,29 @@ SarifFindings read_sarif_findings(const std::filesystem::path& file) {
   auto loaded = load_source_file(file.string(), limits);
   if (auto* error = std::get_if<LoadError>(&loaded))
     throw std::runtime_error(file.string() + ": cannot open the SARIF file: " + error->message);
+  return parse_sarif_findings(std::get<SourceFile>(loaded).text(), file.string());
+}
+
+SarifFindings parse_sarif_findings(std::string_view text, const std::string& name) {
   SarifFindings report;
   try {
-    report.log = nlohmann::json::parse(std::get<SourceFile>(loaded).text());
+    report.log = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw std::runtime_error(file.string() + ": not valid JSON (" + e.what() + ")");
+    throw std::runtime_error(name + ": not valid JSON (" + e.what() + ")");
   }
   if (!report.log.is_object() || !report.log.contains("runs") || !report.log["runs"].is_array())
-    throw std::runtime_error(file.string() + ": not a SARIF log (no \"runs\" array)");
+    throw std::runtime_error(name + ": not a SARIF log (no \"runs\" array)");
   for (const auto& run : report.log["runs"]) {
-    if (!run.contains("results")) continue;
-    if (!run["results"].is_array()) throw std::runtime_error(file.string() + ": a run's \"results\" is not an array");
+    if (!run.is_object() || !run.contains("results")) continue;
+    if (!run["results"].is_array()) throw std::runtime_error(name + ": a run's \"results\" is not an array");
     for (const auto& result : run["results"]) {
-      if (!result.is_object()) throw std::runtime_error(file.string() + ": a result is not an object");
-      report.findings.push_back(finding_from(result));
+      if (!result.is_object()) throw std::runtime_error(name + ": a result is not an object");
+      try {
+        report.findings.push_back(finding_from(result));
+      } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(name + ": result " + std::to_string(report.findings.size() + 1) +
+                                 " is malformed (" + e.what() + ")");
+      }
     }
   }
   return report;
@@ -91,6 +100,7 @@ SarifFindings read_sarif_findings(const std::filesystem::path& file) {
 void annotate_sarif(SarifFindings& report, const GpuCheckSummary& summary) {
   std::size_t index = 0;
   for (auto& run : report.log["runs"]) {
+    if (!run.is_object()) continue;  // skipped when read, too
     run["properties"]["gpuCheck"] = summary_to_json(summary);
     if (!run.contains("results")) continue;
     for (auto& result : run["results"]) {

@@ -1,0 +1,36 @@
+// libFuzzer harness: Python source bytes in, facts out, through the whole front-end (tree-sitter,
+// resolver, every extractor), in full-parse and in region mode. Inputs the loader would refuse
+// (invalid UTF-8, NUL bytes) are refused here too.
+#include "core/api_table.h"
+#include "core/source_file.h"
+#include "python/frontend.h"
+#include "python/syntax.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace cudnnlint;
+  std::string text(reinterpret_cast<const char*>(data), size);
+  if (text.find('\0') != std::string::npos || find_invalid_utf8(text) != std::string::npos) return -1;
+  static const python::Parser parser;
+  const ApiTable& table = ApiTable::builtin();
+  static const std::vector<std::string> families{std::string(kNormalizationFamily), std::string(kLoaderFamily),
+                                                 std::string(kConvolutionFamily), std::string(kDtypeFamily),
+                                                 std::string(kShapeFamily)};
+  const SourceFile file("fuzz.py", std::move(text));
+  python::PythonOptions full;
+  full.mode = python::ParseMode::Full;
+  full.families = families;
+  full.argparse = true;
+  full.config_defaults = true;
+  (void)python::analyze_python(file, table, parser, full);
+  python::PythonOptions regions = full;
+  regions.mode = python::ParseMode::Regions;
+  regions.triggers = table.trigger_tokens(families);
+  regions.trigger_words = table.trigger_words(families);
+  regions.attributes = table.instance_attributes();
+  (void)python::analyze_python(file, table, parser, regions);
+  return 0;
+}
