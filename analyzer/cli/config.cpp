@@ -1,5 +1,7 @@
 #include "cli/config.h"
 
+#include "core/source_file.h"
+
 #include <stdexcept>
 #include <toml++/toml.h>
 
@@ -62,8 +64,18 @@ ProjectConfig read_table(const toml::table& table, const std::filesystem::path& 
 }
 
 toml::table parse_file(const std::filesystem::path& file) {
+  // TOML is UTF-8 without NUL bytes; toml++ 3.3 reaches __builtin_unreachable on some such input
+  // (tests/fuzz/fuzz_config.cpp): checked before it reads the file.
+  LoadLimits limits;
+  limits.max_bytes = 16u << 20;
+  auto loaded = load_source_file(file.string(), limits);
+  if (auto* error = std::get_if<LoadError>(&loaded)) throw std::runtime_error(file.string() + ": " + error->message);
+  const SourceFile& source = std::get<SourceFile>(loaded);
+  if (const auto at = find_toml_non_ascii_outside_strings(source.text()); at != std::string::npos)
+    throw std::runtime_error(file.string() + ":" + std::to_string(source.position_at(at).line) +
+                             ": invalid TOML: a non-ASCII character outside a string or comment");
   try {
-    return toml::parse_file(file.string());
+    return toml::parse(source.text(), file.string());
   } catch (const toml::parse_error& e) {
     const auto& where = e.source().begin;
     throw std::runtime_error(file.string() + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) +

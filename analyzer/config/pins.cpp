@@ -1,5 +1,7 @@
 #include "config/pins.h"
 
+#include "core/source_file.h"
+
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 #include <yaml-cpp/yaml.h>
@@ -168,6 +170,15 @@ class PinCollector {
 
   // The TOML document, or a diagnostic naming the file and the problem.
   std::optional<toml::table> parse_toml(const fs::path& file, const std::string& text) {
+    // TOML is UTF-8 without NUL bytes; toml++ 3.3 reaches __builtin_unreachable on some such input
+    // (found by tests/fuzz/fuzz_config.cpp: a broken byte-order mark followed by NULs).
+    if (text.find('\0') != std::string::npos || find_invalid_utf8(text) != std::string::npos ||
+        find_toml_non_ascii_outside_strings(text) != std::string::npos) {
+      out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
+                                  "not valid TOML (not UTF-8, or a non-ASCII character outside a string or "
+                                  "comment), its pins are not read"});
+      return std::nullopt;
+    }
     try {
       return toml::parse(text, file.string());
     } catch (const toml::parse_error& e) {

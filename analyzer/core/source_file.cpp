@@ -30,6 +30,57 @@ bool is_continuation(unsigned char byte) { return (byte & 0xC0) == 0x80; }
 
 }  // namespace
 
+std::size_t find_toml_non_ascii_outside_strings(std::string_view text) {
+  enum class State { Code, Comment, Basic, Literal, MultiBasic, MultiLiteral } state = State::Code;
+  static constexpr std::string_view kTripleQuote = "\"\"\"", kTripleApostrophe = "'''";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    switch (state) {
+      case State::Code:
+        if (static_cast<unsigned char>(c) >= 0x80) return i;
+        if (c == '#') {
+          state = State::Comment;
+        } else if (text.substr(i, 3) == kTripleQuote) {
+          state = State::MultiBasic;
+          i += 2;
+        } else if (text.substr(i, 3) == kTripleApostrophe) {
+          state = State::MultiLiteral;
+          i += 2;
+        } else if (c == '"') {
+          state = State::Basic;
+        } else if (c == '\'') {
+          state = State::Literal;
+        }
+        break;
+      case State::Comment:
+        if (c == '\n') state = State::Code;
+        break;
+      case State::Basic:
+        if (c == '\\') ++i;
+        else if (c == '"' || c == '\n') state = State::Code;
+        break;
+      case State::Literal:
+        if (c == '\'' || c == '\n') state = State::Code;
+        break;
+      case State::MultiBasic:
+        if (c == '\\') {
+          ++i;
+        } else if (text.substr(i, 3) == kTripleQuote) {
+          state = State::Code;
+          i += 2;
+        }
+        break;
+      case State::MultiLiteral:
+        if (text.substr(i, 3) == kTripleApostrophe) {
+          state = State::Code;
+          i += 2;
+        }
+        break;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::string valid_utf8(std::string_view text) {
   std::string out;
   for (std::size_t bad = find_invalid_utf8(text); bad != std::string_view::npos; bad = find_invalid_utf8(text)) {

@@ -54,6 +54,11 @@ std::variant<SourceFile, LoadError> load_source_file(const std::string& path, co
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
 std::size_t find_invalid_utf8(std::string_view text);
 
+// Where a TOML text has a non-ASCII character outside its strings and comments (TOML 1.0 allows
+// none there), or npos. toml++ 3.3 reaches __builtin_unreachable on such input (found by
+// tests/fuzz/fuzz_config.cpp), so readers refuse it first.
+std::size_t find_toml_non_ascii_outside_strings(std::string_view text);
+
 // `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD: what leaves the tool
 // (file names, clang's messages quoting source bytes) is always valid UTF-8.
 std::string valid_utf8(std::string_view text);

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <sys/mman.h>
 #include <filesystem>
 #include <mutex>
 #include <thread>
@@ -209,22 +210,29 @@ void enable_crash_recovery() {
   });
 }
 
+// The thread's alternate signal stack while a translation unit runs. Mapped, not allocated: after
+// a crash the thread ends without this destructor (CrashRecoveryContext jumps past it), and the
+// stack stays installed; AddressSanitizer's thread exit then unmaps it, which needs a mapping.
 class AlternateSignalStack {
  public:
-  AlternateSignalStack() : memory_(256 * 1024) {
+  AlternateSignalStack() {
+    memory_ = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory_ == MAP_FAILED) return;
     stack_t stack{};
-    stack.ss_sp = memory_.data();
-    stack.ss_size = memory_.size();
+    stack.ss_sp = memory_;
+    stack.ss_size = kSize;
     installed_ = sigaltstack(&stack, &previous_) == 0;
   }
   ~AlternateSignalStack() {
     if (installed_) sigaltstack(&previous_, nullptr);
+    if (memory_ != MAP_FAILED) munmap(memory_, kSize);
   }
   AlternateSignalStack(const AlternateSignalStack&) = delete;
   AlternateSignalStack& operator=(const AlternateSignalStack&) = delete;
 
  private:
-  std::vector<char> memory_;
+  static constexpr std::size_t kSize = 256 * 1024;
+  void* memory_ = MAP_FAILED;
   stack_t previous_{};
   bool installed_ = false;
 };

@@ -76,7 +76,7 @@ SarifFindings parse_sarif_findings(std::string_view text, const std::string& nam
   SarifFindings report;
   try {
     report.log = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e400
     throw std::runtime_error(name + ": not valid JSON (" + e.what() + ")");
   }
   if (!report.log.is_object() || !report.log.contains("runs") || !report.log["runs"].is_array())

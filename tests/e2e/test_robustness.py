@@ -157,3 +157,11 @@ def test_a_compilation_database_that_cannot_be_read_is_named(cli, tmp_path):
     assert any("compile_commands.json is not a valid compilation database" in d["message"] for d in doc["diagnostics"])
     doc, _ = cli.json("-p", tmp_path / "missing", tmp_path)
     assert any("-p " in d["message"] and "no such directory" in d["message"] for d in doc["diagnostics"])
+
+
+def test_a_sarif_number_beyond_double_is_a_clear_error(cli, tmp_path):
+    # Found by tests/fuzz/fuzz_sarif.cpp: nlohmann's out_of_range escaped the reader (an abort).
+    sarif = tmp_path / "report.sarif"
+    sarif.write_text('{"runs": [{"results": [{"ruleId": "x", "properties": {"replay": {"epsilon": 1e400}}}]}]}')
+    result = cli.run("gpu-check", sarif, check_code=2)
+    assert "report.sarif: not valid JSON" in result.stderr

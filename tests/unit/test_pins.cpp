@@ -53,5 +53,25 @@ TEST(Pins, WhatIsNoVersionedRequirement) {
   EXPECT_FALSE(parse("torch>=banana"));
 }
 
+TEST(Pins, TomlThatIsNotUtf8IsADiagnosticNotUndefinedBehaviour) {
+  // Found by tests/fuzz/fuzz_config.cpp: toml++ 3.3 reached __builtin_unreachable on these bytes.
+  // On "\xc6\xa7to" (U+01A7 where a key or whitespace goes) too: TOML 1.0 allows non-ASCII only in
+  // strings and comments, and toml++'s whitespace test for it is broken.
+  for (const std::string input : {std::string("\xef\xbb\xbb\0\0\0<\n", 8), std::string("\xc6\xa7to\n"),
+                                  std::string("x = 1\n\xc2\xa7\n")})
+    for (const char* name : {"pyproject.toml", "poetry.lock", "uv.lock"}) {
+      const auto pins = config::parse_pin_file(name, input);
+      EXPECT_TRUE(pins.pins.empty());
+      ASSERT_EQ(pins.diagnostics.size(), 1u) << name;
+      EXPECT_NE(pins.diagnostics[0].message.find("not valid TOML"), std::string::npos);
+    }
+  // Non-ASCII in strings and comments is TOML: read as before.
+  const auto pins = config::parse_pin_file(
+      "pyproject.toml", "# caf\xc3\xa9\n[project]\nauthors = [\"Ren\xc3\xa9\"]\ndependencies = [\"torch==2.4.1\"]\n");
+  EXPECT_TRUE(pins.diagnostics.empty());
+  ASSERT_EQ(pins.pins.size(), 1u);
+  EXPECT_EQ(pins.pins[0].line, 4u);
+}
+
 }  // namespace
 }  // namespace cudnnlint
