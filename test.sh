@@ -23,4 +23,6 @@ echo "test.sh: a bounded fuzz run of each harness (build-fuzz/)"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDNNLINT_FUZZ=ON \
       -DCUDNNLINT_BUILD_TESTS=OFF -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build build-fuzz -j"$jobs" --target fuzzers >/dev/null
-tests/fuzz/run.sh build-fuzz 30
+# A fixed seed: each harness replays the same sequence of inputs, so that this step fails for a
+# bug, not for a lucky draw; longer runs with other seeds are tests/fuzz/README.md's.
+tests/fuzz/run.sh build-fuzz 30 -seed=1

@@ -170,17 +170,20 @@ class PinCollector {
 
   // The TOML document, or a diagnostic naming the file and the problem.
   std::optional<toml::table> parse_toml(const fs::path& file, const std::string& text) {
-    // TOML is UTF-8 without NUL bytes; toml++ 3.3 reaches __builtin_unreachable on some such input
-    // (found by tests/fuzz/fuzz_config.cpp: a broken byte-order mark followed by NULs).
-    if (text.find('\0') != std::string::npos || find_invalid_utf8(text) != std::string::npos ||
-        find_toml_non_ascii_outside_strings(text) != std::string::npos) {
+    // toml++ 3.3 reaches __builtin_unreachable on some non-ASCII characters where it expects
+    // whitespace (found by tests/fuzz/fuzz_config.cpp, inside valid and invalid documents alike).
+    // A pin is ASCII (package names, versions): toml++ reads a copy whose other bytes are 'x',
+    // byte for byte, so lines and columns stay.
+    if (text.find('\0') != std::string::npos) {
       out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
-                                  "not valid TOML (not UTF-8, or a non-ASCII character outside a string or "
-                                  "comment), its pins are not read"});
+                                  "not valid TOML (it holds NUL bytes), its pins are not read"});
       return std::nullopt;
     }
+    std::string ascii = text;
+    for (char& c : ascii)
+      if (static_cast<unsigned char>(c) >= 0x80) c = 'x';
     try {
-      return toml::parse(text, file.string());
+      return toml::parse(ascii, file.string());
     } catch (const toml::parse_error& e) {
       out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
                                   std::string("not valid TOML, its pins are not read: ") + std::string(e.description())});

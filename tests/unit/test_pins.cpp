@@ -57,8 +57,9 @@ TEST(Pins, TomlThatIsNotUtf8IsADiagnosticNotUndefinedBehaviour) {
   // Found by tests/fuzz/fuzz_config.cpp: toml++ 3.3 reached __builtin_unreachable on these bytes.
   // On "\xc6\xa7to" (U+01A7 where a key or whitespace goes) too: TOML 1.0 allows non-ASCII only in
   // strings and comments, and toml++'s whitespace test for it is broken.
-  for (const std::string input : {std::string("\xef\xbb\xbb\0\0\0<\n", 8), std::string("\xc6\xa7to\n"),
-                                  std::string("x = 1\n\xc2\xa7\n")})
+  for (const std::string& input : {std::string("\xef\xbb\xbb\0\0\0<\n", 8), std::string("\xc6\xa7to\n"),
+                                  std::string("x = 1\n\xc2\xa7\n"),
+                                  std::string("tof=3\"2.\xc5\xbe" "AAAAAAADAAAAAAAAAAAAAAaAAeF.")})
     for (const char* name : {"pyproject.toml", "poetry.lock", "uv.lock"}) {
       const auto pins = config::parse_pin_file(name, input);
       EXPECT_TRUE(pins.pins.empty());
