@@ -2,6 +2,7 @@
 // repo-relative URIs under %SRCROOT%, UTF-16 columns, relatedLocations for provenance and
 // partialFingerprints.primaryLocationLineHash computed as codeql-action does.
 #include "emit/emitters.h"
+#include "emit/json_stream.h"
 #include "emit/replay_json.h"
 
 #include "kb/kb.h"
@@ -119,8 +120,7 @@ void write_sarif(std::ostream& out, const Report& report) {
   nlohmann::json rules = nlohmann::json::array();
   for (const RuleInfo& rule : all_rules()) rules.push_back(rule_descriptor(rule));
 
-  nlohmann::json results = nlohmann::json::array();
-  for (const Finding& f : report.result.findings) {
+  auto result_json = [&](const Finding& f) {
     std::size_t rule_index = 0;
     for (const RuleInfo& rule : all_rules()) {
       if (rule.id == f.rule_id) break;
@@ -150,8 +150,8 @@ void write_sarif(std::ostream& out, const Report& report) {
       }
       result["relatedLocations"] = std::move(related);
     }
-    results.push_back(std::move(result));
-  }
+    return result;
+  };
 
   nlohmann::json notifications = nlohmann::json::array();
   for (const auto& d : report.result.diagnostics) {
@@ -183,9 +183,13 @@ void write_sarif(std::ostream& out, const Report& report) {
          {"columnKind", "utf16CodeUnits"},
          {"invocations",
           {{{"executionSuccessful", !report.result.usage_error}, {"toolExecutionNotifications", notifications}}}},
-         {"results", results},
+         {"results", kStreamedArrayMarker},
          {"properties", run_properties}}}}};
-  out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  // The results are written one by one (runs[0].results, three levels deep): 65,000 of them as
+  // one tree took 1 GB.
+  const auto& findings = report.result.findings;
+  write_with_streamed_array(out, log, "results", 3, findings.size(),
+                            [&](std::size_t i) { return result_json(findings[i]); });
 }
 
 }  // namespace cudnnlint

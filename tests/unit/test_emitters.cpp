@@ -1,15 +1,45 @@
 // Emitters: the line-hash fingerprint against codeql-action's own test vectors, and the
 // structure of SARIF, JSON, text and GitHub output for a known finding.
 #include "emit/emitters.h"
+#include "emit/json_stream.h"
 #include "core/line_hash.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <sstream>
+#include <stdexcept>
+#include <tuple>
 
 namespace cudnnlint {
 namespace {
+
+// The streamed array writes the bytes dump(2) writes for the whole tree, at any depth and size.
+TEST(JsonStream, SameBytesAsTheWholeDocument) {
+  const auto element = [](std::size_t i) {
+    return nlohmann::json{{"n", i}, {"text", "line\nbreak \"quoted\" \xff"}, {"nested", {{"a", {1, 2}}, {"b", {}}}}};
+  };
+  for (std::size_t count : {0u, 1u, 3u}) {
+    nlohmann::json items = nlohmann::json::array();
+    for (std::size_t i = 0; i < count; ++i) items.push_back(element(i));
+    const nlohmann::json whole = {{"a", 1}, {"findings", items}, {"z", {{"findings", "not this one"}}}};
+    const nlohmann::json deep = {{"runs", {{{"results", items}, {"tool", "x"}}}}, {"version", "2.1.0"}};
+    nlohmann::json marked_whole = whole;
+    marked_whole["findings"] = kStreamedArrayMarker;
+    nlohmann::json marked_deep = deep;
+    marked_deep["runs"][0]["results"] = kStreamedArrayMarker;
+    for (const auto& [expected, marked, key, depth] :
+         {std::tuple{whole, marked_whole, "findings", 1}, std::tuple{deep, marked_deep, "results", 3}}) {
+      std::ostringstream streamed;
+      write_with_streamed_array(streamed, marked, key, depth, count, element);
+      EXPECT_EQ(streamed.str(), expected.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n")
+          << key << " with " << count << " elements";
+    }
+  }
+  std::ostringstream out;
+  EXPECT_THROW(write_with_streamed_array(out, nlohmann::json{{"findings", 1}}, "findings", 1, 0, element),
+               std::logic_error);
+}
 
 // Vectors from codeql-action src/fingerprints.test.ts, as in shared/tools/primary_location_line_hash.py.
 TEST(LineHash, CodeqlActionVectors) {
