@@ -1,9 +1,11 @@
 #include "python/const_eval.h"
 
 #include <cerrno>
-#include <cmath>
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 namespace cudnnlint::python {
@@ -49,8 +51,34 @@ std::optional<double> parse_python_number(std::string_view literal) {
   const double value = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size()) return std::nullopt;
   // Python reads 1e-400 as 0.0 and 5e-324 as the smallest subnormal: an underflow is a value.
-  if (errno == ERANGE && std::isinf(value)) return std::nullopt;
+  // A float literal past DBL_MAX is inf (`1e99999`); an integer that large is exact in Python, not
+  // a double.
+  if (errno == ERANGE && std::isinf(value) && text.find_first_of(".eE") == std::string::npos) return std::nullopt;
   return value;
+}
+
+std::optional<double> parse_python_float_string(std::string_view text) {
+  // float(str) strips whitespace; accepts [+-]nan, [+-]inf and [+-]infinity in any case, and decimals.
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  std::string lower;
+  for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  bool negative = false;
+  std::string_view body = lower;
+  if (!body.empty() && (body.front() == '+' || body.front() == '-')) {
+    negative = body.front() == '-';
+    body.remove_prefix(1);
+  }
+  if (body == "nan") return std::numeric_limits<double>::quiet_NaN();
+  if (body == "inf" || body == "infinity")
+    return negative ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  // A decimal: digits, one '.', an exponent; float() takes no hex, octal or binary.
+  if (body.empty() || body.find_first_not_of("0123456789._e+-") != std::string_view::npos ||
+      body.find_first_of("0123456789") == std::string_view::npos)
+    return std::nullopt;
+  const auto value = parse_python_number(body);
+  if (!value) return std::nullopt;
+  return negative ? -*value : *value;
 }
 
 std::optional<ConstantValue> ConstantFolder::fold(TSNode expression, const Scope* scope,
@@ -106,7 +134,9 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     } else {
       return std::nullopt;
     }
-    if (!std::isfinite(result)) return std::nullopt;
+    // An inf or nan operand carries through (`-2 * math.inf`); finite operands that overflow are
+    // left alone: Python raises OverflowError for `10.0 ** 400`, and ints do not overflow.
+    if (!std::isfinite(result) && std::isfinite(a) && std::isfinite(b)) return std::nullopt;
     left->value = result;
     left->provenance.insert(left->provenance.end(), right->provenance.begin(), right->provenance.end());
     return left;
@@ -119,9 +149,24 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     if (scopes_.lookup(scope, name).second != nullptr) return std::nullopt;  // shadowed builtin
     const TSNode args = field(node, g.f_arguments);
     if (!is(args, g.argument_list) || ts_node_named_child_count(args) != 1) return std::nullopt;
-    auto inner = fold_at_depth(ts_node_named_child(args, 0), scope, depth + 1, shadowed);
+    const TSNode arg = ts_node_named_child(args, 0);
+    if (name == "float") {
+      // float('nan'), float("inf"), float(' 1e-5 ')
+      if (const auto text = string_literal(arg, source)) {
+        const auto parsed = parse_python_float_string(*text);
+        if (!parsed) return std::nullopt;
+        return ConstantValue{*parsed, {}, {}};
+      }
+    }
+    if (name == "int" && is(arg, g.string)) return std::nullopt;
+    auto inner = fold_at_depth(arg, scope, depth + 1, shadowed);
+    if (inner && name == "int" && !std::isfinite(inner->value)) return std::nullopt;  // int(inf) raises
     if (inner && name == "int") inner->value = std::trunc(inner->value);
     return inner;
+  }
+  if (sym == g.attribute || sym == g.identifier) {
+    // math.inf, np.nan, torch.inf, `from math import inf`: the constants modules export.
+    if (const auto constant = module_constant(node, scope, shadowed)) return ConstantValue{*constant, {}, {}};
   }
   if (sym == g.identifier) {
     const auto name = node_text(node, source);
@@ -192,13 +237,49 @@ std::optional<std::string> string_literal(TSNode node, std::string_view source) 
   return std::string(content);
 }
 
-std::optional<std::string_view> ValueEvaluator::imported(std::string_view name, const Scope* scope) const {
-  const auto [defining, binding] = scopes_.lookup(scope, name);
-  if (binding == nullptr) return imports_.lookup(name, &scopes_.module());
+static std::optional<std::string_view> imported_name(const ScopeTree& scopes, const ImportTable& imports,
+                                              std::string_view name, const Scope* scope) {
+  const auto [defining, binding] = scopes.lookup(scope, name);
+  if (binding == nullptr) return imports.lookup(name, &scopes.module());
   const bool only_import = binding->count == 1 && ts_node_is_null(binding->value) &&
                            ts_node_is_null(binding->definition) && binding->parameter < 0;
   if (!only_import) return std::nullopt;
-  return imports_.lookup(name, defining);
+  return imports.lookup(name, defining);
+}
+
+std::optional<double> ConstantFolder::module_constant(TSNode node, const Scope* scope,
+                                                      std::span<const std::string_view> shadowed) const {
+  if (imports_ == nullptr) return std::nullopt;
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  std::string qualified;
+  if (is(node, g.identifier)) {
+    const auto name = node_text(node, source);
+    if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
+    const auto bound = imported_name(scopes_, *imports_, name, scope);
+    if (!bound) return std::nullopt;
+    qualified = std::string(*bound);
+  } else {
+    const TSNode object = field(node, g.f_object);
+    if (!is(object, g.identifier)) return std::nullopt;
+    const auto name = node_text(object, source);
+    if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
+    const auto bound = imported_name(scopes_, *imports_, name, scope);
+    if (!bound) return std::nullopt;
+    qualified = std::string(*bound) + "." + std::string(node_text(field(node, g.f_attribute), source));
+  }
+  // The modules' documented float constants (math, numpy, torch, jax.numpy re-export numpy's).
+  for (std::string_view module : {"math.", "numpy.", "torch.", "jax.numpy."}) {
+    if (!qualified.starts_with(module)) continue;
+    const std::string_view constant = std::string_view(qualified).substr(module.size());
+    if (constant == "inf") return std::numeric_limits<double>::infinity();
+    if (constant == "nan") return std::numeric_limits<double>::quiet_NaN();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string_view> ValueEvaluator::imported(std::string_view name, const Scope* scope) const {
+  return imported_name(scopes_, imports_, name, scope);
 }
 
 std::string ValueEvaluator::callable_name(const Scope& function) const {

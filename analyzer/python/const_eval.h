@@ -33,7 +33,9 @@ struct NodeLocator {
 
 class ConstantFolder {
  public:
-  ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes) : locator_(locator), scopes_(scopes) {}
+  // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`).
+  ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable* imports = nullptr)
+      : locator_(locator), scopes_(scopes), imports_(imports) {}
 
   // Folds `expression` as seen from `scope`; nullopt when it is not a compile-time number.
   // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
@@ -43,8 +45,11 @@ class ConstantFolder {
  private:
   std::optional<ConstantValue> fold_at_depth(TSNode expression, const Scope* scope, int depth,
                                              std::span<const std::string_view> shadowed) const;
+  std::optional<double> module_constant(TSNode node, const Scope* scope,
+                                        std::span<const std::string_view> shadowed) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
+  const ImportTable* imports_ = nullptr;
 };
 
 // Folds to a number where possible, else finds the reference a value stands for.
@@ -52,7 +57,7 @@ class ValueEvaluator {
  public:
   ValueEvaluator(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports,
                  std::string module, std::span<const std::string> framework_roots)
-      : locator_(locator), scopes_(scopes), imports_(imports), folder_(locator, scopes), module_(std::move(module)),
+      : locator_(locator), scopes_(scopes), imports_(imports), folder_(locator, scopes, &imports), module_(std::move(module)),
         framework_roots_(framework_roots) {}
 
   const ConstantFolder& folder() const { return folder_; }
@@ -89,6 +94,8 @@ class ValueEvaluator {
 
 // Parses a Python integer or float literal's text; nullopt for imaginary or malformed ones.
 std::optional<double> parse_python_number(std::string_view literal);
+// What Python's float() makes of a string's content: nan, inf, a decimal; nullopt where it raises.
+std::optional<double> parse_python_float_string(std::string_view text);
 
 // The text of a plain string literal without prefix and quotes; nullopt for f-strings,
 // concatenations and escapes the analyser does not decode.

@@ -29,7 +29,8 @@ std::string keep_it(const batchnorm::EpsContext& ctx, bool keras, const Target& 
 void check_BnEpsSilentlyClamped(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
     const auto ctx = batchnorm::eps_context(fact, input);
-    if (!ctx || ctx->eps < 0 || ctx->path != CudnnPath::ClampTf || ctx->eps >= batchnorm::kTfFusedFloor) continue;
+    if (!ctx || !(ctx->eps >= 0) || ctx->path != CudnnPath::ClampTf || ctx->eps >= batchnorm::kTfFusedFloor)
+      continue;  // NaN: bn-eps-not-finite
     const bool keras = ctx->api.cudnn_path == CudnnPath::Keras;
     const bool unknown = ctx->clamp_version_unknown;
     std::string target_note = keras ? batchnorm::keras_target_note(input.target) : "TensorFlow fused batch norm";

@@ -3,6 +3,7 @@
 #include "rules/replay_configs.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 namespace cudnnlint::batchnorm {
@@ -219,6 +220,11 @@ void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::strin
                 "cuDNN call to replay";
   else if (refusal_state(ctx, ctx.eps) == Refusal::Always)
     no_replay = refusal_in_force(ctx, ctx.eps) + ", before cuDNN runs";
+  if (!std::isfinite(ctx.eps)) {
+    // JSON, the replay's format, has no NaN or inf; and the finding needs no GPU to be certain.
+    finding.replay.epsilon.reset();
+    no_replay = "a NaN or infinite epsilon is not replayed: its result follows from arithmetic alone";
+  }
   if (!no_replay.empty())
     finding.replay.unknown = std::move(no_replay);
   else if (rule == RuleId::BnEpsZero)

@@ -165,3 +165,33 @@ def test_a_sarif_number_beyond_double_is_a_clear_error(cli, tmp_path):
     sarif.write_text('{"runs": [{"results": [{"ruleId": "x", "properties": {"replay": {"epsilon": 1e400}}}]}]}')
     result = cli.run("gpu-check", sarif, check_code=2)
     assert "report.sarif: not valid JSON" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_non_finite_epsilons_are_one_finding_each_and_the_output_stays_json(cli, tmp_path, fmt):
+    # NaN was reported as negative and below 1e-5 in C++ and not at all in Python; inf nowhere.
+    project(tmp_path, "nf.py", "import math\nimport torch.nn as nn\n"
+                               "a = nn.BatchNorm2d(8, eps=float('nan'))\nb = nn.BatchNorm2d(8, eps=math.inf)\n"
+                               "c = nn.BatchNorm2d(8, eps=1e99999)\n")
+    (tmp_path / "nf.cpp").write_text(
+        "#include <cmath>\n#include <limits>\nint cudnnBatchNormalizationForwardInference(void*, int, const void*, "
+        "const void*, void*, const void*, void*, void*, void*, const void*, const void*, const void*, const void*, "
+        "double);\nvoid f(void* p) {\n"
+        "  cudnnBatchNormalizationForwardInference(p, 1, p, p, p, p, p, p, p, p, p, p, p, NAN);\n"
+        "  cudnnBatchNormalizationForwardInference(p, 1, p, p, p, p, p, p, p, p, p, p, p, "
+        "std::numeric_limits<double>::infinity());\n}\n")
+    result = cli.run("--format", fmt, tmp_path, check_code=1)
+
+    def no_constants(name):
+        raise AssertionError(f"{name} in the {fmt} output")
+    doc = json.loads(result.stdout, parse_constant=no_constants)
+    if fmt == "sarif":
+        found = sorted((r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[-1],
+                        r["locations"][0]["physicalLocation"]["region"]["startLine"], r["ruleId"])
+                       for r in doc["runs"][0]["results"])
+    else:
+        assert good_survives(doc), result.stderr
+        found = sorted((f["path"].rsplit("/", 1)[-1], f["line"], f["rule"]) for f in doc["findings"])
+    assert found == [("good.py", 2, "bn-eps-negative"), ("nf.cpp", 5, "bn-eps-not-finite"),
+                     ("nf.cpp", 6, "bn-eps-not-finite"), ("nf.py", 3, "bn-eps-not-finite"),
+                     ("nf.py", 4, "bn-eps-not-finite"), ("nf.py", 5, "bn-eps-not-finite")]

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace cudnnlint {
 namespace {
 
@@ -255,7 +258,35 @@ TEST(ConstantFolding, LambdaParametersAndComprehensionTargetsShadowConstants) {
 TEST(ConstantFolding, UnderflowIsZeroAsInPython) {
   EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e-400)\n"), 0.0);
   EXPECT_GT(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=5e-324)\n"), 0.0);
-  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e400)\n").eps_source, EpsSource::NotConstant);
+  // A float literal past DBL_MAX is inf in Python; an integer that large is exact, not a double.
+  EXPECT_TRUE(std::isinf(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e400)\n")));
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1" + std::string(400, '0') + ")\n").eps_source,
+            EpsSource::NotConstant);
+}
+
+TEST(ConstantFolding, NonFiniteValuesFoldAsPythonComputesThem) {
+  const std::string head = "import math\nimport numpy as np\nimport torch\nfrom math import inf\nimport torch.nn as nn\n";
+  const auto eps = [&](const std::string& expression) {
+    return eps_of(head + "nn.BatchNorm2d(3, eps=" + expression + ")\n");
+  };
+  EXPECT_TRUE(std::isnan(eps("float('nan')")));
+  EXPECT_TRUE(std::isnan(eps("float(\"-NaN\")")));
+  EXPECT_EQ(eps("float(' +inf ')"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(eps("float('-infinity')"), -std::numeric_limits<double>::infinity());
+  EXPECT_DOUBLE_EQ(eps("float('1e-5')"), 1e-5);
+  EXPECT_EQ(eps("math.inf"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(eps("-math.inf"), -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(eps("np.nan")));
+  EXPECT_TRUE(std::isnan(eps("torch.nan")));
+  EXPECT_EQ(eps("2 * inf"), std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(eps("inf - inf")));
+  // What Python raises for, or cannot be a number, does not fold.
+  for (const char* raises : {"float('1e-5x')", "float('0x10')", "float(f'nan')", "float(b'nan')", "10.0 ** 400",
+                             "1e308 * 10", "int(float('inf'))", "int('5')", "math.pi", "np.inf_value"})
+    EXPECT_NE(only_fact(head + "nn.BatchNorm2d(3, eps=" + raises + ")\n").eps_source, EpsSource::Explicit) << raises;
+  // A parameter named like the module shadows it.
+  EXPECT_NE(only_fact(head + "def f(math):\n    return nn.BatchNorm2d(3, eps=math.inf)\n").eps_source,
+            EpsSource::Explicit);
 }
 
 TEST(NeverCrashes, DeeplyNestedConditionsAndTargets) {
