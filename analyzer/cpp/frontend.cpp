@@ -26,7 +26,9 @@
 #include <csignal>
 #include <sys/mman.h>
 #include <filesystem>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #ifndef CUDNNLINT_CLANG_RESOURCE_DIR
@@ -83,23 +85,35 @@ std::string_view prelude_text() { return embedded_text("analyzer/cpp/cuda_host_p
 
 // Files clang may open: regular files only. A FIFO or device named by an #include would block
 // the translation unit (and the run) forever; it gets "not a regular file" instead.
+// The paths it refused are kept, so that the file's note can say why a header clang reports as not
+// found was not read (one translation unit's file system: no locking).
 class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
  public:
-  explicit RegularFilesOnly(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) : ProxyFileSystem(std::move(fs)) {}
+  RegularFilesOnly(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::shared_ptr<std::vector<std::string>> refused)
+      : ProxyFileSystem(std::move(fs)), refused_(std::move(refused)) {}
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
     const auto status = getUnderlyingFS().status(path);
+    if (status && status->getType() != llvm::sys::fs::file_type::regular_file &&
+        status->getType() != llvm::sys::fs::file_type::directory_file) {
+      refused_->push_back(path.str());
+      return std::make_error_code(std::errc::invalid_argument);
+    }
     if (status && status->getType() != llvm::sys::fs::file_type::regular_file)
       return std::make_error_code(std::errc::invalid_argument);
     return ProxyFileSystem::openFileForRead(path);
   }
+
+ private:
+  std::shared_ptr<std::vector<std::string>> refused_;
 };
 
 // The file system clang reads: the real one, with the stand-in headers (each includes its
 // prelude) in memory on top. Header search looks up directories, which ClangTool::mapVirtualFile's
 // remapped files do not create: hence an in-memory file system of our own.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system_with_stand_ins() {
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system_with_stand_ins(
+    std::shared_ptr<std::vector<std::string>> refused) {
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::createPhysicalFileSystem()));
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::createPhysicalFileSystem(), std::move(refused)));
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const StandIn& stand_in : kStandIns) {
     const std::string prelude_path = std::string("/cudnnlint-virtual/") + stand_in.prelude;
@@ -458,8 +472,9 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   auto adjust = [&](const clang::tooling::CommandLineArguments&, llvm::StringRef) { return arguments; };
   // A file system with its own working directory: ClangTool moves into each command's
   // directory, and the real file system would do that with chdir(), for every worker thread at once.
+  auto refused = std::make_shared<std::vector<std::string>>();
   clang::tooling::ClangTool tool(single, {absolute}, std::make_shared<clang::PCHContainerOperations>(),
-                                 file_system_with_stand_ins());
+                                 file_system_with_stand_ins(refused));
   tool.clearArgumentsAdjusters();
   tool.appendArgumentsAdjuster(adjust);
   if (is_cuda_source(path)) tool.mapVirtualFile(kPreludePath, prelude_text());
@@ -516,8 +531,16 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     }
     message += from_database ? "; flags from compile_commands.json" : "; no compile command, fallback flags used";
     if (diagnostics.errors > 0 || status != 0) message += "; findings come from the recovered AST";
+    // A header that exists but is a FIFO, device or socket: clang says "not found", and no -I helps.
+    std::string unreadable;
+    for (const std::string& refused_path : *refused)
+      if (!diagnostics.missing_header.empty() &&
+          (refused_path == diagnostics.missing_header || refused_path.ends_with("/" + diagnostics.missing_header)))
+        unreadable = refused_path;
+    if (!unreadable.empty())
+      message = "'" + unreadable + "' is not a regular file (a FIFO, device or socket): not read; " + message;
     FileDiagnostic diagnostic{FileDiagnostic::Severity::Warning, path, std::nullopt, std::move(message)};
-    diagnostic.missing_header = diagnostics.missing_header;
+    if (unreadable.empty()) diagnostic.missing_header = diagnostics.missing_header;
     diagnostic.from_compile_command = from_database;
     if (!result.stand_ins.empty()) diagnostic.stand_in = result.stand_ins.front();
     result.diagnostics.push_back(std::move(diagnostic));
