@@ -19,18 +19,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::vector<std::string> families{std::string(kNormalizationFamily), std::string(kLoaderFamily),
                                                  std::string(kConvolutionFamily), std::string(kDtypeFamily),
                                                  std::string(kShapeFamily)};
+  // The options are the same for every input: built once, so that executions go to the front-end.
+  static const python::PythonOptions full = [] {
+    python::PythonOptions options;
+    options.mode = python::ParseMode::Full;
+    options.families = families;
+    options.argparse = true;
+    options.config_defaults = true;
+    return options;
+  }();
+  static const python::PythonOptions regions = [&] {
+    python::PythonOptions options = full;
+    options.mode = python::ParseMode::Regions;
+    options.triggers = table.trigger_tokens(families);
+    options.trigger_words = table.trigger_words(families);
+    options.attributes = table.instance_attributes();
+    return options;
+  }();
   const SourceFile file("fuzz.py", std::move(text));
-  python::PythonOptions full;
-  full.mode = python::ParseMode::Full;
-  full.families = families;
-  full.argparse = true;
-  full.config_defaults = true;
   (void)python::analyze_python(file, table, parser, full);
-  python::PythonOptions regions = full;
-  regions.mode = python::ParseMode::Regions;
-  regions.triggers = table.trigger_tokens(families);
-  regions.trigger_words = table.trigger_words(families);
-  regions.attributes = table.instance_attributes();
   (void)python::analyze_python(file, table, parser, regions);
   return 0;
 }

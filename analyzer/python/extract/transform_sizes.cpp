@@ -7,8 +7,6 @@ namespace cudnnlint::python {
 
 namespace {
 
-constexpr int kMaxDepth = 4;
-
 // "torchvision.transforms.CenterCrop" or the v2 spelling: the leaf; "" for anything else.
 std::string transform_leaf(const std::string& name) {
   for (const std::string_view prefix : {std::string_view("torchvision.transforms.v2."),
