@@ -7,6 +7,7 @@
 #include "emit/emitters.h"
 #include "emit/replay_json.h"
 #include "engine/analysis.h"
+#include "engine/baseline.h"
 #include "gpu_check/gpu_check.h"
 #include "emit/sarif_read.h"
 #include "kb/kb.h"
@@ -22,6 +23,7 @@
 #include <malloc.h>
 #include <limits>
 #include <set>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -135,6 +137,8 @@ int main(int argc, char** argv) {
   std::string color_mode = "auto";
   bool no_color = false;
   std::string config_file;
+  std::string baseline_file;
+  std::string write_baseline_file;
   std::string source_root_text;
   std::string compile_commands_dir;
   std::vector<std::string> extra_args;
@@ -187,6 +191,10 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
+  app.add_option("--baseline", baseline_file,
+                 "Report only findings this baseline (from --write-baseline) does not record");
+  app.add_option("--write-baseline", write_baseline_file,
+                 "Record the findings of this run in FILE (sorted JSON) and exit 0; later runs take it with --baseline");
   app.add_flag("--timings", timings,
                "Print to stderr how long the analysis and its project step took (for benchmarks)");
   app.add_flag("--gpu-check", gpu_check_flag,
@@ -332,6 +340,11 @@ int main(int argc, char** argv) {
       if (!fail_level) throw std::invalid_argument("bad fail-level '" + fail_text + "'");
     }
 
+    if (!baseline_file.empty() && !write_baseline_file.empty())
+      throw std::invalid_argument("--baseline and --write-baseline: give one (a new baseline records every finding)");
+    std::optional<Baseline> baseline;
+    if (!baseline_file.empty()) baseline = Baseline::read(baseline_file);  // a bad file fails before the run
+
     const auto started = std::chrono::steady_clock::now();
     AnalysisResult result = analyze(options);
     if (timings)
@@ -340,10 +353,21 @@ int main(int argc, char** argv) {
                 << " extra passes, " << result.project_apis << " project callables); parsed " << result.bytes_parsed
                 << " of " << result.bytes_read << " bytes read, and " << result.project_bytes_parsed
                 << " more in the project step\n";
-    if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
-    const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const std::filesystem::path source_root =
         source_root_text.empty() ? find_source_root() : std::filesystem::path(source_root_text);
+    if (!write_baseline_file.empty()) {
+      const Baseline written = Baseline::of(result.findings, source_root);
+      written.write(write_baseline_file);
+      std::ostringstream diagnostics;
+      write_diagnostics(diagnostics, result, false);
+      std::cerr << valid_utf8(diagnostics.str()) << "cudnnlint: wrote " << written.size()
+                << (written.size() == 1 ? " finding" : " findings") << " to " << valid_utf8(write_baseline_file)
+                << " (paths relative to " << valid_utf8(source_root.string()) << ")\n";
+      return result.usage_error ? kExitError : kExitClean;
+    }
+    if (baseline) result.baselined = baseline->filter(result.findings, source_root);
+    if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
+    const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const Report report{result, result.target, source_root};
 
     std::ofstream file_out;

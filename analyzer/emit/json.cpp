@@ -72,6 +72,7 @@ void write_json(std::ostream& out, const Report& report) {
         {"files_parsed", report.result.files_parsed},
         {"findings", report.result.findings.size()},
         {"suppressed", report.result.suppressed},
+        {"baselined", report.result.baselined},
         {"project_step", {{"rounds", report.result.project_rounds}, {"project_apis", report.result.project_apis}}}}}};
   if (report.result.gpu_check) doc["gpu_check"] = summary_to_json(*report.result.gpu_check);
   // The findings are written one by one: 65,000 of them as one tree took 0.7 GB.

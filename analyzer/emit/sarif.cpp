@@ -168,6 +168,7 @@ void write_sarif(std::ostream& out, const Report& report) {
   if (root_uri.back() != '/') root_uri += '/';
 
   nlohmann::json run_properties = {{"target", report.target.describe_cudnn()}};
+  if (report.result.baselined != 0) run_properties["baselined"] = report.result.baselined;
   if (report.result.gpu_check) run_properties["gpuCheck"] = summary_to_json(*report.result.gpu_check);
   const nlohmann::json log = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},

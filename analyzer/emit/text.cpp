@@ -73,6 +73,7 @@ void write_text(std::ostream& out, const Report& report, bool color) {
         << (counts[1] == 1 ? "" : "s") << ", " << counts[0] << " note" << (counts[0] == 1 ? "" : "s") << ")";
   out << " in " << report.result.files_discovered << (report.result.files_discovered == 1 ? " file" : " files");
   if (report.result.suppressed != 0) out << "; " << report.result.suppressed << " suppressed inline";
+  if (report.result.baselined != 0) out << "; " << report.result.baselined << " in the baseline";
   out << ".\n";
   if (report.result.gpu_check) out << summary_line(*report.result.gpu_check) << '\n';
 }

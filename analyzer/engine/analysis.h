@@ -43,6 +43,7 @@ struct AnalysisResult {
   std::size_t bytes_read = 0;
   std::size_t bytes_parsed = 0;
   std::size_t suppressed = 0;
+  std::size_t baselined = 0;              // dropped because --baseline records them
   double project_seconds = 0.0;           // the project step's share of the run
   std::size_t project_rounds = 0;         // passes the project step added
   std::size_t project_apis = 0;           // project callables it found
