@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
   bool no_color = false;
   std::string config_file;
   std::string baseline_file;
+  std::string sarif_category;
   std::string write_baseline_file;
   std::string source_root_text;
   std::string compile_commands_dir;
@@ -191,6 +192,8 @@ int main(int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
+  app.add_option("--category", sarif_category,
+                 "SARIF: the code-scanning category (automationDetails.id), to keep several uploads apart");
   app.add_option("--baseline", baseline_file,
                  "Report only findings this baseline (from --write-baseline) does not record");
   app.add_option("--write-baseline", write_baseline_file,
@@ -368,7 +371,7 @@ int main(int argc, char** argv) {
     if (baseline) result.baselined = baseline->filter(result.findings, source_root);
     if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
-    const Report report{result, result.target, source_root};
+    const Report report{result, result.target, source_root, sarif_category};
 
     std::ofstream file_out;
     if (!output_file.empty()) {
@@ -377,7 +380,12 @@ int main(int argc, char** argv) {
     }
     std::ostream& out = output_file.empty() ? std::cout : file_out;
     if (format == "json") write_json(out, report);
-    else if (format == "sarif") write_sarif(out, report);
+    else if (format == "sarif") {
+      if (const std::size_t dropped = write_sarif(out, report); dropped != 0)
+        std::cerr << "cudnnlint: warning: " << dropped << " of " << result.findings.size()
+                  << " results left out of the SARIF file: GitHub code scanning rejects a run of more than "
+                  << kGithubMaxResultsPerRun << "; the most severe were kept (toolExecutionNotifications says which)\n";
+    }
     else if (format == "facts") write_facts(out, report);
     else {
       // Text and workflow commands quote file names and clang's messages byte for byte: made valid

@@ -4,6 +4,7 @@
 #include "core/target.h"
 #include "engine/analysis.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <ostream>
 #include <string>
@@ -14,11 +15,17 @@ struct Report {
   const AnalysisResult& result;
   const Target& target;
   std::filesystem::path source_root;  // SARIF URIs are relative to it (%SRCROOT%)
+  std::string category;               // SARIF automationDetails.id's category (--category); "" for none
 };
+
+// GitHub code scanning rejects a run with more results than this (docs: SARIF upload limits).
+inline constexpr std::size_t kGithubMaxResultsPerRun = 25000;
 
 void write_text(std::ostream& out, const Report& report, bool color);
 void write_json(std::ostream& out, const Report& report);
-void write_sarif(std::ostream& out, const Report& report);
+// Keeps within GitHub's limits: past kGithubMaxResultsPerRun it writes the most severe results
+// and says in toolExecutionNotifications what it left out. Returns how many results it left out.
+std::size_t write_sarif(std::ostream& out, const Report& report);
 void write_github(std::ostream& out, const Report& report);
 // The Facts IR of every analysed file, as JSON: for debugging rules and front-ends.
 void write_facts(std::ostream& out, const Report& report);

@@ -8,6 +8,7 @@
 #include "kb/kb.h"
 #include "rules/rule.h"
 
+#include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
 
@@ -116,7 +117,7 @@ std::string relative_to(const std::filesystem::path& path, const std::filesystem
   return text;
 }
 
-void write_sarif(std::ostream& out, const Report& report) {
+std::size_t write_sarif(std::ostream& out, const Report& report) {
   nlohmann::json rules = nlohmann::json::array();
   for (const RuleInfo& rule : all_rules()) rules.push_back(rule_descriptor(rule));
 
@@ -153,7 +154,33 @@ void write_sarif(std::ostream& out, const Report& report) {
     return result;
   };
 
+  // GitHub rejects a run of more than 25,000 results: the most severe are kept (errors, then
+  // warnings, then notes; in report order within a level), and the rest are named below.
+  const auto& findings = report.result.findings;
+  std::vector<std::size_t> kept(findings.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) kept[i] = i;
+  std::size_t dropped_by_level[3] = {0, 0, 0};
+  if (kept.size() > kGithubMaxResultsPerRun) {
+    std::stable_sort(kept.begin(), kept.end(), [&](std::size_t a, std::size_t b) {
+      return static_cast<int>(findings[a].level) > static_cast<int>(findings[b].level);
+    });
+    for (std::size_t i = kGithubMaxResultsPerRun; i < kept.size(); ++i)
+      ++dropped_by_level[static_cast<int>(findings[kept[i]].level)];
+    kept.resize(kGithubMaxResultsPerRun);
+    std::sort(kept.begin(), kept.end());
+  }
+  const std::size_t dropped = findings.size() - kept.size();
+
   nlohmann::json notifications = nlohmann::json::array();
+  if (dropped != 0)
+    notifications.push_back(
+        {{"level", "warning"},
+         {"message",
+          {{"text", std::to_string(dropped) + " of " + std::to_string(findings.size()) +
+                        " results not written: GitHub code scanning rejects a run of more than " +
+                        std::to_string(kGithubMaxResultsPerRun) + " results; the most severe were kept (left out: " +
+                        std::to_string(dropped_by_level[2]) + " errors, " + std::to_string(dropped_by_level[1]) +
+                        " warnings, " + std::to_string(dropped_by_level[0]) + " notes); -f json has them all"}}}});
   for (const auto& d : report.result.diagnostics) {
     nlohmann::json physical = {{"artifactLocation", artifact_location(d.path, report.source_root)}};
     if (d.position) physical["region"] = {{"startLine", d.position->line}, {"startColumn", d.position->column_utf16}};
@@ -170,7 +197,7 @@ void write_sarif(std::ostream& out, const Report& report) {
   nlohmann::json run_properties = {{"target", report.target.describe_cudnn()}};
   if (report.result.baselined != 0) run_properties["baselined"] = report.result.baselined;
   if (report.result.gpu_check) run_properties["gpuCheck"] = summary_to_json(*report.result.gpu_check);
-  const nlohmann::json log = {
+  nlohmann::json log = {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs",
@@ -186,11 +213,15 @@ void write_sarif(std::ostream& out, const Report& report) {
           {{{"executionSuccessful", !report.result.usage_error}, {"toolExecutionNotifications", notifications}}}},
          {"results", kStreamedArrayMarker},
          {"properties", run_properties}}}}};
+  // "category/" names the category with no run id; a category with a '/' already says both.
+  if (!report.category.empty())
+    log["runs"][0]["automationDetails"] = {
+        {"id", report.category.find('/') == std::string::npos ? report.category + "/" : report.category}};
   // The results are written one by one (runs[0].results, three levels deep): 65,000 of them as
   // one tree took 1 GB.
-  const auto& findings = report.result.findings;
-  write_with_streamed_array(out, log, "results", 3, findings.size(),
-                            [&](std::size_t i) { return result_json(findings[i]); });
+  write_with_streamed_array(out, log, "results", 3, kept.size(),
+                            [&](std::size_t i) { return result_json(findings[kept[i]]); });
+  return dropped;
 }
 
 }  // namespace cudnnlint

@@ -127,3 +127,35 @@ def test_rules_listing_names_every_rule_with_its_kb_entry(cli):
     for line in out:
         kb_id = line.split("\t")[2]
         assert cli.run("explain", kb_id).returncode == 0
+
+
+def test_sarif_past_githubs_result_limit_keeps_the_most_severe_and_says_so(cli, sarif_check, tmp_path):
+    # 25,000 results per run is GitHub's hard limit: 25,010 errors and 20 warnings (eps=0) here.
+    (tmp_path / ".git").mkdir()
+    for i in range(25):
+        (tmp_path / f"m{i}.py").write_text("import torch.nn as nn\n" + "".join(
+            f"b{j} = nn.BatchNorm2d(8, eps=-1e-5)\n" for j in range(1000)))
+    (tmp_path / "zeros.py").write_text("import torch.nn as nn\n" + "".join(
+        f"z{j} = nn.BatchNorm2d(8, eps={'-1e-5' if j < 10 else '0'})\n" for j in range(30)))
+    out = tmp_path / "out.sarif"
+    result = cli.run("--format", "sarif", "--output", out, "--category", "cudnnlint-py", tmp_path, cwd=tmp_path,
+                     check_code=1)
+    assert "30 of 25030 results left out of the SARIF file" in result.stderr
+    sarif_check(out)
+    run = json.loads(out.read_text())["runs"][0]
+    assert len(run["results"]) == 25000
+    assert {r["level"] for r in run["results"]} == {"error"}  # the 20 warnings and 10 errors went
+    notes = [n["message"]["text"] for n in run["invocations"][0]["toolExecutionNotifications"]]
+    assert any("30 of 25030 results not written" in n and "10 errors, 20 warnings, 0 notes" in n for n in notes)
+    assert run["automationDetails"] == {"id": "cudnnlint-py/"}
+    # JSON keeps them all.
+    doc, _ = cli.json(tmp_path, cwd=tmp_path)
+    assert len(doc["findings"]) == 25030
+
+
+def test_sarif_category_with_a_run_id_is_kept_as_given(cli, tmp_path):
+    (tmp_path / "m.py").write_text("import torch.nn as nn\nb = nn.BatchNorm2d(8, eps=-1e-5)\n")
+    result = cli.run("--format", "sarif", "--category", "lint/python/2026-11-25", tmp_path, check_code=1)
+    run = json.loads(result.stdout)["runs"][0]
+    assert run["automationDetails"] == {"id": "lint/python/2026-11-25"}
+    assert "automationDetails" not in json.loads(cli.run("--format", "sarif", tmp_path).stdout)["runs"][0]

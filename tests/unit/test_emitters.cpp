@@ -89,7 +89,7 @@ struct Sample {
 TEST(Sarif, StructureGitHubNeeds) {
   Sample s;
   std::ostringstream out;
-  write_sarif(out, Report{s.result, s.target, std::filesystem::current_path()});
+  write_sarif(out, Report{s.result, s.target, std::filesystem::current_path(), ""});
   const auto log = nlohmann::json::parse(out.str());
   EXPECT_EQ(log["version"], "2.1.0");
   EXPECT_TRUE(log.contains("$schema"));
@@ -119,7 +119,7 @@ TEST(Sarif, StructureGitHubNeeds) {
 TEST(Json, FindingFields) {
   Sample s;
   std::ostringstream out;
-  write_json(out, Report{s.result, s.target, "."});
+  write_json(out, Report{s.result, s.target, ".", ""});
   const auto doc = nlohmann::json::parse(out.str());
   const auto& f = doc["findings"][0];
   EXPECT_EQ(f["rule"], "bn-eps-negative");
@@ -133,7 +133,7 @@ TEST(Json, FindingFields) {
 TEST(Text, CompilerStyleLineExcerptAndNotes) {
   Sample s;
   std::ostringstream out;
-  write_text(out, Report{s.result, s.target, "."}, /*color=*/false);
+  write_text(out, Report{s.result, s.target, ".", ""}, /*color=*/false);
   const std::string text = out.str();
   EXPECT_EQ(text.rfind("src/a b.py:4:10: error: negative", 0), 0u) << text;
   EXPECT_NE(text.find("[bn-eps-negative] (cuda/cudnn-bn-epsilon-negative)\n"), std::string::npos);
@@ -143,14 +143,14 @@ TEST(Text, CompilerStyleLineExcerptAndNotes) {
   EXPECT_NE(text.find("1 finding (1 error, 0 warnings, 0 notes) in 1 file."), std::string::npos);
   EXPECT_EQ(text.find("\033["), std::string::npos);  // no colour unless asked
   std::ostringstream coloured;
-  write_text(coloured, Report{s.result, s.target, "."}, /*color=*/true);
+  write_text(coloured, Report{s.result, s.target, ".", ""}, /*color=*/true);
   EXPECT_NE(coloured.str().find("\033["), std::string::npos);
 }
 
 TEST(GitHub, WorkflowCommandEscaping) {
   Sample s;
   std::ostringstream out;
-  write_github(out, Report{s.result, s.target, "."});
+  write_github(out, Report{s.result, s.target, ".", ""});
   const std::string text = out.str();
   EXPECT_EQ(text.rfind("::error file=src/a b.py,line=4,col=10,endLine=4,endColumn=15,title=cudnnlint bn-eps-negative::", 0),
             0u)
