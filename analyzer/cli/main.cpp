@@ -138,6 +138,7 @@ int main(int argc, char** argv) {
   bool no_color = false;
   std::string config_file;
   std::string baseline_file;
+  bool no_progress = false;
   std::string sarif_category;
   std::string write_baseline_file;
   std::string source_root_text;
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
                  "Report only findings this baseline (from --write-baseline) does not record");
   app.add_option("--write-baseline", write_baseline_file,
                  "Record the findings of this run in FILE (sorted JSON) and exit 0; later runs take it with --baseline");
+  app.add_flag("--no-progress", no_progress, "No progress line on stderr (drawn only on a terminal)");
   app.add_flag("--timings", timings,
                "Print to stderr how long the analysis and its project step took (for benchmarks)");
   app.add_flag("--gpu-check", gpu_check_flag,
@@ -349,7 +351,14 @@ int main(int argc, char** argv) {
     if (!baseline_file.empty()) baseline = Baseline::read(baseline_file);  // a bad file fails before the run
 
     const auto started = std::chrono::steady_clock::now();
-    AnalysisResult result = analyze(options);
+    AnalysisResult result;
+    {
+      // Erased before the report and the diagnostics are written.
+      Progress progress(STDERR_FILENO, !no_progress && isatty(STDERR_FILENO) != 0);
+      options.progress = &progress;
+      result = analyze(options);
+      options.progress = nullptr;
+    }
     if (timings)
       std::cerr << "timings: analysis " << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
                 << " s, of which the project step " << result.project_seconds << " s (" << result.project_rounds

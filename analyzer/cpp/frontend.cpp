@@ -614,6 +614,26 @@ std::vector<std::vector<std::string>> clang_commands(std::span<const std::string
   return out;
 }
 
+// Tells the progress line that a translation unit started, and that it finished however its
+// iteration ends.
+class UnitInFlight {
+ public:
+  UnitInFlight(Progress* progress, const std::string& path) : progress_(progress), path_(path) {
+    if (progress_ != nullptr) progress_->unit_started(path_);
+  }
+  ~UnitInFlight() {
+    if (progress_ == nullptr) return;
+    progress_->unit_finished(path_);
+    progress_->file_done();
+  }
+  UnitInFlight(const UnitInFlight&) = delete;
+  UnitInFlight& operator=(const UnitInFlight&) = delete;
+
+ private:
+  Progress* progress_;
+  const std::string& path_;
+};
+
 std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,
                                        const CppOptions& options) {
   enable_crash_recovery();
@@ -622,6 +642,7 @@ std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
+      const UnitInFlight in_flight(options.progress, files[i]);
       try {
         // On a thread of its own under crash recovery: a crash or stack overflow in clang (5,000
         // nested `!` crash clang itself) becomes this file's diagnostic, and the run goes on.

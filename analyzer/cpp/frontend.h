@@ -3,6 +3,7 @@
 // matchers turn cuDNN calls into the same Facts the Python front-end produces.
 #pragma once
 
+#include "core/progress.h"
 #include "core/facts.h"
 #include "core/api_table.h"
 #include "core/text_search.h"
@@ -21,6 +22,7 @@ struct CppOptions {
   // A translation unit still parsing after this many seconds stops at its next top-level
   // declaration and gives a per-file diagnostic instead of facts.
   double timeout_seconds = 60.0;
+  Progress* progress = nullptr;         // told of each unit started and finished (may be null)
 };
 
 struct CppFileResult {

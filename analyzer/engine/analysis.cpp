@@ -350,6 +350,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     else if (config::is_config_file(path)) config_files.push_back(path);
     else python_files.push_back(path);
   }
+  if (options.progress != nullptr) options.progress->add_files(python_files.size() + cpp_files.size());
 
   // C++/CUDA: clang, in one batch (it parallelises itself).
   std::vector<FileFacts> cpp_facts;
@@ -380,9 +381,11 @@ AnalysisResult analyze(const AnalysisOptions& options) {
         return cpp::is_header(path) && !named.contains(path) && included.includes(path);
       });
     }
+    if (options.progress != nullptr) options.progress->file_done(cpp_files.size() - to_parse.size());
     if (!to_parse.empty()) {
       cpp::CppOptions cpp_options = options.cpp;
       cpp_options.jobs = options.jobs;
+      cpp_options.progress = options.progress;
       auto results = cpp::analyze_cpp(to_parse, ApiTable::builtin(), cpp_options);
       for (auto& r : results) {
         ++result.files_parsed;
@@ -431,7 +434,10 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   std::vector<std::size_t> every;
   if (!pass.python.families.empty()) every.resize(python_files.size());
   for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
+  pass.progress = options.progress;
+  if (options.progress != nullptr && every.empty()) options.progress->file_done(python_files.size());
   run_python_pass(python_files, modules, every, pass, python_results);
+  pass.progress = nullptr;  // the project step's passes are not counted again
   for (const auto& r : python_results) {
     result.bytes_read += r.bytes_read;
     if (r.facts) {

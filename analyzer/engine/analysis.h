@@ -4,6 +4,7 @@
 // deterministic.
 #pragma once
 
+#include "core/progress.h"
 #include "core/facts.h"
 #include "core/finding.h"
 #include "core/source_file.h"
@@ -32,6 +33,7 @@ struct AnalysisOptions {
   cpp::CppOptions cpp;               // how C++/CUDA files find their compile flags
   // Complete `target` with the project's pins (engine/target_resolution.h) where it is silent.
   bool read_pins = true;
+  Progress* progress = nullptr;      // files done and C++ units in flight, for a terminal (may be null)
 };
 
 struct AnalysisResult {

@@ -259,6 +259,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       fail(i, result, e);
     }
     results[i] = std::move(result);
+    if (options.progress != nullptr && !selected[k].file) options.progress->file_done();  // not parsed: done
   });
   std::vector<Selected*> work;
   for (auto& s : selected)
@@ -285,6 +286,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       fail(i, result, e);
     }
     s.file.reset();  // the text is not needed any more
+    if (options.progress != nullptr) options.progress->file_done();
   });
 }
 

@@ -3,6 +3,7 @@
 // pass over every file and further passes over the few files its findings make interesting.
 #pragma once
 
+#include "core/progress.h"
 #include "core/api_table.h"
 #include "core/facts.h"
 #include "core/source_file.h"
@@ -28,6 +29,7 @@ struct PythonFileResult {
 
 struct PythonPassOptions {
   const ApiTable* table = nullptr;
+  Progress* progress = nullptr;   // told of each file finished (the first pass only)
   python::PythonOptions python;   // module and is_package are filled per file
   LoadLimits limits;
   bool skip_prefilter = false;    // --full-parse: no trigger prefilter
