@@ -4,8 +4,9 @@
 // gradient. Measured (tests/probes/bn_eps_nonfinite_*.py, CPU): PyTorch 2.11.0 (BatchNorm, F.batch_norm,
 // SyncBatchNorm, InstanceNorm, GroupNorm, LayerNorm; its `eps must be positive` check lets NaN and inf
 // through), TensorFlow 2.21.0 and Keras 3.15.1, and TensorFlow 2.11.1 / Keras 2.11.0, whose fused path
-// raises NaN to 1.001e-5 (`epsilon > min_epsilon` is false for NaN), so the same code computes with
-// 1.001e-5 there and gives NaN from 2.12 on. -inf is negative: bn-eps-negative reports it.
+// raises NaN to 1.001e-5 (nn_impl.py:1689 of 2.11.1: `epsilon if epsilon > min_epsilon else
+// min_epsilon`, false for NaN), so the same code computes with 1.001e-5 there and gives NaN from 2.12
+// on. -inf is negative: bn-eps-negative reports it.
 #include "rules/batchnorm/eps_context.h"
 
 #include <cmath>
