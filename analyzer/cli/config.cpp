@@ -64,19 +64,15 @@ ProjectConfig read_table(const toml::table& table, const std::filesystem::path& 
 }
 
 toml::table parse_file(const std::filesystem::path& file) {
-  // TOML is UTF-8 without NUL bytes; toml++ 3.3 reaches __builtin_unreachable on some such input
-  // (tests/fuzz/fuzz_config.cpp): checked before it reads the file.
   LoadLimits limits;
   limits.max_bytes = 16u << 20;
   auto loaded = load_source_file(file.string(), limits);
   if (auto* error = std::get_if<LoadError>(&loaded)) throw std::runtime_error(file.string() + ": " + error->message);
   const SourceFile& source = std::get<SourceFile>(loaded);
-  // toml++ 3.3 reaches __builtin_unreachable on some non-ASCII characters where it expects
-  // whitespace (tests/fuzz/fuzz_config.cpp). It reads the original bytes only when a copy with every
-  // non-ASCII byte made 'x' is a valid document and they all stand in its strings and comments.
-  std::string ascii = source.text();
-  for (char& c : ascii)
-    if (static_cast<unsigned char>(c) >= 0x80) c = 'x';
+  // toml++ reads the original bytes only when their ASCII copy is a valid document and every
+  // non-ASCII byte stands in a string or comment (core/source_file.h: toml++ 3.3's undefined
+  // behaviour on the others).
+  const std::string ascii = toml_ascii_copy(source.text());
   try {
     toml::table table = toml::parse(ascii, file.string());
     if (ascii == source.text()) return table;

@@ -170,20 +170,15 @@ class PinCollector {
 
   // The TOML document, or a diagnostic naming the file and the problem.
   std::optional<toml::table> parse_toml(const fs::path& file, const std::string& text) {
-    // toml++ 3.3 reaches __builtin_unreachable on some non-ASCII characters where it expects
-    // whitespace (found by tests/fuzz/fuzz_config.cpp, inside valid and invalid documents alike).
-    // A pin is ASCII (package names, versions): toml++ reads a copy whose other bytes are 'x',
-    // byte for byte, so lines and columns stay.
+    // A pin is ASCII (package names, versions): toml++ reads the file's ASCII copy, which it can
+    // read safely (core/source_file.h).
     if (text.find('\0') != std::string::npos) {
       out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
                                   "not valid TOML (it holds NUL bytes), its pins are not read"});
       return std::nullopt;
     }
-    std::string ascii = text;
-    for (char& c : ascii)
-      if (static_cast<unsigned char>(c) >= 0x80) c = 'x';
     try {
-      return toml::parse(ascii, file.string());
+      return toml::parse(toml_ascii_copy(text), file.string());
     } catch (const toml::parse_error& e) {
       out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
                                   std::string("not valid TOML, its pins are not read: ") + std::string(e.description())});

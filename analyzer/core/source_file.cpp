@@ -81,6 +81,13 @@ std::size_t find_toml_non_ascii_outside_strings(std::string_view text) {
   return std::string_view::npos;
 }
 
+std::string toml_ascii_copy(std::string_view text) {
+  std::string ascii(text);
+  for (char& c : ascii)
+    if (static_cast<unsigned char>(c) >= 0x80) c = 'x';
+  return ascii;
+}
+
 std::string valid_utf8(std::string_view text) {
   std::string out;
   for (std::size_t bad = find_invalid_utf8(text); bad != std::string_view::npos; bad = find_invalid_utf8(text)) {

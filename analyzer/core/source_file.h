@@ -58,6 +58,10 @@ std::size_t find_invalid_utf8(std::string_view text);
 // none there), or npos. toml++ 3.3 reaches __builtin_unreachable on such input (found by
 // tests/fuzz/fuzz_config.cpp), so readers refuse it first.
 std::size_t find_toml_non_ascii_outside_strings(std::string_view text);
+// `text` with every non-ASCII byte made 'x', byte for byte (lines and columns stay): what toml++ 3.3
+// can read safely, since it also reaches __builtin_unreachable on non-ASCII bytes where it expects
+// whitespace, in valid and invalid documents alike.
+std::string toml_ascii_copy(std::string_view text);
 
 // `text` with every byte that is not part of valid UTF-8 replaced by U+FFFD: what leaves the tool
 // (file names, clang's messages quoting source bytes) is always valid UTF-8.

@@ -33,13 +33,13 @@ class LineTexts {
   const std::string& line(const std::string& path, std::size_t number) {
     auto it = files_.find(path);
     if (it == files_.end()) {
-      std::vector<std::string> lines;
       std::ifstream in(path, std::ios::binary);
-      std::string line;
-      // Python reads a lone CR as a line break, as the front-ends do.
       std::ostringstream text;
       text << in.rdbuf();
-      std::string all = text.str();
+      const std::string all = text.str();
+      // LF, CRLF and a lone CR end a line, as in the front-ends.
+      std::vector<std::string> lines;
+      std::string line;
       for (std::size_t i = 0; i < all.size(); ++i) {
         const char c = all[i];
         if (c == '\n' || c == '\r') {
