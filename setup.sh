@@ -40,6 +40,21 @@ fi
 
 "$venv/bin/python" grammars/fetch.py
 
+# An offline wheelhouse for the packaging tests: what `pip install <checkout>` needs from PyPI (the
+# build backend, the grammar's sdists; fetch.py checks their hashes), so that the tests of the
+# wheel and of pre-commit's `language: python` hook run with PIP_NO_INDEX.
+wheelhouse=build/wheelhouse
+wheelhouse_stamp="$wheelhouse/.complete-$(cat pyproject.toml grammars/grammars.lock | sha256sum | cut -c1-16)"
+if [ ! -e "$wheelhouse_stamp" ]; then
+  rm -rf "$wheelhouse"
+  build_backend=$(sed -n 's/^requires = \["\(.*\)"\]$/\1/p' pyproject.toml)
+  "$venv/bin/python" -m pip download -q --disable-pip-version-check -d "$wheelhouse" "$build_backend"
+  grammar_sdists=$(awk '!/^#/ && NF >= 3 {print $1 "==" $2}' grammars/grammars.lock)
+  # shellcheck disable=SC2086
+  "$venv/bin/python" -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: -d "$wheelhouse" $grammar_sdists
+  touch "$wheelhouse_stamp"
+fi
+
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$PWD/$venv/bin/python" >/dev/null
 cmake --build build -j"$jobs"

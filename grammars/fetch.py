@@ -38,7 +38,42 @@ def sha256_of(path):
     return h.hexdigest()
 
 
+def sdist_from_find_links(name, version):
+    # An offline wheelhouse named by PIP_FIND_LINKS (folders, separated by spaces), as pip reads it.
+    for folder in os.environ.get("PIP_FIND_LINKS", "").split():
+        for candidate in (f"{name}-{version}.tar.gz", f"{name.replace('-', '_')}-{version}.tar.gz"):
+            path = os.path.join(folder, candidate)
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def sdist_from_pypi(name, version, workdir):
+    # No pip to call: inside pip's isolated build environment (`pip install <checkout>`) pip is not
+    # importable. The JSON API names the sdist's URL; the hash is checked by the caller.
+    import json
+    import urllib.request
+    try:
+        with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/{version}/json", timeout=60) as reply:
+            release = json.load(reply)
+        url = next(u["url"] for u in release["urls"] if u["packagetype"] == "sdist")
+        path = os.path.join(workdir, url.rsplit("/", 1)[-1])
+        with urllib.request.urlopen(url, timeout=120) as reply, open(path, "wb") as out:
+            shutil.copyfileobj(reply, out)
+        return path
+    except Exception as error:  # noqa: BLE001 - any failure is reported the same way
+        sys.exit(f"grammars/fetch.py: could not download {name}=={version} from PyPI: {error}\n"
+                 "  offline, put its sdist in a folder named by PIP_FIND_LINKS")
+
+
 def fetch_sdist(name, version, workdir):
+    local = sdist_from_find_links(name, version)
+    if local:
+        return local
+    try:
+        import pip  # noqa: F401
+    except ImportError:
+        return sdist_from_pypi(name, version, workdir)
     # pip reads the sdist's metadata in an isolated environment but builds nothing; the hash
     # below is checked before a single file of the archive is used.
     cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",

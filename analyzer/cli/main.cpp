@@ -2,6 +2,7 @@
 // pipeline, picks the emitter and maps the outcome to the exit code:
 // 0 nothing at or above --fail-level, 1 findings at or above it, 2 usage or tool error.
 #include "cli/config.h"
+#include "cli/version.h"
 #include "core/api_table.h"
 #include "core/source_file.h"
 #include "emit/emitters.h"
@@ -19,6 +20,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <malloc.h>
 #include <limits>
@@ -118,7 +120,7 @@ int main(int argc, char** argv) {
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   CLI::App app{"cudnnlint: finds model configurations that cuDNN rejects or that end in NaN/Inf"};
-  app.set_version_flag("--version", std::string("cudnnlint ") + CUDNNLINT_VERSION);
+  app.set_version_flag("--version", std::function<std::string()>(cudnnlint::cli::version_text));
 
   std::vector<std::string> paths;
   std::string format = "text";

@@ -429,6 +429,26 @@ ResolvedCommand resolve_command(const std::string& path, CommandSource& commands
   return resolved;
 }
 
+}  // namespace
+
+std::string clang_resource_dir() {
+  // An installed cudnnlint (the wheel, `cmake --install`) carries the built-in headers of the Clang
+  // it links at ../share/cudnnlint/clang; a build tree uses those of the Clang it was built with.
+  static const std::string dir = [] {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+      const fs::path bundled = (exe.parent_path() / ".." / "share" / "cudnnlint" / "clang").lexically_normal();
+      if (fs::is_regular_file(bundled / "include" / "stddef.h", ec)) return bundled.string();
+    }
+    return std::string(CUDNNLINT_CLANG_RESOURCE_DIR);
+  }();
+  return dir;
+}
+
+namespace {
+
 // The full argument list handed to clang: outputs dropped, syntax only, cudnnlint's additions last.
 std::vector<std::string> final_arguments(const ResolvedCommand& resolved, const CppOptions& options) {
   const auto& command = resolved.arguments;
@@ -445,7 +465,8 @@ std::vector<std::string> final_arguments(const ResolvedCommand& resolved, const 
     out.push_back(arg);
   }
   // The clang driver takes options after inputs too.
-  for (const char* flag : {"-fsyntax-only", "-resource-dir=" CUDNNLINT_CLANG_RESOURCE_DIR, "-fno-color-diagnostics",
+  out.push_back("-resource-dir=" + clang_resource_dir());
+  for (const char* flag : {"-fsyntax-only", "-fno-color-diagnostics",
                            "-fno-caret-diagnostics", "-Wno-unknown-cuda-version", "-Wno-macro-redefined",
                            "-idirafter", kStandInDir})
     out.emplace_back(flag);

@@ -40,6 +40,9 @@ bool is_cuda_source(std::string_view path);
 // .h .hh .hpp .cuh
 bool is_header(std::string_view path);
 
+// Clang's built-in headers (stddef.h, ...): bundled beside an installed binary, else the build's Clang.
+std::string clang_resource_dir();
+
 // The flags used when no compilation database knows the file (README: "How C++ analysis finds its flags").
 std::vector<std::string> fallback_flags(std::string_view path);
 

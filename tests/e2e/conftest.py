@@ -32,6 +32,11 @@ def fixture_args(path):
 SHARED = pathlib.Path(os.environ.get("CUDNNLINT_SHARED", REPO.parent / "shared"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "packaging: builds cudnnlint from this checkout (a wheel, a pre-commit "
+                            "environment); run once, on the build/ pass of ./test.sh")
+
+
 def pytest_addoption(parser):
     parser.addoption("--cudnnlint", default=str(REPO / "build" / "cudnnlint"), help="the binary under test")
 

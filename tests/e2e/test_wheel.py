@@ -1,0 +1,104 @@
+"""The wheel (pyproject.toml, scikit-build-core), built offline from the wheelhouse ./setup.sh fills
+and installed into a clean virtual environment, gives a `cudnnlint` that analyses the
+examples as the build under test does, and that needs nothing from the build machine but glibc."""
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from conftest import REPO
+
+WHEELHOUSE = REPO / "build" / "wheelhouse"
+VENV_PYTHON = pathlib.Path(sys.executable)
+# What a portable binary may load: glibc's own libraries.
+GLIBC = {"linux-vdso.so.1", "libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1",
+         "ld-linux-x86-64.so.2"}
+
+
+def test_the_package_version_is_the_cmake_project_version():
+    cmake = re.search(r"project\(cudnnlint VERSION ([0-9.]+)", (REPO / "CMakeLists.txt").read_text()).group(1)
+    pyproject = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
+    assert cmake == pyproject
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The wheel `pip wheel <checkout>` builds (with build isolation, offline from the wheelhouse:
+    what `pip install <checkout>` does before it installs; the pre-commit hook's test runs that)."""
+    if not any(WHEELHOUSE.glob(".complete-*")):
+        pytest.skip(f"{WHEELHOUSE} is not filled: ./setup.sh downloads the build backend and the grammar there")
+    out = tmp_path_factory.mktemp("wheel")
+    env = dict(os.environ, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(WHEELHOUSE), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    result = subprocess.run([str(VENV_PYTHON), "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(REPO)],
+                            env=env, capture_output=True, text=True, timeout=1500)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    built = next(out.glob("cudnnlint-*.whl"))
+    print(f"wheel: {built.name}, {built.stat().st_size / 1e6:.1f} MB")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory):
+    """A clean venv (no site packages) with the wheel installed offline; returns its bin/cudnnlint."""
+    venv = tmp_path_factory.mktemp("clean") / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True)
+    env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env.pop("VIRTUAL_ENV", None)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], env=env, check=True,
+                   timeout=600)
+    return venv / "bin" / "cudnnlint"
+
+
+def findings(binary, *args):
+    result = subprocess.run([str(binary), "--format", "json", "--no-progress", *args], capture_output=True,
+                            text=True, cwd=REPO, timeout=300)
+    assert result.returncode in (0, 1), result.stderr
+    return [(f["path"], f["line"], f["rule"], f["message"]) for f in json.loads(result.stdout)["findings"]]
+
+
+@pytest.mark.packaging
+def test_the_installed_cudnnlint_analyses_the_examples_like_the_build(installed, cli):
+    from_wheel = findings(installed, "examples")
+    assert from_wheel == findings(cli.binary, "examples")
+    # The C++ example is among them: clang ran on the headers the wheel carries.
+    assert any(path.endswith(".cpp") for path, *_ in from_wheel), from_wheel
+
+
+@pytest.mark.packaging
+def test_version_names_the_cudnn_headers_the_grammar_pin_and_the_bundled_clang_headers(installed):
+    text = subprocess.run([str(installed), "--version"], capture_output=True, text=True, check=True).stdout
+    lock = (REPO / "grammars" / "grammars.lock").read_text()
+    version, sha = re.search(r"^tree-sitter-python +(\S+) +([0-9a-f]+)", lock, re.M).groups()
+    assert text.splitlines()[0] == "cudnnlint 0.1.0"
+    assert re.search(r"^cuDNN headers: (\d+\.\d+\.\d+ \(|none found)", text, re.M), text
+    assert f"grammar: tree-sitter-python {version} (sdist sha256 {sha[:16]}...)" in text
+    bundled = installed.parent.parent / "share" / "cudnnlint" / "clang"
+    assert f"(built-in headers: {bundled})" in text, text
+    assert (bundled / "include" / "stddef.h").is_file()
+
+
+@pytest.mark.packaging
+def test_the_binary_needs_nothing_but_glibc(installed):
+    loaded = subprocess.run(["ldd", str(installed)], capture_output=True, text=True, check=True).stdout
+    names = {line.split()[0].rsplit("/", 1)[-1] for line in loaded.splitlines() if line.strip()}
+    assert names <= GLIBC, loaded
+
+
+@pytest.mark.packaging
+def test_auditwheel_finds_no_external_library_in_the_wheel(wheel):
+    auditwheel = VENV_PYTHON.with_name("auditwheel")
+    if not auditwheel.exists():
+        pytest.skip(f"{auditwheel} not found: ./setup.sh installs it from requirements.txt")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "cudnnlint-0.1.0.data/scripts/cudnnlint" in names
+    assert "cudnnlint-0.1.0.data/data/share/cudnnlint/clang/include/stddef.h" in names
+    shown = subprocess.run([str(auditwheel), "show", str(wheel)], capture_output=True, text=True)
+    text = " ".join(shown.stdout.split())
+    assert shown.returncode == 0 and re.search(r'consistent with the following platform tag: "manylinux_2_\d+_x86_64"',
+                                               text), shown.stdout + shown.stderr
+    assert "external shared libraries" not in text and "libstdc++" not in text, text
