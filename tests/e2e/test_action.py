@@ -1,0 +1,83 @@
+"""action.yml, the composite action for GitHub code scanning. GitHub's runner is not here: these
+tests check its structure and run its cudnnlint step's script, as the runner would, with the binary
+under test on PATH: findings become a SARIF report (with the category) and pass by default, and
+usage errors fail the step."""
+import json
+import os
+import pathlib
+import re
+import subprocess
+
+import pytest
+import yaml
+
+from conftest import REPO
+
+ACTION = yaml.safe_load((REPO / "action.yml").read_text())
+STEPS = ACTION["runs"]["steps"]
+
+
+def step(name_start):
+    return next(s for s in STEPS if s.get("name", "").startswith(name_start))
+
+
+def test_the_action_is_composite_and_uploads_with_codeql_upload_sarif():
+    assert ACTION["runs"]["using"] == "composite"
+    upload = step("Upload")
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"]["sarif_file"] == "${{ inputs.sarif-file }}"
+    assert all("shell" in s for s in STEPS if "run" in s), "a composite action's run steps must name their shell"
+
+
+def test_the_action_installs_every_debian_package_the_build_needs():
+    installed = set(step("Install the build's").get("run").split())
+    setup = (REPO / "setup.sh").read_text()
+    build_packages = {p for p in re.search(r"apt_packages=\(([^)]*)\)", setup).group(1).split()
+                      if p.endswith("-dev") and p not in {"libgtest-dev", "libgmock-dev", "libfuzzer-14-dev",
+                                                          "libmimalloc-dev"}}
+    assert build_packages <= installed, build_packages - installed
+
+
+def run_step(project, cli, **inputs):
+    """The `Run cudnnlint` step's script under bash, its env set from INPUTS (the action's defaults else)."""
+    run = step("Run cudnnlint")
+    env = dict(os.environ, PATH=str(pathlib.Path(cli.binary).parent) + os.pathsep + os.environ["PATH"])
+    for key, value in run["env"].items():
+        name = re.search(r"inputs\.([\w-]+)", value).group(1)
+        env[key] = inputs.get(name.replace("-", "_"), ACTION["inputs"][name].get("default", ""))
+    return subprocess.run(["bash", "-e", "-c", run["run"]], cwd=project, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "model.py").write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(8, eps=0.0)\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+def test_findings_become_a_sarif_report_with_the_category_and_the_step_passes(project, cli, sarif_check):
+    result = run_step(project, cli, category="models/gpu")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("cudnnlint ")  # --version goes to the log first
+    sarif = json.loads((project / "cudnnlint.sarif").read_text())
+    run = sarif["runs"][0]
+    assert run["automationDetails"]["id"] == "models/gpu"
+    assert [r["ruleId"] for r in run["results"]] == ["bn-eps-zero"]
+    assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "model.py"
+    sarif_check(project / "cudnnlint.sarif")
+
+
+def test_fail_on_findings_fails_the_step_and_args_and_paths_reach_cudnnlint(project, cli):
+    (project / "other").mkdir()
+    (project / "other" / "clean.py").write_text("x = 1\n")
+    assert run_step(project, cli, fail_on_findings="true").returncode == 1
+    only_clean = run_step(project, cli, fail_on_findings="true", paths="other", sarif_file="clean.sarif")
+    assert only_clean.returncode == 0, only_clean.stderr
+    ignored = run_step(project, cli, fail_on_findings="true", args="--ignore bn-eps-zero --cudnn-version 9.1")
+    assert ignored.returncode == 0, ignored.stderr
+
+
+def test_a_usage_error_fails_the_step(project, cli):
+    result = run_step(project, cli, args="--cudnn-version not-a-version")
+    assert result.returncode == 2, result.stdout + result.stderr
