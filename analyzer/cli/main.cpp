@@ -9,6 +9,8 @@
 #include "emit/replay_json.h"
 #include "engine/analysis.h"
 #include "engine/baseline.h"
+#include "engine/fixes.h"
+#include "emit/unified_diff.h"
 #include "gpu_check/gpu_check.h"
 #include "emit/sarif_read.h"
 #include "kb/kb.h"
@@ -111,6 +113,59 @@ int run_rules_listing() {
   return kExitClean;
 }
 
+std::string plural(std::size_t n, std::string_view word) {
+  const bool es = word.ends_with("x");
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : es ? "es" : "s");
+}
+
+// Says on stderr what the fixes left aside: the unsafe ones without --unsafe-fixes, overlaps.
+void note_fixes_left(const cudnnlint::FixPlan& plan) {
+  if (plan.unsafe_left)
+    std::cerr << "cudnnlint: " << plural(plan.unsafe_left, "unsafe fix") << " not applied: --unsafe-fixes includes "
+              << (plan.unsafe_left == 1 ? "it" : "them") << " (each changes numerics or behaviour; review the diff)\n";
+  if (plan.overlapping)
+    std::cerr << "cudnnlint: " << plural(plan.overlapping, "fix") << " overlapping another left for a next run\n";
+  for (const auto& file : plan.files)
+    if (!file.error.empty())
+      std::cerr << "cudnnlint: " << valid_utf8(file.path) << ": fixes not applied: " << file.error << '\n';
+}
+
+// --diff: the fixes as a unified diff on stdout; exit 1 when there is one.
+int show_fixes(const cudnnlint::AnalysisResult& result, bool unsafe) {
+  const cudnnlint::FixPlan plan = cudnnlint::plan_fixes(result.findings, unsafe);
+  std::size_t fixes = 0, files = 0;
+  for (const auto& file : plan.files) {
+    const std::string diff = cudnnlint::unified_diff(file.path, file.before, file.after);
+    if (diff.empty()) continue;
+    std::cout << diff;
+    fixes += file.applied.size();
+    ++files;
+  }
+  std::cout.flush();
+  note_fixes_left(plan);
+  std::cerr << "cudnnlint: " << plural(fixes, "fix") << " in " << plural(files, "file") << " (not written: --diff)\n";
+  if (result.usage_error) return kExitError;
+  return files ? kExitFindings : kExitClean;
+}
+
+// --fix: applies and writes the fixes; whether a file changed.
+bool apply_fixes(const cudnnlint::AnalysisResult& result, bool unsafe) {
+  cudnnlint::FixPlan plan = cudnnlint::plan_fixes(result.findings, unsafe);
+  cudnnlint::write_fixes(plan);
+  std::size_t fixes = 0, files = 0;
+  for (const auto& file : plan.files) {
+    if (!file.error.empty() || file.after == file.before) continue;
+    ++files;
+    for (const auto& applied : file.applied) {
+      std::cerr << "cudnnlint: fixed " << valid_utf8(file.path) << ':' << valid_utf8(applied) << '\n';
+      ++fixes;
+    }
+  }
+  note_fixes_left(plan);
+  std::cerr << "cudnnlint: " << plural(fixes, "fix") << " applied in " << plural(files, "file") << '\n';
+  return files != 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -201,6 +256,14 @@ int main(int argc, char** argv) {
                  "Report only findings this baseline (from --write-baseline) does not record");
   app.add_option("--write-baseline", write_baseline_file,
                  "Record the findings of this run in FILE (sorted JSON) and exit 0; later runs take it with --baseline");
+  bool fix_flag = false, unsafe_fixes = false, diff_flag = false;
+  auto* fix_option = app.add_flag("--fix", fix_flag,
+                                  "Apply the findings' safe fixes (none today; with --unsafe-fixes, all), then report what remains");
+  auto* diff_option = app.add_flag("--diff", diff_flag,
+                                   "Print the fixes --fix would apply as a unified diff, write nothing (exit 1 when there are some)");
+  fix_option->excludes(diff_option);
+  app.add_flag("--unsafe-fixes", unsafe_fixes,
+               "With --fix or --diff: also the unsafe fixes (every fix today changes numerics or behaviour)");
   app.add_flag("--no-progress", no_progress, "No progress line on stderr (drawn only on a terminal)");
   app.add_flag("--timings", timings,
                "Print to stderr how long the analysis and its project step took (for benchmarks)");
@@ -380,6 +443,18 @@ int main(int argc, char** argv) {
       return result.usage_error ? kExitError : kExitClean;
     }
     if (baseline) result.baselined = baseline->filter(result.findings, source_root);
+    if (unsafe_fixes && !fix_flag && !diff_flag)
+      throw std::invalid_argument("--unsafe-fixes goes with --fix (apply) or --diff (show)");
+    if (diff_flag) return show_fixes(result, unsafe_fixes);
+    if (fix_flag && apply_fixes(result, unsafe_fixes)) {
+      // Report what the fixed tree still holds: the fixes' findings are gone, and a second --fix
+      // finds nothing to do.
+      Progress progress(STDERR_FILENO, false);
+      options.progress = &progress;
+      result = analyze(options);
+      options.progress = nullptr;
+      if (baseline) result.baselined = baseline->filter(result.findings, source_root);
+    }
     if (gpu_check_flag && format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_options);
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const Report report{result, result.target, source_root, sarif_category};

@@ -67,6 +67,26 @@ struct GpuCheckSummary {
   double seconds = 0.0;
 };  // "confirmed", "not reproduced", "skipped"
 
+// One text edit of a fix: the bytes of `range` (an empty range: an insertion at its start) become
+// `replacement`.
+struct TextEdit {
+  SourceRange range;
+  std::string replacement;
+  // What the rule expects `range` to hold; the engine drops the fix when the file says otherwise.
+  std::string expected;
+  // An argument added to a call: `range` is empty at the call's ')' and the engine writes the
+  // separator the text before it needs (", ", " " after a trailing comma, none after '(').
+  bool new_argument = false;
+};
+
+// A mechanical edit from the KB entry's workaround, attached to a finding. Every fix today changes
+// numerics or behaviour and is unsafe: --fix applies only safe ones, --unsafe-fixes the others too.
+struct Fix {
+  std::string description;  // "set eps=1.001e-05"
+  bool safe = false;
+  std::vector<TextEdit> edits;  // in the finding's file
+};
+
 struct Finding {
   std::string rule_id;        // e.g. "bn-eps-negative"
   std::string kb_id;          // e.g. "cuda/cudnn-bn-epsilon-negative"
@@ -79,6 +99,7 @@ struct Finding {
   std::string source_line;    // the primary line's text, for excerpts
   ReplayConfig replay;
   std::optional<GpuVerdict> gpu_check;  // set when gpu_check ran
+  std::optional<Fix> fix;     // a rule's mechanical fix, checked against the file by the engine
 };
 
 } // namespace cudnnlint

@@ -34,6 +34,16 @@ nlohmann::json finding_json(const Finding& f) {
   item["replay"] = replay_to_json(f.replay);
   if (f.gpu_check) item["gpu_check"] = verdict_to_json(*f.gpu_check);
   if (!f.line_hash.empty()) item["line_hash"] = f.line_hash;
+  if (f.fix) {
+    // Ruff's shape: an applicability and edits with 1-based positions (end exclusive).
+    nlohmann::json edits = nlohmann::json::array();
+    for (const TextEdit& edit : f.fix->edits)
+      edits.push_back({{"line", edit.range.begin.line}, {"column", edit.range.begin.column},
+                       {"end_line", edit.range.end.line}, {"end_column", edit.range.end.column},
+                       {"content", edit.replacement}});
+    item["fix"] = {{"message", f.fix->description}, {"applicability", f.fix->safe ? "safe" : "unsafe"},
+                   {"edits", std::move(edits)}};
+  }
   return item;
 }
 

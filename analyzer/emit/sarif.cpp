@@ -139,6 +139,21 @@ std::size_t write_sarif(std::ostream& out, const Report& report) {
         {"properties", {{"kb", f.kb_id}, {"target", f.target_note}, {"replay", replay_to_json(f.replay)}}}};
     if (f.gpu_check) result["properties"]["gpuCheck"] = verdict_to_json(*f.gpu_check);
     if (!f.line_hash.empty()) result["partialFingerprints"] = {{"primaryLocationLineHash", f.line_hash}};
+    if (f.fix) {
+      // SARIF's fixes (§3.55): valid SARIF that GitHub code scanning does not read (not in its
+      // supported list) and does not reject; editors and `sarif` tools can apply them.
+      nlohmann::json replacements = nlohmann::json::array();
+      for (const TextEdit& edit : f.fix->edits)
+        // Explicit ends: an insertion is an empty region (SARIF's default end is the line's end).
+        replacements.push_back({{"deletedRegion",
+                                 {{"startLine", edit.range.begin.line}, {"startColumn", edit.range.begin.column_utf16},
+                                  {"endLine", edit.range.end.line}, {"endColumn", edit.range.end.column_utf16}}},
+                                {"insertedContent", {{"text", edit.replacement}}}});
+      result["fixes"] = {{{"description", {{"text", f.fix->description + (f.fix->safe ? "" : " (unsafe)")}}},
+                          {"artifactChanges",
+                           {{{"artifactLocation", artifact_location(f.location.path, report.source_root)},
+                             {"replacements", std::move(replacements)}}}}}};
+    }
     if (!f.related.empty()) {
       nlohmann::json related = nlohmann::json::array();
       int id = 1;

@@ -64,6 +64,10 @@ void write_text(std::ostream& out, const Report& report, bool color) {
     }
     if (!f.target_note.empty()) out << "  " << p.dim() << "target:" << p.reset() << ' ' << f.target_note << '\n';
     if (f.gpu_check) out << "  " << p.dim() << "gpu_check:" << p.reset() << ' ' << verdict_line(*f.gpu_check) << '\n';
+    if (f.fix)
+      out << "  " << p.dim() << "fix:" << p.reset() << ' ' << f.fix->description
+          << (f.fix->safe ? " (--fix applies it)" : " (unsafe: changes behaviour; --fix --unsafe-fixes applies it)")
+          << '\n';
     out << "  " << p.dim() << "explain:" << p.reset() << " cudnnlint explain " << f.kb_id << '\n';
   }
   const std::size_t total = report.result.findings.size();

@@ -3,6 +3,7 @@
 #include "config/config_file.h"
 #include "core/api_table.h"
 #include "core/line_hash.h"
+#include "engine/fixes.h"
 #include "engine/module_index.h"
 #include "engine/project.h"
 #include "engine/python_pass.h"
@@ -306,6 +307,7 @@ void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table
       continue;
     }
     if (const SourceFile* file = files.file(path)) {
+      settle_fix(finding, file->text());
       finding.source_line = std::string(file->line_text(finding.location.range.begin.line));
       if (options.line_hashes) {
         const auto& hashes = files.hashes(path);

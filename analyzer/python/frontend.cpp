@@ -311,4 +311,10 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
   return exports;
 }
 
+bool parses_without_error(std::string_view text) {
+  thread_local const Parser parser;
+  const TreePtr tree = parser.parse(text);
+  return tree && !ts_node_has_error(ts_tree_root_node(tree.get()));
+}
+
 }  // namespace cudnnlint::python

@@ -57,6 +57,9 @@ bool names_any(std::string_view text, const std::vector<std::string>& words);
 PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser,
                               const PythonOptions& options);
 
+// Whether `text` parses as Python without a syntax error (the check after a fix is applied).
+bool parses_without_error(std::string_view text);
+
 // What a module binds at its top level, for following `from .constants import EPS` and
 // re-exports through __init__.py (the project step asks for the modules it needs).
 struct ModuleExports {

@@ -191,10 +191,65 @@ std::string refusal_in_force(const EpsContext& ctx, double eps) {
          ctx.refusal->error + refusal_condition(ctx);
 }
 
+namespace {
+
+// A number literal as Python writes it, optionally negative: `1e-6`, `-1e-5`, `0`, `0.`, `.5`, `1_0.0`.
+bool is_number_literal(std::string_view text) {
+  std::size_t i = 0;
+  if (i < text.size() && text[i] == '-') ++i;
+  while (i < text.size() && text[i] == ' ') ++i;
+  bool digits = false;
+  const auto run = [&] {
+    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+      digits = true;
+      ++i;
+    }
+  };
+  run();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    run();
+  }
+  if (!digits) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    const std::size_t exponent = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    if (i == exponent) return false;
+  }
+  return i == text.size();
+}
+
+// The KB's workaround as an edit: the smallest epsilon that is safe for the target, written over
+// the literal at the call. 1.001e-5 (TensorFlow's own floor) for TensorFlow and Keras, and where the
+// framework stores eps as float32 and the cuDNN may be older than 7.5 (float32(1e-5) < 1e-5);
+// 1e-5 elsewhere. Only for an inline literal in Python: a named constant may serve other calls.
+std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
+  const NormalizationFact& fact = ctx.fact;
+  if (!fact.eps_location || !fact.eps || !fact.eps->provenance.empty() || !fact.eps_location->path.ends_with(".py"))
+    return std::nullopt;
+  if (!is_number_literal(fact.eps->spelling)) return std::nullopt;
+  const bool tensorflow = ctx.api.framework == "tensorflow" || ctx.api.framework == "keras" ||
+                          ctx.path == CudnnPath::ClampTf;
+  const bool float32_floor = ctx.api.eps_storage == EpsStorage::Float32 && (!ctx.cudnn_known || ctx.old_cudnn);
+  const bool tf_floor = tensorflow || float32_floor;
+  const double value = tf_floor ? kTfFusedFloor : kOldCudnnFloor;
+  if (std::isfinite(ctx.eps) && ctx.eps >= value) return std::nullopt;
+  const std::string text = tf_floor ? "1.001e-5" : "1e-5";
+  Fix fix;
+  fix.description = "set " + fact.eps_param + "=" + text + (tf_floor && tensorflow ? " (TensorFlow's fused floor)" : "");
+  fix.edits.push_back({fact.eps_location->range, text, fact.eps->spelling, false});
+  return fix;
+}
+
+}  // namespace
+
 void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
                      std::vector<Finding>& out) {
   const NormalizationFact& fact = ctx.fact;
   Finding finding = make_finding(rule, fact.eps_location.value_or(fact.call));
+  finding.fix = safe_eps_fix(ctx);
   finding.level = level;  // the batch-norm rules' level depends on the target
   finding.message = std::move(message);
   finding.target_note = std::move(target_note);

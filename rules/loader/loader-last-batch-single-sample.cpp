@@ -38,6 +38,22 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
     finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
     loader::add_uses(finding, fact);
     finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
+    // The KB's workaround: drop the partial batch (one sample fewer per epoch).
+    if (fact.call.path.ends_with(".py")) {
+      Fix fix{"set drop_last=True (the last sample of each epoch is not trained on)", false, {}};
+      if (fact.drop_location) {
+        fix.edits.push_back({fact.drop_location->range, "True", "False", false});
+      } else {
+        SourceRange before_paren{fact.call.range.end, fact.call.range.end};
+        for (Position* p : {&before_paren.begin, &before_paren.end}) {
+          --p->byte_offset;
+          --p->column;
+          --p->column_utf16;
+        }
+        fix.edits.push_back({before_paren, fact.drop_param + "=True", "", true});
+      }
+      finding.fix = std::move(fix);
+    }
     out.push_back(std::move(finding));
   }
 }

@@ -1,0 +1,226 @@
+#include "engine/fixes.h"
+
+#include "python/frontend.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace cudnnlint {
+
+namespace {
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return std::move(text).str();
+}
+
+// A file descriptor closed on scope exit.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+// Replaces `path` by `text` atomically, keeping its permission bits. "" on success, else why not.
+std::string replace_atomically(const std::string& path, std::string_view text) {
+  namespace fs = std::filesystem;
+  struct stat original {};
+  if (::stat(path.c_str(), &original) != 0) return std::string("cannot stat: ") + std::strerror(errno);
+  const fs::path target(path);
+  std::string hidden_name(".");  // (not "." + name: gcc 12 warns falsely, -Wrestrict)
+  hidden_name += target.filename().string();
+  hidden_name += ".cudnnlint-XXXXXX";
+  std::string temp = (target.parent_path() / hidden_name).string();
+  Descriptor fd(::mkstemp(temp.data()));
+  if (fd.get() < 0) return std::string("cannot create a temporary file beside it: ") + std::strerror(errno);
+  std::string error;
+  for (std::size_t written = 0; written < text.size() && error.empty();) {
+    const ssize_t n = ::write(fd.get(), text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) error = std::string("cannot write the temporary file: ") + std::strerror(errno);
+    else written += static_cast<std::size_t>(n);
+  }
+  if (error.empty() && ::fchmod(fd.get(), original.st_mode & 07777) != 0)
+    error = std::string("cannot set the permissions: ") + std::strerror(errno);
+  if (error.empty() && ::fsync(fd.get()) != 0) error = std::string("cannot flush: ") + std::strerror(errno);
+  if (::close(fd.release()) != 0 && error.empty()) error = std::string("cannot close: ") + std::strerror(errno);
+  if (error.empty() && ::rename(temp.c_str(), path.c_str()) != 0)
+    error = std::string("cannot rename the temporary file over it: ") + std::strerror(errno);
+  if (!error.empty()) ::unlink(temp.c_str());
+  return error;
+}
+
+struct PlannedEdit {
+  const TextEdit* edit;
+  const Finding* finding;
+};
+
+// The position of byte `offset` of `text` (columns in code points and UTF-16 units).
+Position position_at(std::string_view text, std::size_t offset) {
+  Position position;
+  position.byte_offset = static_cast<std::uint32_t>(offset);
+  position.line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') ++position.line, line_start = i + 1;
+  position.column = position.column_utf16 = 1;
+  for (std::size_t i = line_start; i < offset; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if ((byte & 0xC0) == 0x80) continue;  // a continuation byte
+    ++position.column;
+    position.column_utf16 += byte >= 0xF0 ? 2 : 1;  // four-byte sequences are surrogate pairs
+  }
+  return position;
+}
+
+}  // namespace
+
+bool fixed_text_parses(std::string_view path, std::string_view text) {
+  return path.ends_with(".py") && python::parses_without_error(text);
+}
+
+void settle_fix(Finding& finding, std::string_view text) {
+  if (!finding.fix) return;
+  for (TextEdit& edit : finding.fix->edits) {
+    const std::size_t begin = edit.range.begin.byte_offset, end = edit.range.end.byte_offset;
+    bool matches = begin <= end && end <= text.size();
+    if (matches && edit.new_argument) {
+      matches = begin < text.size() && text[begin] == ')';
+      std::size_t before = begin;
+      while (matches && before > 0 && std::isspace(static_cast<unsigned char>(text[before - 1]))) --before;
+      // A comment between the last argument and ')' would swallow the argument: no fix.
+      const std::size_t line_start = before == 0 ? 0 : text.rfind('\n', before - 1) + 1;
+      if (matches && text.substr(line_start, before - line_start).find('#') != std::string_view::npos) matches = false;
+      if (matches && before > 0) {
+        // Right after the last argument (its trailing comma kept): `f(a, b, drop_last=True\n)`.
+        const char previous = text[before - 1];
+        edit.replacement = previous == '(' ? edit.replacement
+                           : previous == ',' ? " " + edit.replacement + ","
+                                             : ", " + edit.replacement;
+        edit.range.begin = edit.range.end = position_at(text, before);
+      }
+      edit.new_argument = false;
+      edit.expected.clear();
+    } else if (matches) {
+      matches = text.substr(begin, end - begin) == edit.expected;
+    }
+    if (!matches) {
+      finding.fix.reset();
+      return;
+    }
+  }
+}
+
+FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
+  FixPlan plan;
+  std::map<std::string, std::vector<PlannedEdit>> by_file;
+  for (const Finding& finding : findings) {
+    if (!finding.fix || finding.fix->edits.empty()) continue;
+    if (!finding.fix->safe && !unsafe) {
+      ++plan.unsafe_left;
+      continue;
+    }
+    for (const TextEdit& edit : finding.fix->edits) by_file[finding.location.path].push_back({&edit, &finding});
+  }
+  for (auto& [path, edits] : by_file) {
+    FileFix file;
+    file.path = path;
+    const auto text = read_file(path);
+    if (!text) {
+      file.error = "cannot read the file";
+      plan.files.push_back(std::move(file));
+      continue;
+    }
+    file.before = *text;
+    std::stable_sort(edits.begin(), edits.end(), [](const PlannedEdit& a, const PlannedEdit& b) {
+      return a.edit->range.begin.byte_offset < b.edit->range.begin.byte_offset;
+    });
+    std::string after;
+    std::size_t copied = 0;
+    const TextEdit* last = nullptr;
+    const Finding* last_finding = nullptr;
+    for (const PlannedEdit& planned : edits) {
+      const TextEdit& edit = *planned.edit;
+      const std::size_t begin = edit.range.begin.byte_offset, end = edit.range.end.byte_offset;
+      // Two findings on one literal carry the same edit: it is made once.
+      if (last && last->range.begin.byte_offset == begin && last->range.end.byte_offset == end &&
+          last->replacement == edit.replacement) {
+        if (planned.finding != last_finding)
+          file.applied.push_back(std::to_string(planned.finding->location.range.begin.line) + ":" +
+                                 std::to_string(planned.finding->location.range.begin.column) + " " +
+                                 planned.finding->rule_id + ": " + planned.finding->fix->description);
+        last_finding = planned.finding;
+        continue;
+      }
+      if (begin < copied || end > file.before.size() ||
+          (!edit.expected.empty() && file.before.compare(begin, end - begin, edit.expected) != 0)) {
+        ++plan.overlapping;
+        continue;
+      }
+      after.append(file.before, copied, begin - copied);
+      after += edit.replacement;
+      copied = end;
+      last = &edit;
+      if (planned.finding != last_finding)
+        file.applied.push_back(std::to_string(planned.finding->location.range.begin.line) + ":" +
+                               std::to_string(planned.finding->location.range.begin.column) + " " +
+                               planned.finding->rule_id + ": " + planned.finding->fix->description);
+      last_finding = planned.finding;
+    }
+    after.append(file.before, copied);
+    file.after = std::move(after);
+    if (!fixed_text_parses(path, file.after)) {
+      file.error = "the fixed file would not parse; left unchanged";
+      file.after = file.before;
+    }
+    plan.files.push_back(std::move(file));
+  }
+  return plan;
+}
+
+void write_fixes(FixPlan& plan) {
+  for (FileFix& file : plan.files) {
+    if (!file.error.empty() || file.after == file.before) continue;
+    const auto now = read_file(file.path);
+    if (!now || *now != file.before) {
+      file.error = "the file changed while cudnnlint ran; left unchanged";
+      continue;
+    }
+    if (std::string error = replace_atomically(file.path, file.after); !error.empty()) {
+      file.error = std::move(error);
+      continue;
+    }
+    // Read back what the rename put there: another writer may have raced us.
+    const auto written = read_file(file.path);
+    if (!written || *written != file.after || !fixed_text_parses(file.path, *written)) {
+      const std::string restore = replace_atomically(file.path, file.before);
+      file.error = restore.empty() ? "the written file did not read back as fixed; restored"
+                                   : "the written file did not read back as fixed, and restoring it failed: " + restore;
+    }
+  }
+}
+
+}  // namespace cudnnlint
