@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -142,15 +141,13 @@ std::optional<std::string> read_text(const fs::path& path, std::vector<FileDiagn
                              "dependency file larger than 8 MiB: its pins are not read"});
     return std::nullopt;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) {
+  auto text = read_file_bytes(path.string());
+  if (!text) {
     diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(path), std::nullopt,
                            "cannot read this dependency file: its pins are not used for the target"});
     return std::nullopt;
   }
-  return text.str();
+  return text;
 }
 
 unsigned line_of(std::string_view text, std::size_t offset) {

@@ -5,6 +5,7 @@
 #endif
 
 #include <algorithm>
+#include <fstream>
 #include <cstdint>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -198,6 +199,15 @@ const std::vector<std::size_t>& SourceFile::line_starts() const {
 }
 
 std::size_t SourceFile::line_count() const { return line_starts().size(); }
+
+std::optional<std::string> read_file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return std::move(text).str();
+}
 
 Position SourceFile::position_at(std::size_t byte_offset) const {
   byte_offset = std::min(byte_offset, text_.size());

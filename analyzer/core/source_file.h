@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -50,6 +51,9 @@ struct LoadLimits {
 };
 
 std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits);
+
+// A file's bytes as they are, with no limits or checks; nullopt when it cannot be opened or read.
+std::optional<std::string> read_file_bytes(const std::string& path);
 
 // Returns the byte offset of the first invalid UTF-8 sequence, or npos when the text is valid.
 std::size_t find_invalid_utf8(std::string_view text);

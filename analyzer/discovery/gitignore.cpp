@@ -1,7 +1,7 @@
 #include "discovery/gitignore.h"
 
-#include <fstream>
-#include <sstream>
+#include "core/source_file.h"
+
 
 namespace cudnnlint {
 
@@ -263,12 +263,9 @@ void IgnoreRules::add_line(std::string_view line) {
 }
 
 bool IgnoreRules::add_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return false;
-  add_text(contents.view());
+  const auto contents = read_file_bytes(file.string());
+  if (!contents) return false;
+  add_text(*contents);
   return true;
 }
 

@@ -307,7 +307,7 @@ void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table
       continue;
     }
     if (const SourceFile* file = files.file(path)) {
-      settle_fix(finding, file->text());
+      settle_fix(finding, *file);
       finding.source_line = std::string(file->line_text(finding.location.range.begin.line));
       if (options.line_hashes) {
         const auto& hashes = files.hashes(path);

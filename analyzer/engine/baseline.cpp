@@ -6,7 +6,6 @@
 
 #include <cctype>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <unistd.h>
@@ -33,10 +32,7 @@ class LineTexts {
   const std::string& line(const std::string& path, std::size_t number) {
     auto it = files_.find(path);
     if (it == files_.end()) {
-      std::ifstream in(path, std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      const std::string all = text.str();
+      const std::string all = read_file_bytes(path).value_or("");
       // LF, CRLF and a lone CR end a line, as in the front-ends.
       std::vector<std::string> lines;
       std::string line;

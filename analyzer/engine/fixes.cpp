@@ -1,5 +1,6 @@
 #include "engine/fixes.h"
 
+#include "core/source_file.h"
 #include "python/frontend.h"
 
 #include <algorithm>
@@ -7,10 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -18,15 +17,6 @@
 namespace cudnnlint {
 
 namespace {
-
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
-}
 
 // A file descriptor closed on scope exit.
 class Descriptor {
@@ -78,32 +68,15 @@ struct PlannedEdit {
   const Finding* finding;
 };
 
-// The position of byte `offset` of `text` (columns in code points and UTF-16 units).
-Position position_at(std::string_view text, std::size_t offset) {
-  Position position;
-  position.byte_offset = static_cast<std::uint32_t>(offset);
-  position.line = 1;
-  std::size_t line_start = 0;
-  for (std::size_t i = 0; i < offset; ++i)
-    if (text[i] == '\n') ++position.line, line_start = i + 1;
-  position.column = position.column_utf16 = 1;
-  for (std::size_t i = line_start; i < offset; ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if ((byte & 0xC0) == 0x80) continue;  // a continuation byte
-    ++position.column;
-    position.column_utf16 += byte >= 0xF0 ? 2 : 1;  // four-byte sequences are surrogate pairs
-  }
-  return position;
-}
-
 }  // namespace
 
 bool fixed_text_parses(std::string_view path, std::string_view text) {
   return path.ends_with(".py") && python::parses_without_error(text);
 }
 
-void settle_fix(Finding& finding, std::string_view text) {
+void settle_fix(Finding& finding, const SourceFile& file) {
   if (!finding.fix) return;
+  const std::string_view text = file.text();
   for (TextEdit& edit : finding.fix->edits) {
     const std::size_t begin = edit.range.begin.byte_offset, end = edit.range.end.byte_offset;
     bool matches = begin <= end && end <= text.size();
@@ -120,7 +93,7 @@ void settle_fix(Finding& finding, std::string_view text) {
         edit.replacement = previous == '(' ? edit.replacement
                            : previous == ',' ? " " + edit.replacement + ","
                                              : ", " + edit.replacement;
-        edit.range.begin = edit.range.end = position_at(text, before);
+        edit.range.begin = edit.range.end = file.position_at(before);
       }
       edit.new_argument = false;
       edit.expected.clear();
@@ -148,7 +121,7 @@ FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
   for (auto& [path, edits] : by_file) {
     FileFix file;
     file.path = path;
-    const auto text = read_file(path);
+    const auto text = read_file_bytes(path);
     if (!text) {
       file.error = "cannot read the file";
       plan.files.push_back(std::move(file));
@@ -162,17 +135,21 @@ FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
     std::size_t copied = 0;
     const TextEdit* last = nullptr;
     const Finding* last_finding = nullptr;
+    // "line:column rule-id: description", once per finding (a fix may have several edits).
+    const auto note_applied = [&](const Finding* finding) {
+      if (finding != last_finding)
+        file.applied.push_back(std::to_string(finding->location.range.begin.line) + ":" +
+                               std::to_string(finding->location.range.begin.column) + " " + finding->rule_id + ": " +
+                               finding->fix->description);
+      last_finding = finding;
+    };
     for (const PlannedEdit& planned : edits) {
       const TextEdit& edit = *planned.edit;
       const std::size_t begin = edit.range.begin.byte_offset, end = edit.range.end.byte_offset;
       // Two findings on one literal carry the same edit: it is made once.
       if (last && last->range.begin.byte_offset == begin && last->range.end.byte_offset == end &&
           last->replacement == edit.replacement) {
-        if (planned.finding != last_finding)
-          file.applied.push_back(std::to_string(planned.finding->location.range.begin.line) + ":" +
-                                 std::to_string(planned.finding->location.range.begin.column) + " " +
-                                 planned.finding->rule_id + ": " + planned.finding->fix->description);
-        last_finding = planned.finding;
+        note_applied(planned.finding);
         continue;
       }
       if (begin < copied || end > file.before.size() ||
@@ -184,11 +161,7 @@ FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
       after += edit.replacement;
       copied = end;
       last = &edit;
-      if (planned.finding != last_finding)
-        file.applied.push_back(std::to_string(planned.finding->location.range.begin.line) + ":" +
-                               std::to_string(planned.finding->location.range.begin.column) + " " +
-                               planned.finding->rule_id + ": " + planned.finding->fix->description);
-      last_finding = planned.finding;
+      note_applied(planned.finding);
     }
     after.append(file.before, copied);
     file.after = std::move(after);
@@ -204,7 +177,7 @@ FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
 void write_fixes(FixPlan& plan) {
   for (FileFix& file : plan.files) {
     if (!file.error.empty() || file.after == file.before) continue;
-    const auto now = read_file(file.path);
+    const auto now = read_file_bytes(file.path);
     if (!now || *now != file.before) {
       file.error = "the file changed while cudnnlint ran; left unchanged";
       continue;
@@ -214,7 +187,7 @@ void write_fixes(FixPlan& plan) {
       continue;
     }
     // Read back what the rename put there: another writer may have raced us.
-    const auto written = read_file(file.path);
+    const auto written = read_file_bytes(file.path);
     if (!written || *written != file.after || !fixed_text_parses(file.path, *written)) {
       const std::string restore = replace_atomically(file.path, file.before);
       file.error = restore.empty() ? "the written file did not read back as fixed; restored"

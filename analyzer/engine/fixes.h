@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/finding.h"
+#include "core/source_file.h"
 
 #include <cstddef>
 #include <span>
@@ -15,7 +16,7 @@ namespace cudnnlint {
 // Checks each edit of `finding.fix` against the file's `text`: the bytes it expects, or for a new
 // argument the call's ')' (and writes the separator the text before it needs). Drops the fix when
 // the file says otherwise.
-void settle_fix(Finding& finding, std::string_view text);
+void settle_fix(Finding& finding, const SourceFile& file);
 
 // One file's fixes, applied in memory.
 struct FileFix {

@@ -110,7 +110,7 @@ TEST(SettleFix, ANewArgumentGoesAfterTheLastOneKeepingATrailingComma) {
   finding.location.path = "a.py";
   const std::uint32_t paren = static_cast<std::uint32_t>(text.find(')'));
   finding.fix = Fix{"set drop_last=True", false, {{{{2, 12, 12, paren}, {2, 12, 12, paren}}, "drop_last=True", "", true}}};
-  settle_fix(finding, text);
+  settle_fix(finding, SourceFile("a.py", text));
   ASSERT_TRUE(finding.fix);
   const TextEdit& edit = finding.fix->edits.front();
   EXPECT_EQ(edit.replacement, " drop_last=True,");
@@ -124,7 +124,7 @@ TEST(SettleFix, ACommentBeforeTheParenthesisMeansNoFix) {
   Finding finding;
   const std::uint32_t paren = static_cast<std::uint32_t>(text.find(')'));
   finding.fix = Fix{"set drop_last=True", false, {{{{2, 1, 1, paren}, {2, 1, 1, paren}}, "drop_last=True", "", true}}};
-  settle_fix(finding, text);
+  settle_fix(finding, SourceFile("a.py", text));
   EXPECT_FALSE(finding.fix);
 }
 
