@@ -265,6 +265,15 @@ int main(int argc, char** argv) {
   app.add_flag("--unsafe-fixes", unsafe_fixes,
                "With --fix or --diff: also the unsafe fixes (every fix today changes numerics or behaviour)");
   app.add_flag("--no-progress", no_progress, "No progress line on stderr (drawn only on a terminal)");
+  bool no_cache = false;
+  std::string cache_dir;
+  std::uint64_t cache_size_mib = 256;
+  app.add_flag("--no-cache", no_cache, "Neither read nor write the cache of facts and findings");
+  app.add_option("--cache-dir", cache_dir,
+                 "The cache's folder (default: $CUDNNLINT_CACHE_DIR, else .cudnnlint_cache in the working directory)");
+  app.add_option("--cache-size-limit", cache_size_mib,
+                 "MiB the cache may hold; the least recently used entries go first (default 256)")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--timings", timings,
                "Print to stderr how long the analysis and its project step took (for benchmarks)");
   app.add_flag("--gpu-check", gpu_check_flag,
@@ -374,6 +383,11 @@ int main(int argc, char** argv) {
       if (!find_rule(id)) throw std::invalid_argument("--select: unknown rule '" + id + "' (see `cudnnlint rules`)");
     for (const auto& id : options.ignore)
       if (!find_rule(id)) throw std::invalid_argument("--ignore: unknown rule '" + id + "' (see `cudnnlint rules`)");
+    options.cache.enabled = !no_cache;
+    if (cache_dir.empty())
+      if (const char* from_env = std::getenv("CUDNNLINT_CACHE_DIR"); from_env != nullptr) cache_dir = from_env;
+    options.cache.dir = cache_dir;
+    options.cache.max_bytes = cache_size_mib << 20;
     if (max_file_size > 0) options.limits.max_bytes = static_cast<std::uintmax_t>(max_file_size);
     else if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
 
@@ -429,7 +443,8 @@ int main(int argc, char** argv) {
                 << " s, of which the project step " << result.project_seconds << " s (" << result.project_rounds
                 << " extra passes, " << result.project_apis << " project callables); parsed " << result.bytes_parsed
                 << " of " << result.bytes_read << " bytes read, and " << result.project_bytes_parsed
-                << " more in the project step\n";
+                << " more in the project step"
+                << (result.cache_summary.empty() ? std::string() : "; cache: " + result.cache_summary) << "\n";
     const std::filesystem::path source_root =
         source_root_text.empty() ? find_source_root() : std::filesystem::path(source_root_text);
     if (!write_baseline_file.empty()) {

@@ -73,6 +73,13 @@ class IdentifierFilter {
   bool may_contain_any(const std::vector<std::string>& words) const;
   bool empty() const { return bits_.empty(); }
   std::size_t bytes() const { return bits_.size() * sizeof(std::uint64_t); }
+  // The filter's bits, and a filter from them: what the cache keeps of a file it did not parse.
+  const std::vector<std::uint64_t>& words() const { return bits_; }
+  static IdentifierFilter from_words(std::vector<std::uint64_t> words) {
+    IdentifierFilter filter;
+    filter.bits_ = std::move(words);
+    return filter;
+  }
 
  private:
   friend IdentifierScan scan_identifiers(std::string_view, const WordSet&, const WordSet&, bool, const WordSet*);

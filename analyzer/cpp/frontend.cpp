@@ -577,6 +577,15 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
       result.facts.frameworks.push_back(api->framework);
   }
   result.facts.suppressions = nolint_comments(result.text);
+  result.text_size = result.text.size();
+  for (const std::string& included : collector.included_files()) {
+    if (included.starts_with(stand_in_prefix) || included == kPreludePath) continue;
+    fs::path file(included);
+    if (file.is_relative()) file = fs::path(resolved.directory) / file;
+    if (fs::is_regular_file(file, ec)) result.dependencies.push_back(file.lexically_normal().string());
+  }
+  result.cacheable = std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                  [](const FileDiagnostic& d) { return !d.missing_header.empty(); });
   return result;
 }
 
@@ -632,6 +641,19 @@ std::vector<std::vector<std::string>> clang_commands(std::span<const std::string
   CommandSource commands(options);
   std::vector<std::vector<std::string>> out;
   for (const auto& file : files) out.push_back(final_arguments(resolve_command(file, commands), options));
+  return out;
+}
+
+std::vector<std::string> command_texts(std::span<const std::string> files, const CppOptions& options) {
+  CommandSource commands(options);
+  std::vector<std::string> out;
+  for (const auto& file : files) {
+    const ResolvedCommand resolved = resolve_command(file, commands);
+    std::string text = resolved.directory + '\n' + resolved.note;
+    for (const auto& argument : final_arguments(resolved, options)) text += '\n' + argument;
+    if (!commands.load_error().empty()) text += "\n" + commands.load_error();
+    out.push_back(std::move(text));
+  }
   return out;
 }
 
@@ -702,8 +724,11 @@ std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const
   }
   // After the workers, which replace each result whole.
   if (!commands.load_error().empty() && !results.empty())
+  {
     results.front().diagnostics.push_back({FileDiagnostic::Severity::Warning, options.compile_commands_dir, std::nullopt,
                                            commands.load_error() + "; fallback flags used for every file"});
+    results.front().cacheable = false;
+  }
   return results;
 }
 

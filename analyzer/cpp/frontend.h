@@ -31,7 +31,14 @@ struct CppFileResult {
   // with its own declarations ("torch/torch.h": analyzer/cpp/libtorch_prelude.h).
   std::vector<std::string> stand_ins;
   std::string text;                     // the main file as clang read it (for excerpts and hashes)
+  std::size_t text_size = 0;            // its size (what a cached result keeps of it)
   std::vector<FileDiagnostic> diagnostics;
+  // The files clang read for it (the main file, headers), absolute: what the result depends on
+  // beyond its command. In-memory files (the CUDA prelude, stand-ins) are not listed.
+  std::vector<std::string> dependencies;
+  // Whether the result is what any later parse of the same files with the same command gives:
+  // not after a timeout, a crash, or a header that was not found (it may appear).
+  bool cacheable = false;
 };
 
 // .c .cc .cpp .cxx .h .hh .hpp .cu .cuh
@@ -53,6 +60,10 @@ bool may_contain_cpp_trigger(std::string_view text);
 
 // The clang command line cudnnlint parses each file with (`cudnnlint flags FILE...`).
 std::vector<std::vector<std::string>> clang_commands(std::span<const std::string> files, const CppOptions& options);
+
+// Each file's command as one text, with the directory clang runs it in: what the cache keys a
+// translation unit's result by, beside its bytes.
+std::vector<std::string> command_texts(std::span<const std::string> files, const CppOptions& options);
 
 // Analyses the files in parallel; one result per input file, in input order.
 std::vector<CppFileResult> analyze_cpp(std::span<const std::string> files, const ApiTable& table,

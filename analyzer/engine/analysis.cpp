@@ -3,6 +3,8 @@
 #include "config/config_file.h"
 #include "core/api_table.h"
 #include "core/line_hash.h"
+#include "cache/codec.h"
+#include "engine/analysis_cache.h"
 #include "engine/fixes.h"
 #include "engine/module_index.h"
 #include "engine/project.h"
@@ -334,6 +336,27 @@ void note_include_dirs(const std::vector<std::string>& files, std::vector<FileDi
   }
 }
 
+// What changes a Python file's first-pass facts beyond its bytes, path and module.
+std::string python_fingerprint(const AnalysisOptions& options, const std::vector<std::string>& families) {
+  std::string text = "families";
+  for (const auto& family : families) text += " " + family;
+  text += "\nfull_parse " + std::to_string(options.full_parse);
+  text += "\nmax_bytes " + std::to_string(options.limits.max_bytes) + " utf8 " + std::to_string(options.limits.require_utf8);
+  return text;
+}
+
+// What changes a run's findings beyond its files' paths and bytes.
+std::string run_fingerprint(const AnalysisOptions& options, const std::string& python, const std::string& target,
+                            const std::vector<std::string>& cpp_commands) {
+  std::string text = python + "\ntarget " + target + "\nline_hashes " + std::to_string(options.line_hashes);
+  for (const auto& id : options.select) text += "\nselect " + id;
+  for (const auto& id : options.ignore) text += "\nignore " + id;
+  text += "\ncpp timeout " + std::to_string(options.cpp.timeout_seconds) + " -p " + options.cpp.compile_commands_dir;
+  for (const auto& arg : options.cpp.extra_args) text += "\nextra-arg " + arg;
+  for (const auto& command : cpp_commands) text += "\ncommand " + command;
+  return text;
+}
+
 }  // namespace
 
 AnalysisResult analyze(const AnalysisOptions& options) {
@@ -353,6 +376,41 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     else python_files.push_back(path);
   }
   if (options.progress != nullptr) options.progress->add_files(python_files.size() + cpp_files.size());
+
+  // The cache: a run over files whose stat records say they are unchanged, with the same options,
+  // is answered from its entry without reading a file.
+  std::unique_ptr<AnalysisCache> cache = AnalysisCache::open(options, result.diagnostics);
+  const std::size_t own_diagnostics_from = result.diagnostics.size();
+  const std::vector<std::string> families = python_families(options);
+  const std::string python_options = python_fingerprint(options, families);
+  std::vector<std::string> cpp_commands;
+  if (cache && !cpp_files.empty()) cpp_commands = cpp::command_texts(cpp_files, options.cpp);
+  std::string fingerprint;
+  std::optional<cache::Hash128> run_key;
+  bool run_cacheable = cache && !options.keep_facts;  // --format facts needs every file's facts
+  auto answered_by_cache = [&] {
+    if (!run_key) return false;
+    // The entry holds the front-ends' diagnostics: those of this run's first pass give way.
+    std::vector<FileDiagnostic> so_far(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from),
+                                       result.diagnostics.end());
+    result.diagnostics.resize(own_diagnostics_from);
+    if (!cache->load_run(*run_key, result)) {
+      result.diagnostics.insert(result.diagnostics.end(), so_far.begin(), so_far.end());
+      return false;
+    }
+    if (options.progress != nullptr) options.progress->file_done(python_files.size() + cpp_files.size());
+    result.cache_summary = cache->summary();
+    cache->save(result.diagnostics);
+    std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                     [](const FileDiagnostic& a, const FileDiagnostic& b) { return a.path < b.path; });
+    return true;
+  };
+  if (run_cacheable) {
+    fingerprint = run_fingerprint(options, python_options, cache::canonical_text(result.target), cpp_commands);
+    run_key = cache->run_key(files, fingerprint, false);
+    if (answered_by_cache()) return result;
+  }
+  std::vector<std::string> dependencies;  // files clang read
 
   // C++/CUDA: clang, in one batch (it parallelises itself).
   std::vector<FileFacts> cpp_facts;
@@ -388,10 +446,34 @@ AnalysisResult analyze(const AnalysisOptions& options) {
       cpp::CppOptions cpp_options = options.cpp;
       cpp_options.jobs = options.jobs;
       cpp_options.progress = options.progress;
-      auto results = cpp::analyze_cpp(to_parse, ApiTable::builtin(), cpp_options);
-      for (auto& r : results) {
+      // Units the cache holds (their headers unchanged) are not parsed again.
+      std::vector<std::optional<cpp::CppFileResult>> results(to_parse.size());
+      std::vector<std::string> fresh;
+      std::vector<std::size_t> fresh_at;
+      std::map<std::string, const std::string*> command_of;
+      for (std::size_t i = 0; i < cpp_files.size() && i < cpp_commands.size(); ++i) command_of[cpp_files[i]] = &cpp_commands[i];
+      for (std::size_t i = 0; i < to_parse.size(); ++i) {
+        if (cache) results[i] = cache->load_cpp(to_parse[i], *command_of.at(to_parse[i]));
+        if (results[i]) {
+          if (options.progress != nullptr) options.progress->file_done();
+          continue;
+        }
+        fresh.push_back(to_parse[i]);
+        fresh_at.push_back(i);
+      }
+      if (!fresh.empty()) {
+        auto parsed = cpp::analyze_cpp(fresh, ApiTable::builtin(), cpp_options);
+        for (std::size_t k = 0; k < parsed.size(); ++k) {
+          if (cache) cache->store_cpp(fresh[k], *command_of.at(fresh[k]), parsed[k]);
+          results[fresh_at[k]] = std::move(parsed[k]);
+        }
+      }
+      for (auto& slot : results) {
+        cpp::CppFileResult& r = *slot;
+        if (!r.cacheable) run_cacheable = false;  // a unit that may parse differently next time
+        for (auto& dependency : r.dependencies) dependencies.push_back(std::move(dependency));
         ++result.files_parsed;
-        result.bytes_parsed += r.text.size();
+        result.bytes_parsed += r.text_size;
         for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
         cpp_facts.push_back(std::move(r.facts));
       }
@@ -408,7 +490,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.jobs = options.jobs;
   pass.skip_prefilter = options.full_parse;
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
-  pass.python.families = python_families(options);
+  pass.python.families = families;
   pass.words = builtin.trigger_words(pass.python.families);
   // Method APIs (tf.data's `batch`, Keras's `fit`) and the zero-size tensors the loader family reads
   // (`tf.zeros([0, ...])` into a TensorFlow layer) matter only in files that name TensorFlow or Keras.
@@ -438,14 +520,25 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
   pass.progress = options.progress;
   if (options.progress != nullptr && every.empty()) options.progress->file_done(python_files.size());
+  if (cache) {
+    cache->prepare_python(python_files, modules, python_options);
+    pass.cache = cache.get();
+  }
   run_python_pass(python_files, modules, every, pass, python_results);
   pass.progress = nullptr;  // the project step's passes are not counted again
+  pass.cache = nullptr;
   for (const auto& r : python_results) {
     result.bytes_read += r.bytes_read;
     if (r.facts) {
       ++result.files_parsed;
       result.bytes_parsed += r.bytes_parsed;
     }
+  }
+
+  // Every file read now: the run's entry may hold the rest (a file touched but unchanged).
+  if (run_cacheable && !run_key) {
+    run_key = cache->run_key(files, fingerprint, true);
+    if (answered_by_cache()) return result;
   }
 
   // The project step: values across modules, calls and config files.
@@ -475,6 +568,15 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     return std::tie(a.location.path, pa.line, pa.column, a.rule_id) <
            std::tie(b.location.path, pb.line, pb.column, b.rule_id);
   });
+  if (cache) {
+    if (run_cacheable && run_key) {
+      const std::vector<FileDiagnostic> own(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from),
+                                            result.diagnostics.end());
+      cache->store_run(*run_key, result, own, files, std::move(dependencies));
+    }
+    result.cache_summary = cache->summary();
+    cache->save(result.diagnostics);
+  }
   if (options.keep_facts) {
     for (auto& facts : cpp_facts) result.facts.push_back(std::move(facts));
     for (auto& r : python_results)

@@ -13,11 +13,20 @@
 #include "discovery/discovery.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <optional>
 #include <vector>
 
 namespace cudnnlint {
+
+// The cache of facts and runs (engine/analysis_cache.h). Off unless asked for: the command line
+// turns it on (--no-cache turns it off); library callers and tests choose.
+struct CacheOptions {
+  bool enabled = false;
+  std::string dir;                          // "" : .cudnnlint_cache in the working directory
+  std::uint64_t max_bytes = 256ull << 20;   // the folder's budget: least recently used entries go first
+};
 
 struct AnalysisOptions {
   std::vector<std::string> paths;
@@ -34,6 +43,7 @@ struct AnalysisOptions {
   // Complete `target` with the project's pins (engine/target_resolution.h) where it is silent.
   bool read_pins = true;
   Progress* progress = nullptr;      // files done and C++ units in flight, for a terminal (may be null)
+  CacheOptions cache;
 };
 
 struct AnalysisResult {
@@ -53,6 +63,7 @@ struct AnalysisResult {
   bool usage_error = false;               // a named path does not exist
   std::vector<FileFacts> facts;           // only with AnalysisOptions::keep_facts
   std::optional<GpuCheckSummary> gpu_check;  // set when gpu_check ran over the findings
+  std::string cache_summary;              // what the cache gave ("" without one), for --timings
 };
 
 AnalysisResult analyze(const AnalysisOptions& options);

@@ -194,6 +194,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
     // A bug of ours on one file must not cost the user the rest of the run.
     result.diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt,
                                   std::string("internal error while analysing this file: ") + e.what()});
+    result.cacheable = false;
   };
   parallel_for(which.size(), options.jobs, [&](std::size_t k, const python::Parser&) {
     const std::size_t i = which[k];
@@ -202,14 +203,23 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       results[i] = std::move(result);  // cannot name a required word: not even read
       return;
     }
+    auto take_cached = [&](PythonFileResult&& cached) {
+      results[i] = std::move(cached);
+      if (options.progress != nullptr) options.progress->file_done();
+    };
     try {
+      if (options.cache != nullptr)
+        if (auto cached = options.cache->before_read(i)) return take_cached(std::move(*cached));
       auto loaded = load_source_file(files[i], options.limits);
       if (auto* error = std::get_if<LoadError>(&loaded)) {
         result.diagnostics.push_back({FileDiagnostic::Severity::Error, files[i], std::nullopt, std::move(error->message)});
+        result.cacheable = false;
         results[i] = std::move(result);
         return;
       }
       SourceFile& file = std::get<SourceFile>(loaded);
+      if (options.cache != nullptr)
+        if (auto cached = options.cache->after_read(i, file.text())) return take_cached(std::move(*cached));
       result.bytes_read = file.text().size();
       const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
       // `required` selects the files of a later pass (in every mode: it is part of the analysis);
@@ -259,7 +269,10 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       fail(i, result, e);
     }
     results[i] = std::move(result);
-    if (options.progress != nullptr && !selected[k].file) options.progress->file_done();  // not parsed: done
+    if (!selected[k].file) {  // not parsed: done
+      if (options.cache != nullptr && results[i].cacheable) options.cache->store(i, results[i]);
+      if (options.progress != nullptr) options.progress->file_done();
+    }
   });
   std::vector<Selected*> work;
   for (auto& s : selected)
@@ -282,6 +295,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       result.bytes_parsed = analysis.parsed_bytes;
       for (auto& diag : analysis.diagnostics) result.diagnostics.push_back(std::move(diag));
       result.facts = std::move(analysis.facts);
+      if (options.cache != nullptr) options.cache->store(i, result);
     } catch (const std::exception& e) {
       fail(i, result, e);
     }

@@ -25,6 +25,17 @@ struct PythonFileResult {
   std::vector<FileDiagnostic> diagnostics;
   std::size_t bytes_read = 0;
   std::size_t bytes_parsed = 0;
+  bool cacheable = true;                   // false after an internal error or a file that could not be read
+};
+
+// The first pass's cache (engine/analysis_cache.h), asked for each file before it is read (by
+// its stat) and after (by its bytes); told of each file's result. Called from worker threads.
+class FirstPassCache {
+ public:
+  virtual ~FirstPassCache() = default;
+  virtual std::optional<PythonFileResult> before_read(std::size_t file) = 0;
+  virtual std::optional<PythonFileResult> after_read(std::size_t file, std::string_view bytes) = 0;
+  virtual void store(std::size_t file, const PythonFileResult& result) = 0;
 };
 
 struct PythonPassOptions {
@@ -50,6 +61,7 @@ struct PythonPassOptions {
   std::vector<std::string> required;
   std::function<bool(std::string_view)> select;
   unsigned jobs = 0;
+  FirstPassCache* cache = nullptr;  // the first pass only
 };
 
 // Runs `fn(i)` for i in [0, count) on `jobs` threads (0: one per core); each thread owns a parser.

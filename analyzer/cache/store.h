@@ -1,0 +1,113 @@
+// The cache folder (default .cudnnlint_cache/ in the working directory):
+//   CACHEDIR.TAG, .gitignore  so that backups and git leave it alone
+//   pack                      what each file's first pass learned, content-addressed: entries by
+//                             key (a hash of the file's bytes, its path and module, the tool and
+//                             the flags that change facts), and stat records (path, size, times,
+//                             inode -> the hash of its bytes) so that an unchanged file is not read
+//   runs/<key>                a whole run's findings, by a key over every file's hash and the run's
+//                             options: a second run over an unchanged tree reads nothing else
+// Safe under concurrent runs: every file is written whole under a temporary name and renamed
+// into place, and a reader sees either the old file or the new one. Two runs saving at once
+// merge what they find on disk; what one of them loses is a miss, never a wrong answer.
+// Bounded: the least recently used entries and runs go when the folder outgrows its budget.
+#pragma once
+
+#include "cache/hash.h"
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace cudnnlint::cache {
+
+// What stat says of a file: the cache trusts a recorded hash only while all of it is unchanged.
+struct FileStat {
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  std::uint64_t inode = 0;
+  std::uint64_t device = 0;
+  bool operator==(const FileStat&) const = default;
+};
+
+std::optional<FileStat> stat_file(const std::string& path);
+
+struct StoreCounters {
+  std::atomic<std::size_t> entry_hits{0}, entry_misses{0}, entries_written{0};
+  std::atomic<std::size_t> hashes_known{0}, files_hashed{0};
+};
+
+class Store {
+ public:
+  // Opens the folder, creating it; nullptr with `problem` set when it cannot be used.
+  static std::unique_ptr<Store> open(const std::filesystem::path& dir, std::uint64_t max_bytes, std::string& problem);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  const std::filesystem::path& dir() const { return dir_; }
+
+  // The hash of a file's bytes when a stat record says it and `now` matches it. Thread-safe.
+  std::optional<Hash128> known_hash(const std::string& absolute_path, const FileStat& now) const;
+  // Records a file's hash, taken from bytes read after `stat` was taken. A file modified in the
+  // last two seconds is not recorded: a second change within the file system's timestamp
+  // granularity would leave its stat alike (git's "racily clean" entries).
+  void remember(const std::string& absolute_path, const FileStat& stat, const Hash128& hash);
+
+  std::optional<std::string> entry(const Hash128& key);
+  void put(const Hash128& key, std::string bytes);
+
+  std::optional<std::string> run_entry(const Hash128& key) const;
+  void put_run(const Hash128& key, std::string_view bytes);
+
+  // Writes the pack when this run changed it, merged with what another run saved meanwhile,
+  // within the budget; trims runs/. Problems (a full disk) are returned, never thrown.
+  std::vector<std::string> save();
+
+  StoreCounters& counters() { return counters_; }
+  // Why the pack on disk was not used ("" when it was, or there was none).
+  const std::string& load_problem() const { return load_problem_; }
+
+  struct Record {
+    FileStat stat;
+    Hash128 hash;
+    std::uint64_t used = 0;  // seconds since the epoch
+  };
+  struct Entry {
+    std::string bytes;
+    std::uint64_t used = 0;
+  };
+
+ private:
+  Store(std::filesystem::path dir, std::uint64_t max_bytes);
+  void load();
+
+  std::filesystem::path dir_;
+  std::uint64_t max_bytes_;
+  std::uint64_t now_;
+  std::optional<FileStat> pack_stat_;  // the pack as loaded
+  std::string load_problem_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, Record> records_;
+  std::unordered_map<Hash128, Entry, Hash128Hasher> entries_;
+  bool dirty_ = false;
+  bool dirty_runs_ = false;
+  StoreCounters counters_;
+};
+
+// The pack's format, for the store and its tests.
+std::string encode_pack(const std::unordered_map<std::string, Store::Record>& records,
+                        const std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries);
+// Throws std::runtime_error naming what is wrong when `bytes` is not a pack.
+void decode_pack(std::string_view bytes, std::unordered_map<std::string, Store::Record>& records,
+                 std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries);
+
+}  // namespace cudnnlint::cache
