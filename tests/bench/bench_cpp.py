@@ -83,7 +83,7 @@ def main():
         for cmd in commands:
             cmd = [prelude if a == PRELUDE_VIRTUAL else a for a in cmd]
             clang_cmds.append([clang_binary(cmd[0])] + cmd[1:])
-        lint_cmds = [[args.cudnnlint, "--format", "json", "--jobs", "1", "--fail-level", "none", *common, s]
+        lint_cmds = [[args.cudnnlint, "--format", "json", "--no-cache", "--jobs", "1", "--fail-level", "none", *common, s]
                      for s in sources]
 
         print(f"{len(sources)} translation units; clang: {clang_cmds[0][0]}; median of {args.repeat} runs")
@@ -108,7 +108,7 @@ def main():
             start = time.perf_counter()
             clang_all()
             walls_c.append(time.perf_counter() - start)
-            walls_l.append(timed([args.cudnnlint, "--format", "json", "--jobs", str(args.jobs), "--fail-level",
+            walls_l.append(timed([args.cudnnlint, "--format", "json", "--no-cache", "--jobs", str(args.jobs), "--fail-level",
                                   "none", *common, *sources])[0])
         wc, wl = statistics.median(walls_c), statistics.median(walls_l)
         print(f"{f'all TUs in parallel, {args.jobs} jobs (wall)':60} {wc:9.3f} {wl:12.3f} {wl / wc:7.2f}")

@@ -39,8 +39,8 @@ def main():
     plain, checked, inner = [], [], []
     summary = ""
     for _ in range(args.repeat):
-        plain.append(timed([args.cudnnlint, "--no-color", *args.paths])[0])
-        elapsed, out = timed([args.cudnnlint, "--no-color", "--gpu-check", *args.paths])
+        plain.append(timed([args.cudnnlint, "--no-color", "--no-cache", *args.paths])[0])
+        elapsed, out = timed([args.cudnnlint, "--no-color", "--no-cache", "--gpu-check", *args.paths])
         checked.append(elapsed)
         summary = [line for line in out.splitlines() if line.startswith("gpu_check: ")][-1]
         inner.append(float(re.search(r" in ([0-9.]+) s;", summary).group(1)))

@@ -40,7 +40,7 @@ def main():
                     "r=subprocess.run(sys.argv[1:],stdout=subprocess.PIPE,stderr=subprocess.DEVNULL);"
                     "e=time.perf_counter()-t;"
                     "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,e,len(r.stdout),r.returncode)")
-            probe = subprocess.run([sys.executable, "-c", code, args.cudnnlint, "--format", fmt, "."], cwd=tree,
+            probe = subprocess.run([sys.executable, "-c", code, args.cudnnlint, "--no-cache", "--format", fmt, "."], cwd=tree,
                                    capture_output=True, text=True, check=True)
             peak_kb, elapsed, size, rc = probe.stdout.split()
             if rc not in ("0", "1"):

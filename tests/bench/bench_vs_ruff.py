@@ -6,7 +6,8 @@ with pip at benchmark time, SHA-256 verified, and extracted into
 tests/bench/corpus/<pkg>-<ver>/ (gitignored; reused when already extracted).
 
 Tools, each run --repeat times (alternating, so drift hits all tools alike):
-  cudnnlint      <binary> --format json --no-color --jobs 2 tests/bench/corpus
+  cudnnlint      <binary> --format json --no-color --no-cache --jobs 2 tests/bench/corpus
+                 (cold: the cache is off; tests/bench/bench_cache.py times it)
   ruff-default   ruff check --isolated --no-cache --exit-zero --quiet ... tests/bench/corpus
   ruff-all       same, plus --select ALL
 Ruff is the version pinned in tests/bench/requirements.txt, installed into
@@ -429,7 +430,7 @@ def measure_project_step(binary, jobs, repeat):
     """The project step's share of cudnnlint's analysis, as the binary measures it (--timings)."""
     samples = []
     for _ in range(max(1, repeat)):
-        out = subprocess.run([binary, "--format", "json", "--no-color", "--jobs", str(jobs), "--timings",
+        out = subprocess.run([binary, "--format", "json", "--no-color", "--no-cache", "--jobs", str(jobs), "--timings",
                               rel(CORPUS_DIR)], capture_output=True, text=True, cwd=REPO_ROOT)
         match = TIMINGS.search(out.stderr)
         if match is None:
@@ -444,14 +445,14 @@ def check_equivalence(binary):
     """cudnnlint skips files and top-level regions that cannot produce facts. Show on the whole
     corpus that it extracts exactly the facts (and so the findings) a full parse extracts."""
     def facts(extra):
-        out = subprocess.run([binary, "--format", "facts", *extra, rel(CORPUS_DIR)],
+        out = subprocess.run([binary, "--format", "facts", "--no-cache", *extra, rel(CORPUS_DIR)],
                              capture_output=True, text=True, cwd=REPO_ROOT)
         if out.returncode not in (0, 1):
             raise StepError("equivalence", out.stderr[-2000:])
         return json.loads(out.stdout)
 
     def findings(extra):
-        out = subprocess.run([binary, "--format", "json", *extra, rel(CORPUS_DIR)],
+        out = subprocess.run([binary, "--format", "json", "--no-cache", *extra, rel(CORPUS_DIR)],
                              capture_output=True, text=True, cwd=REPO_ROOT)
         return json.loads(out.stdout)["findings"]
 
@@ -522,7 +523,7 @@ def main():
     have_cudnnlint = os.path.isfile(binary) and os.access(binary, os.X_OK)
     if have_cudnnlint:
         # Any exit code below 2 is fine: linters commonly exit 1 on findings.
-        tools.append(("cudnnlint", [binary, "--format", "json", "--no-color",
+        tools.append(("cudnnlint", [binary, "--format", "json", "--no-color", "--no-cache",
                                     "--jobs", str(args.cudnnlint_jobs),
                                     rel(CORPUS_DIR)], (0, 1)))
     else:

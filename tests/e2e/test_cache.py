@@ -225,3 +225,42 @@ def test_a_changed_header_invalidates_the_units_that_read_it(cli, tmp_path):
     assert found == [("other.cpp", "cudnn-desc-bad-dim")]
     assert cache_line(third) == from_cache(0, 0, cpp_hits=1)
     assert third.stdout == run(cli, "-f", "json", "--no-cache", "src", cwd=tmp_path).stdout
+
+
+def struct_fields(header_text):
+    """{struct: [data members in order]} of a header's plain structs (what the codec must list)."""
+    structs = {}
+    for match in re.finditer(r"^struct (\w+) \{\n(.*?)^\};", header_text, re.S | re.M):
+        fields = []
+        body = re.sub(r"enum class \w+ \{.*?\};", "", match.group(2), flags=re.S)
+        for line in body.splitlines():
+            code = line.split("//")[0].strip()
+            if (not code.endswith(";") or code.startswith(("enum", "static", "friend", "using")) or "operator" in code
+                    or ")" in code.split("=")[0]):
+                continue
+            declaration = re.sub(r"<[^<>]*(<[^<>]*>[^<>]*)*>", "", code[:-1])  # template arguments hold commas
+            declaration = re.sub(r"\([^()]*\)|\{[^{}]*\}", "", declaration)  # and initializers
+            names = [re.sub(r"\s*=.*$", "", part).strip().split()[-1] for part in declaration.split(",")]
+            fields.extend(name.lstrip("*&") for name in names)
+        structs[match.group(1)] = fields
+    return structs
+
+
+def test_the_codec_lists_every_field_of_the_structs_it_keeps():
+    # A field missing from the codec would be dropped from cached facts and findings without a word.
+    codec = (REPO / "analyzer" / "cache" / "codec.cpp").read_text()
+    listed = {m.group(1): [f.strip() for f in m.group(2).split(",")]
+              for m in re.finditer(r"NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE\((\w+),\s*([^)]*)\)", codec)}
+    checked = 0
+    for header in ("facts.h", "finding.h", "location.h", "target.h"):
+        for struct, fields in struct_fields((REPO / "analyzer" / "core" / header).read_text()).items():
+            if struct == "GpuCheckSummary":
+                continue  # a run's gpu_check summary is made after the cache, never kept
+            assert struct in listed, f"{struct} ({header}) has no entry in the codec"
+            assert listed[struct] == fields, struct
+            checked += 1
+    assert checked >= 30
+    cache_structs = struct_fields((REPO / "analyzer" / "cache" / "codec.h").read_text())
+    for struct in ("RunEntry", "CppEntry"):
+        assert listed[struct] == cache_structs[struct], struct
+    assert set(cache_structs["PythonEntry"]) == set(re.findall(r'\{"(\w+)", ', codec.split("void to_json(nlohmann::json& j, const PythonEntry& e)")[1].split("}\n")[0]))
