@@ -107,8 +107,8 @@ void from_json(const nlohmann::json& j, PythonEntry& e) {
   j.at("bytes_parsed").get_to(e.bytes_parsed);
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunEntry, findings, diagnostics, files_parsed, bytes_read, bytes_parsed, suppressed,
-                                   project_rounds, project_apis, project_bytes_parsed, dependencies)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CppEntry, facts, stand_ins, text_size, diagnostics, dependencies)
+                                   project_rounds, project_apis, project_bytes_parsed, dependencies, absent)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CppEntry, facts, stand_ins, text_size, diagnostics, dependencies, absent)
 
 namespace {
 

@@ -33,6 +33,8 @@ struct RunEntry {
   // Files outside the run's own whose bytes the findings depend on (the headers clang read, a
   // file a finding points into), by absolute path, with the hex hash of their bytes.
   std::vector<std::pair<std::string, std::string>> dependencies;
+  // Absolute paths that must not exist (where clang looked for a header it did not find).
+  std::vector<std::string> absent;
 };
 
 // What clang learned from one C/C++/CUDA translation unit, with the files it read.
@@ -42,6 +44,7 @@ struct CppEntry {
   std::uint64_t text_size = 0;
   std::vector<FileDiagnostic> diagnostics;
   std::vector<std::pair<std::string, std::string>> dependencies;  // as RunEntry's
+  std::vector<std::string> absent;                                // as RunEntry's
 };
 
 std::string encode(const PythonEntry& entry);

@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -83,19 +84,32 @@ std::string_view embedded_text(std::string_view path) {
 
 std::string_view prelude_text() { return embedded_text("analyzer/cpp/cuda_host_prelude.h"); }
 
+// What a translation unit's file system saw beyond the files it read (one unit's file system: no
+// locking): the paths it refused, so that the file's note can say why a header clang reports as
+// not found was not read, and the paths clang looked for and did not find, so that the cache can
+// tell when a header that was missing (or a closer one on the search path) appears.
+struct FileSystemLog {
+  std::vector<std::string> refused;
+  std::vector<std::string> not_found;
+};
+
 // Files clang may open: regular files only. A FIFO or device named by an #include would block
 // the translation unit (and the run) forever; it gets "not a regular file" instead.
-// The paths it refused are kept, so that the file's note can say why a header clang reports as not
-// found was not read (one translation unit's file system: no locking).
 class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
  public:
-  RegularFilesOnly(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::shared_ptr<std::vector<std::string>> refused)
-      : ProxyFileSystem(std::move(fs)), refused_(std::move(refused)) {}
+  RegularFilesOnly(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::shared_ptr<FileSystemLog> log)
+      : ProxyFileSystem(std::move(fs)), log_(std::move(log)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status(const llvm::Twine& path) override {
+    auto result = ProxyFileSystem::status(path);
+    if (!result && result.getError() == std::errc::no_such_file_or_directory) note_not_found(path);
+    return result;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
     const auto status = getUnderlyingFS().status(path);
+    if (!status && status.getError() == std::errc::no_such_file_or_directory) note_not_found(path);
     if (status && status->getType() != llvm::sys::fs::file_type::regular_file &&
         status->getType() != llvm::sys::fs::file_type::directory_file) {
-      refused_->push_back(path.str());
+      log_->refused.push_back(path.str());
       return std::make_error_code(std::errc::invalid_argument);
     }
     if (status && status->getType() != llvm::sys::fs::file_type::regular_file)
@@ -104,16 +118,27 @@ class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
   }
 
  private:
-  std::shared_ptr<std::vector<std::string>> refused_;
+  void note_not_found(const llvm::Twine& path) {
+    llvm::SmallString<256> absolute;
+    path.toVector(absolute);
+    if (!llvm::sys::path::is_absolute(absolute)) {
+      if (auto cwd = getCurrentWorkingDirectory()) {
+        llvm::SmallString<256> joined(*cwd);
+        llvm::sys::path::append(joined, absolute);
+        absolute = joined;
+      }
+    }
+    log_->not_found.emplace_back(absolute.str());
+  }
+  std::shared_ptr<FileSystemLog> log_;
 };
 
 // The file system clang reads: the real one, with the stand-in headers (each includes its
 // prelude) in memory on top. Header search looks up directories, which ClangTool::mapVirtualFile's
 // remapped files do not create: hence an in-memory file system of our own.
-llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system_with_stand_ins(
-    std::shared_ptr<std::vector<std::string>> refused) {
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> file_system_with_stand_ins(std::shared_ptr<FileSystemLog> log) {
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::createPhysicalFileSystem(), std::move(refused)));
+      llvm::makeIntrusiveRefCnt<RegularFilesOnly>(llvm::vfs::createPhysicalFileSystem(), std::move(log)));
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const StandIn& stand_in : kStandIns) {
     const std::string prelude_path = std::string("/cudnnlint-virtual/") + stand_in.prelude;
@@ -135,8 +160,10 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     // `#include "x.hpp"` not found: named apart, so that a run can say once which header its
     // files miss and which flag would give it, instead of once per file.
     if (info.getID() == clang::diag::err_pp_file_not_found && info.getNumArgs() > 0 &&
-        info.getArgKind(0) == clang::DiagnosticsEngine::ak_std_string && missing_header.empty())
-      missing_header = info.getArgStdStr(0);
+        info.getArgKind(0) == clang::DiagnosticsEngine::ak_std_string) {
+      if (missing_header.empty()) missing_header = info.getArgStdStr(0);
+      missing_headers.push_back(info.getArgStdStr(0));
+    }
     if (!first_error.empty()) return;
     llvm::SmallString<256> message;
     info.FormatDiagnostic(message);
@@ -149,7 +176,8 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     }
   }
   unsigned errors = 0;
-  std::string missing_header;
+  std::string missing_header;               // the first
+  std::vector<std::string> missing_headers;  // all, as included
   std::string first_error;
   std::string first_error_at;
 };
@@ -493,9 +521,9 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   auto adjust = [&](const clang::tooling::CommandLineArguments&, llvm::StringRef) { return arguments; };
   // A file system with its own working directory: ClangTool moves into each command's
   // directory, and the real file system would do that with chdir(), for every worker thread at once.
-  auto refused = std::make_shared<std::vector<std::string>>();
+  auto file_system_log = std::make_shared<FileSystemLog>();
   clang::tooling::ClangTool tool(single, {absolute}, std::make_shared<clang::PCHContainerOperations>(),
-                                 file_system_with_stand_ins(refused));
+                                 file_system_with_stand_ins(file_system_log));
   tool.clearArgumentsAdjusters();
   tool.appendArgumentsAdjuster(adjust);
   if (is_cuda_source(path)) tool.mapVirtualFile(kPreludePath, prelude_text());
@@ -554,7 +582,7 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     if (diagnostics.errors > 0 || status != 0) message += "; findings come from the recovered AST";
     // A header that exists but is a FIFO, device or socket: clang says "not found", and no -I helps.
     std::string unreadable;
-    for (const std::string& refused_path : *refused)
+    for (const std::string& refused_path : file_system_log->refused)
       if (!diagnostics.missing_header.empty() &&
           (refused_path == diagnostics.missing_header || refused_path.ends_with("/" + diagnostics.missing_header)))
         unreadable = refused_path;
@@ -582,10 +610,23 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     if (included.starts_with(stand_in_prefix) || included == kPreludePath) continue;
     fs::path file(included);
     if (file.is_relative()) file = fs::path(resolved.directory) / file;
-    if (fs::is_regular_file(file, ec)) result.dependencies.push_back(file.lexically_normal().string());
+    // As clang spelled it: `..` after a symbolic link is not where lexically_normal() goes.
+    if (fs::is_regular_file(file, ec)) result.dependencies.push_back(file.string());
   }
-  result.cacheable = std::none_of(result.diagnostics.begin(), result.diagnostics.end(),
-                                  [](const FileDiagnostic& d) { return !d.missing_header.empty(); });
+  // The places clang looked for a header it did not find (or stood in for): one appearing there
+  // would change the unit. Other failed lookups (a header found in a later search directory) are
+  // not kept: a closer copy appearing later is a limit the README states.
+  std::vector<std::string> missing = diagnostics.missing_headers;
+  missing.insert(missing.end(), result.stand_ins.begin(), result.stand_ins.end());
+  std::set<std::string> absent;
+  for (const std::string& probe : file_system_log->not_found)
+    for (const std::string& name : missing)
+      if (probe.size() > name.size() && probe.ends_with(name) && probe[probe.size() - name.size() - 1] == '/') {
+        absent.insert(probe);
+        break;
+      }
+  result.absent.assign(absent.begin(), absent.end());
+  result.cacheable = file_system_log->refused.empty();
   return result;
 }
 

@@ -36,8 +36,11 @@ struct CppFileResult {
   // The files clang read for it (the main file, headers), absolute: what the result depends on
   // beyond its command. In-memory files (the CUDA prelude, stand-ins) are not listed.
   std::vector<std::string> dependencies;
-  // Whether the result is what any later parse of the same files with the same command gives:
-  // not after a timeout, a crash, or a header that was not found (it may appear).
+  // Absolute paths where clang looked for a header it did not find (or stood in for): the result
+  // holds while none of them exists.
+  std::vector<std::string> absent;
+  // Whether the result is what any later parse of the same files with the same command gives
+  // (while `absent` stays absent): not after a timeout, a crash, or a header that was a FIFO.
   bool cacheable = false;
 };
 

@@ -411,6 +411,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     if (answered_by_cache()) return result;
   }
   std::vector<std::string> dependencies;  // files clang read
+  std::vector<std::string> absent;        // where clang looked for a header it did not find
 
   // C++/CUDA: clang, in one batch (it parallelises itself).
   std::vector<FileFacts> cpp_facts;
@@ -472,6 +473,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
         cpp::CppFileResult& r = *slot;
         if (!r.cacheable) run_cacheable = false;  // a unit that may parse differently next time
         for (auto& dependency : r.dependencies) dependencies.push_back(std::move(dependency));
+        for (auto& path : r.absent) absent.push_back(std::move(path));
         ++result.files_parsed;
         result.bytes_parsed += r.text_size;
         for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
@@ -572,7 +574,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     if (run_cacheable && run_key) {
       const std::vector<FileDiagnostic> own(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from),
                                             result.diagnostics.end());
-      cache->store_run(*run_key, result, own, files, std::move(dependencies));
+      cache->store_run(*run_key, result, own, files, std::move(dependencies), std::move(absent));
     }
     result.cache_summary = cache->summary();
     cache->save(result.diagnostics);

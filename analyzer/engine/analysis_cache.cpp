@@ -5,6 +5,7 @@
 #include "cpp/frontend.h"
 #include "engine/analysis.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -85,10 +86,15 @@ std::optional<cache::Hash128> AnalysisCache::hash_of(const std::string& path, bo
   return hash;
 }
 
-bool AnalysisCache::dependencies_unchanged(const std::vector<std::pair<std::string, std::string>>& dependencies) {
+bool AnalysisCache::dependencies_unchanged(const std::vector<std::pair<std::string, std::string>>& dependencies,
+                                           const std::vector<std::string>& absent) {
   for (const auto& [path, hex] : dependencies) {
     const auto now = hash_of(path, true);
     if (!now || now->hex() != hex) return false;
+  }
+  for (const auto& path : absent) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) || ec) return false;
   }
   return true;
 }
@@ -117,7 +123,7 @@ bool AnalysisCache::load_run(const cache::Hash128& key, AnalysisResult& result) 
   const auto bytes = store_->run_entry(key);
   if (!bytes) return false;
   auto entry = cache::decode_run(*bytes);
-  if (!entry || !dependencies_unchanged(entry->dependencies)) return false;
+  if (!entry || !dependencies_unchanged(entry->dependencies, entry->absent)) return false;
   result.findings = std::move(entry->findings);
   for (auto& d : entry->diagnostics) result.diagnostics.push_back(std::move(d));
   result.files_parsed = entry->files_parsed;
@@ -133,7 +139,7 @@ bool AnalysisCache::load_run(const cache::Hash128& key, AnalysisResult& result) 
 
 void AnalysisCache::store_run(const cache::Hash128& key, const AnalysisResult& result,
                               const std::vector<FileDiagnostic>& diagnostics, const std::vector<std::string>& files,
-                              std::vector<std::string> dependencies) {
+                              std::vector<std::string> dependencies, std::vector<std::string> absent) {
   cache::RunEntry entry;
   entry.findings = result.findings;
   entry.diagnostics = diagnostics;
@@ -159,6 +165,9 @@ void AnalysisCache::store_run(const cache::Hash128& key, const AnalysisResult& r
     if (!hash) return;  // a file that cannot be read: not a run to keep
     entry.dependencies.emplace_back(full, hash->hex());
   }
+  std::sort(absent.begin(), absent.end());
+  absent.erase(std::unique(absent.begin(), absent.end()), absent.end());
+  entry.absent = std::move(absent);
   store_->put_run(key, cache::encode(entry));
 }
 
@@ -247,13 +256,14 @@ std::optional<cpp::CppFileResult> AnalysisCache::load_cpp(const std::string& pat
   const auto bytes = store_->entry(*key);
   if (!bytes) return std::nullopt;
   auto entry = cache::decode_cpp(*bytes);
-  if (!entry || !dependencies_unchanged(entry->dependencies)) return std::nullopt;
+  if (!entry || !dependencies_unchanged(entry->dependencies, entry->absent)) return std::nullopt;
   cpp::CppFileResult result;
   result.facts = std::move(entry->facts);
   result.stand_ins = std::move(entry->stand_ins);
   result.text_size = entry->text_size;
   result.diagnostics = std::move(entry->diagnostics);
   for (auto& [dependency, hex] : entry->dependencies) result.dependencies.push_back(std::move(dependency));
+  result.absent = std::move(entry->absent);
   result.cacheable = true;
   ++cpp_hits_;
   return result;
@@ -274,6 +284,7 @@ void AnalysisCache::store_cpp(const std::string& path, const std::string& comman
     if (!hash) return;
     entry.dependencies.emplace_back(dependency, hash->hex());
   }
+  entry.absent = result.absent;
   store_->put(*key, cache::encode(entry));
 }
 

@@ -46,8 +46,11 @@ class AnalysisCache final : public FirstPassCache {
   // Fills `result` from the run's entry when there is one and its dependencies are unchanged:
   // the findings, the statistics, and the front-ends' and project step's `diagnostics`.
   bool load_run(const cache::Hash128& key, AnalysisResult& result);
+  // `dependencies`: files beyond `files` the result depends on (the headers clang read);
+  // `absent`: paths whose absence it depends on (where clang looked for a missing header).
   void store_run(const cache::Hash128& key, const AnalysisResult& result, const std::vector<FileDiagnostic>& diagnostics,
-                 const std::vector<std::string>& files, std::vector<std::string> dependencies);
+                 const std::vector<std::string>& files, std::vector<std::string> dependencies,
+                 std::vector<std::string> absent);
 
   // ---- the Python first pass
   void prepare_python(const std::vector<std::string>& files, const ModuleIndex& modules, std::string fingerprint);
@@ -70,7 +73,8 @@ class AnalysisCache final : public FirstPassCache {
   std::string absolute(const std::string& path) const;
   std::optional<cache::Hash128> python_key(std::size_t file, const cache::Hash128& content) const;
   std::optional<PythonFileResult> python_entry(const cache::Hash128& key);
-  bool dependencies_unchanged(const std::vector<std::pair<std::string, std::string>>& dependencies);
+  bool dependencies_unchanged(const std::vector<std::pair<std::string, std::string>>& dependencies,
+                              const std::vector<std::string>& absent);
 
   std::unique_ptr<cache::Store> store_;
   std::string tool_;

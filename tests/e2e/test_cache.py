@@ -264,3 +264,28 @@ def test_the_codec_lists_every_field_of_the_structs_it_keeps():
     for struct in ("RunEntry", "CppEntry"):
         assert listed[struct] == cache_structs[struct], struct
     assert set(cache_structs["PythonEntry"]) == set(re.findall(r'\{"(\w+)", ', codec.split("void to_json(nlohmann::json& j, const PythonEntry& e)")[1].split("}\n")[0]))
+
+
+def test_a_header_that_appears_where_clang_looked_for_it_invalidates_the_unit(cli, tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "layer.cpp").write_text(LAYER)  # includes "config.h", which is not there yet
+    age(src)
+
+    def report():
+        result = run(cli, "-f", "json", "--timings", "src", cwd=tmp_path)
+        return json.loads(result.stdout), result
+
+    doc, first = report()
+    assert doc["findings"] == [] and "'config.h' file not found" in doc["diagnostics"][0]["message"]
+    doc, second = report()
+    assert cache_line(second) == "the run's entry, no source file read" and second.stdout == first.stdout
+    # Elsewhere than where clang looks for it: still the cached unit.
+    (tmp_path / "config.h").write_text(CONFIG_HEADER.format(0))
+    doc, third = report()
+    assert cache_line(third) == "the run's entry, no source file read"
+    (src / "config.h").write_text(CONFIG_HEADER.format(0))
+    doc, fourth = report()
+    assert [f["rule"] for f in doc["findings"]] == ["cudnn-desc-bad-dim"] and doc["diagnostics"] == []
+    assert cache_line(fourth) == from_cache(0, 0)
+    assert fourth.stdout == run(cli, "-f", "json", "--no-cache", "src", cwd=tmp_path).stdout
