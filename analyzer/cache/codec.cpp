@@ -45,7 +45,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConvGeometryFact, api, spelled_as, call, spat
                                    compute_type, layout, input_set_by, filter_set_by, params_set_by, input_api)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorInputFact, consumer, use, variable, dtype, dtype_spelling, dtype_location,
                                    weight_dtype, weight_dtype_spelling, weight_dtype_location, shape, framework,
-                                   tensor_text, steps, consumer_text)
+                                   tensor_text, steps, consumer_text, conversion_at, conversion_from, conversion_to)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LowPrecisionConstantFact, use, where, value, value_is_default, dtype, expression,
                                    expression_location, reduced_by, reduced_at, operand_steps, api, framework)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SettleableValue, source, value, ref, via, location)

@@ -159,6 +159,12 @@ struct TensorInputFact {
   // definition first; and, for a module, how the code builds it ("nn.Conv2d(3, 8, 3)").
   std::vector<ProvenanceStep> steps;
   std::string consumer_text;
+  // Where the code can convert the tensor itself: a `PILToTensor()` element of a
+  // `transforms.Compose([...])` list (`conversion_at`, written `conversion_from`) that nothing after
+  // it converts; `conversion_to` is that element with `transforms.ConvertImageDtype(torch.float)`
+  // after it, spelled with the file's own names. Unset where no such edit is mechanical.
+  std::optional<Location> conversion_at;
+  std::string conversion_from, conversion_to;
 };
 
 // A small constant that meets a reduced-precision type: an epsilon added to, or dividing, a tensor

@@ -63,6 +63,12 @@ Finding python_finding(const TensorInputFact& fact) {
   finding.related.push_back({fact.dtype_location, "the element type " + dtype + " is set here"});
   for (const auto& step : fact.steps) finding.related.push_back({step.where, step.what});
   finding.replay.unknown = "not a cuDNN configuration: PyTorch refuses an integer input before calling cuDNN";
+  // The KB's workaround, where the pipeline makes it an edit. Unsafe: the model then sees values
+  // in [0, 1] instead of [0, 255], which its normalisation must expect.
+  if (fact.conversion_at && fact.conversion_at->path == fact.use.path)
+    finding.fix = Fix{"add transforms.ConvertImageDtype(torch.float) after PILToTensor() (values become 0..1)",
+                      false,
+                      {TextEdit{fact.conversion_at->range, fact.conversion_to, fact.conversion_from, false}}};
   return finding;
 }
 

@@ -130,3 +130,43 @@ def test_unsafe_fixes_alone_and_fix_with_diff_are_usage_errors(cli, tree):
     assert alone.returncode == 2 and "--unsafe-fixes goes with --fix" in alone.stderr
     both = cli.run("--fix", "--diff", ".", cwd=tree)
     assert both.returncode == 2 and "excludes" in both.stderr, both.stderr
+
+
+PIPELINE = """import torch
+import torchvision
+from torchvision import transforms
+import torchvision.transforms as T
+from PIL import Image
+from torchvision.transforms import Compose, PILToTensor
+
+
+def predict(path):
+    model = torchvision.models.resnet18()
+    pipeline = transforms.Compose([transforms.Resize(256), transforms.PILToTensor()])
+    short = T.Compose([T.PILToTensor(), T.CenterCrop(224)])
+    bare = Compose([PILToTensor()])  # no module name to spell ConvertImageDtype with: no fix
+    img = Image.open(path)
+    model(pipeline(img).unsqueeze(0))
+    model(short(img).unsqueeze(0))
+    model(bare(img).unsqueeze(0))
+    return model(transforms.PILToTensor()(img).unsqueeze(0))  # not in a pipeline: no fix
+"""
+
+
+def test_pil_to_tensor_in_a_pipeline_gets_convert_image_dtype_after_it(cli, tmp_path):
+    (tmp_path / "predict.py").write_text(PIPELINE)
+    before = json.loads(cli.run("-f", "json", "--no-cache", ".", cwd=tmp_path).stdout)
+    assert [f["rule"] for f in before["findings"]] == ["torch-integer-input"] * 4
+    assert [bool(f.get("fix")) for f in before["findings"]] == [True, True, False, False]
+    fixed = cli.run("--fix", "--unsafe-fixes", "--no-cache", ".", cwd=tmp_path)
+    assert "2 fixes applied in 1 file" in fixed.stderr, fixed.stderr
+    text = (tmp_path / "predict.py").read_text()
+    assert ("transforms.Compose([transforms.Resize(256), transforms.PILToTensor(), "
+            "transforms.ConvertImageDtype(torch.float)])") in text
+    assert "T.Compose([T.PILToTensor(), T.ConvertImageDtype(torch.float), T.CenterCrop(224)])" in text
+    after = json.loads(cli.run("-f", "json", "--no-cache", ".", cwd=tmp_path).stdout)
+    assert [f["line"] for f in after["findings"]] == [17, 18]
+    # The edit needs the name `torch`: `import torch as th` gives no fix.
+    (tmp_path / "predict.py").write_text(PIPELINE.replace("import torch\n", "import torch as th\n"))
+    aliased = json.loads(cli.run("-f", "json", "--no-cache", ".", cwd=tmp_path).stdout)
+    assert len(aliased["findings"]) == 4 and not any(f.get("fix") for f in aliased["findings"])

@@ -21,8 +21,35 @@ struct Typed {
   Location where;
   std::vector<ProvenanceStep> steps;  // definition first
   bool scalar = false;   // a Python number: it takes the tensor's type in arithmetic
+  // A PILToTensor() in a Compose list: the edit that converts right after it (TensorInputFact's).
+  std::optional<Location> conversion_at;
+  std::string conversion_from, conversion_to;
   explicit operator bool() const { return dtype != DType::Unknown || scalar; }
 };
+
+// Whether a module-level `import torch` (alone or in a list: `import os, torch`) binds the name
+// `torch`. Read from the text, not the import table: a region parse binds only the names its
+// regions use, and a fix must not depend on the parse mode.
+bool binds_torch_at_module_level(std::string_view source) {
+  for (std::size_t at = 0; at < source.size();) {
+    const std::size_t end = std::min(source.find('\n', at), source.size());
+    std::string_view line = source.substr(at, end - at);
+    at = end + 1;
+    if (!line.starts_with("import ")) continue;
+    line.remove_prefix(7);
+    if (const auto comment = line.find('#'); comment != std::string_view::npos) line = line.substr(0, comment);
+    while (!line.empty()) {
+      const std::size_t comma = line.find(',');
+      std::string_view name = line.substr(0, comma);
+      while (!name.empty() && (name.front() == ' ' || name.front() == '\t')) name.remove_prefix(1);
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\t' || name.back() == '\r')) name.remove_suffix(1);
+      if (name == "torch") return true;
+      if (comma == std::string_view::npos) break;
+      line.remove_prefix(comma + 1);
+    }
+  }
+  return false;
+}
 
 TSNode keyword(const CallArgs& args, std::string_view name) {
   for (const auto& [key, value] : args.keywords)
@@ -404,6 +431,18 @@ class TypeReader {
       if (item_name.rfind("torchvision.transforms", 0) != 0) return Typed{};
       if (item_leaf == "PILToTensor") {
         result = set_here(DType::UInt8, item, short_text(r_.text(item)));
+        // `transforms.PILToTensor()` -> `transforms.PILToTensor(), transforms.ConvertImageDtype(torch.float)`,
+        // where the module is named through an attribute and `torch` is the torch module.
+        const TSNode function = field(item, g_.f_function);
+        const CallArgs item_args = args_of(item, r_);
+        const bool torch_bound = binds_torch_at_module_level(r_.source());
+        if (is(function, g_.attribute) && item_args.positional.empty() && item_args.keywords.empty() &&
+            torch_bound) {
+          const std::string module_text(r_.text(field(function, g_.f_object)));
+          result.conversion_at = r_.locate(item);
+          result.conversion_from = std::string(r_.text(item));
+          result.conversion_to = result.conversion_from + ", " + module_text + ".ConvertImageDtype(torch.float)";
+        }
       } else if (one_of(item_leaf, {"ToTensor", "ConvertImageDtype", "ToDtype", "Normalize", "Lambda", "ToImage",
                                     "ToPureTensor", "ToImageTensor"})) {
         // ToTensor gives float; the others convert or fail on their own terms: no plain uint8 any more.
@@ -775,6 +814,9 @@ void emit_input(const Consumer& consumer, const std::string& consumer_spelled, T
   fact.dtype_spelling = t.spelling;
   fact.dtype_location = t.where;
   fact.steps = t.steps;
+  fact.conversion_at = t.conversion_at;
+  fact.conversion_from = t.conversion_from;
+  fact.conversion_to = t.conversion_to;
   fact.framework = consumer.framework;
   fact.tensor_text = short_text(r.text(argument));
   if (consumer.weights != DType::Unknown) {
