@@ -101,6 +101,18 @@ bool AnalysisCache::dependencies_unchanged(const std::vector<std::pair<std::stri
 
 // ---- the run ---------------------------------------------------------------------------------
 
+// The statistics a run's entry keeps (for --timings and the summary), either way.
+template <typename From, typename To>
+void copy_statistics(const From& from, To& to) {
+  to.files_parsed = from.files_parsed;
+  to.bytes_read = from.bytes_read;
+  to.bytes_parsed = from.bytes_parsed;
+  to.suppressed = from.suppressed;
+  to.project_rounds = from.project_rounds;
+  to.project_apis = from.project_apis;
+  to.project_bytes_parsed = from.project_bytes_parsed;
+}
+
 std::optional<cache::Hash128> AnalysisCache::run_key(const std::vector<std::string>& files,
                                                      const std::string& fingerprint, bool may_read) {
   // The first pass hashed the Python files it read or found in the stat records.
@@ -126,13 +138,7 @@ bool AnalysisCache::load_run(const cache::Hash128& key, AnalysisResult& result) 
   if (!entry || !dependencies_unchanged(entry->dependencies, entry->absent)) return false;
   result.findings = std::move(entry->findings);
   for (auto& d : entry->diagnostics) result.diagnostics.push_back(std::move(d));
-  result.files_parsed = entry->files_parsed;
-  result.bytes_read = entry->bytes_read;
-  result.bytes_parsed = entry->bytes_parsed;
-  result.suppressed = entry->suppressed;
-  result.project_rounds = entry->project_rounds;
-  result.project_apis = entry->project_apis;
-  result.project_bytes_parsed = entry->project_bytes_parsed;
+  copy_statistics(*entry, result);
   run_hit_ = true;
   return true;
 }
@@ -143,13 +149,7 @@ void AnalysisCache::store_run(const cache::Hash128& key, const AnalysisResult& r
   cache::RunEntry entry;
   entry.findings = result.findings;
   entry.diagnostics = diagnostics;
-  entry.files_parsed = result.files_parsed;
-  entry.bytes_read = result.bytes_read;
-  entry.bytes_parsed = result.bytes_parsed;
-  entry.suppressed = result.suppressed;
-  entry.project_rounds = result.project_rounds;
-  entry.project_apis = result.project_apis;
-  entry.project_bytes_parsed = result.project_bytes_parsed;
+  copy_statistics(result, entry);
   // The files the findings point into and those clang read, where the key does not cover them.
   for (const Finding& f : result.findings) {
     dependencies.push_back(f.location.path);
