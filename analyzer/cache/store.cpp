@@ -1,5 +1,7 @@
 #include "cache/store.h"
 
+#include "core/source_file.h"
+
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@ namespace cudnnlint::cache {
 
 namespace {
 
+constexpr std::string_view kIndexMagic = "cudnnlint cache index 1\n";
 constexpr std::string_view kPackMagic = "cudnnlint cache pack 1\n";
 constexpr std::uint64_t kRacyWindowNs = 2'000'000'000;
 constexpr std::uint64_t kRefreshSeconds = 24 * 3600;  // a hit older than this is re-stamped (LRU by day)
@@ -31,15 +34,30 @@ std::int64_t nanoseconds_now() {
       .count();
 }
 
-std::string read_whole(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  return std::string(std::istreambuf_iterator<char>(in), {});
+std::string read_whole(const std::filesystem::path& path) { return read_file_bytes(path.string()).value_or(""); }
+
+// A file's body between its magic line and its checksum; throws naming what is wrong.
+std::string_view unframe(std::string_view bytes, std::string_view magic, std::string_view what) {
+  if (!bytes.starts_with(magic)) {
+    std::string message = "not a cache ";
+    message += what;
+    message += " of this version";
+    throw std::runtime_error(message);
+  }
+  if (bytes.size() < magic.size() + 8) throw std::runtime_error("truncated");
+  std::uint64_t stored;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
+  const std::string_view body = bytes.substr(0, bytes.size() - 8);
+  if (checksum64(body) != stored) throw std::runtime_error("checksum mismatch (a damaged file)");
+  return body.substr(magic.size());
 }
 
 // Writes `bytes` to `path` whole or not at all: a temporary file in the same folder, renamed.
 std::string write_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  std::string temp = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
+  std::string hidden_name(".");  // (not "." + name: gcc 12 warns falsely, -Wrestrict)
+  hidden_name += path.filename().string();
+  hidden_name += ".XXXXXX";
+  std::string temp = (path.parent_path() / hidden_name).string();
   const int fd = mkstemp(temp.data());
   if (fd < 0) return "cannot create a file in " + path.parent_path().string() + ": " + std::strerror(errno);
   std::size_t done = 0;
@@ -138,10 +156,9 @@ std::optional<FileStat> stat_file(const std::string& path) {
   return out;
 }
 
-std::string encode_pack(const std::unordered_map<std::string, Store::Record>& records,
-                        const std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries) {
+std::string encode_index(const std::unordered_map<std::string, Store::Record>& records) {
   PackWriter w;
-  w.out.append(kPackMagic);
+  w.out.append(kIndexMagic);
   w.u64(records.size());
   for (const auto& [path, r] : records) {
     w.text(path);
@@ -153,25 +170,12 @@ std::string encode_pack(const std::unordered_map<std::string, Store::Record>& re
     w.hash(r.hash);
     w.u64(r.used);
   }
-  w.u64(entries.size());
-  for (const auto& [key, e] : entries) {
-    w.hash(key);
-    w.u64(e.used);
-    w.text(e.bytes);
-  }
   w.u64(checksum64(w.out));
   return std::move(w.out);
 }
 
-void decode_pack(std::string_view bytes, std::unordered_map<std::string, Store::Record>& records,
-                 std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries) {
-  if (!bytes.starts_with(kPackMagic)) throw std::runtime_error("not a cache pack of this version");
-  if (bytes.size() < kPackMagic.size() + 8) throw std::runtime_error("truncated");
-  std::uint64_t stored;
-  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  const std::string_view body = bytes.substr(0, bytes.size() - 8);
-  if (checksum64(body) != stored) throw std::runtime_error("checksum mismatch (a damaged file)");
-  PackReader r(body.substr(kPackMagic.size()));
+void decode_index(std::string_view bytes, std::unordered_map<std::string, Store::Record>& records) {
+  PackReader r(unframe(bytes, kIndexMagic, "index"));
   for (std::uint64_t n = r.u64(); n > 0; --n) {
     std::string path(r.text());
     Store::Record rec;
@@ -184,6 +188,24 @@ void decode_pack(std::string_view bytes, std::unordered_map<std::string, Store::
     rec.used = r.u64();
     records.insert_or_assign(std::move(path), rec);
   }
+  if (!r.done()) throw std::runtime_error("trailing bytes");
+}
+
+std::string encode_pack(const std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries) {
+  PackWriter w;
+  w.out.append(kPackMagic);
+  w.u64(entries.size());
+  for (const auto& [key, e] : entries) {
+    w.hash(key);
+    w.u64(e.used);
+    w.text(e.bytes);
+  }
+  w.u64(checksum64(w.out));
+  return std::move(w.out);
+}
+
+void decode_pack(std::string_view bytes, std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries) {
+  PackReader r(unframe(bytes, kPackMagic, "pack"));
   for (std::uint64_t n = r.u64(); n > 0; --n) {
     const Hash128 key = r.hash();
     Store::Entry e;
@@ -193,6 +215,60 @@ void decode_pack(std::string_view bytes, std::unordered_map<std::string, Store::
   }
   if (!r.done()) throw std::runtime_error("trailing bytes");
 }
+
+namespace {
+
+// Reads one of the store's files into `table` with `decode`; a file that is not one is a problem
+// to report, and is replaced at the next save (`dirty`).
+template <typename Table, typename Decode>
+void load_file(const std::filesystem::path& path, Table& table, Decode decode, std::optional<FileStat>& stat,
+               std::vector<std::string>& problems, bool& dirty) {
+  stat = stat_file(path.string());
+  if (!stat) return;
+  try {
+    decode(read_whole(path), table);
+  } catch (const std::exception& e) {
+    table.clear();
+    problems.push_back(path.string() + ": " + e.what() + "; it is rebuilt");
+    dirty = true;
+  }
+}
+
+// Before a save: what another run saved since this one loaded, kept beside this run's (the most
+// recent use wins).
+template <typename Table, typename Decode>
+void merge_from_disk(const std::filesystem::path& path, const std::optional<FileStat>& loaded, Table& table,
+                     Decode decode) {
+  const auto on_disk = stat_file(path.string());
+  if (!on_disk || on_disk == loaded) return;
+  Table theirs;
+  try {
+    decode(read_whole(path), theirs);
+  } catch (const std::exception&) {
+    return;  // not readable: this run's replaces it
+  }
+  for (auto& [key, value] : theirs) {
+    auto [it, added] = table.try_emplace(key, value);
+    if (!added && value.used > it->second.used) it->second.used = value.used;
+  }
+}
+
+// Keeps the most recently used items of `table` within `budget` bytes (`size` of each).
+template <typename Table, typename Size>
+void keep_within(Table& table, std::uint64_t budget, Size size) {
+  std::vector<std::pair<std::uint64_t, typename Table::key_type>> by_use;
+  by_use.reserve(table.size());
+  for (const auto& [key, value] : table) by_use.emplace_back(value.used, key);
+  std::sort(by_use.begin(), by_use.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::uint64_t total = 0;
+  for (const auto& [used, key] : by_use) {
+    const auto it = table.find(key);
+    total += size(it->first, it->second);
+    if (total > budget) table.erase(it);
+  }
+}
+
+}  // namespace
 
 Store::Store(std::filesystem::path dir, std::uint64_t max_bytes)
     : dir_(std::move(dir)), max_bytes_(max_bytes), now_(seconds_now()) {}
@@ -212,23 +288,23 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& dir, std::uint64
                   "# For information about cache directory tags see https://bford.info/cachedir/\n");
   write_if_absent(dir / ".gitignore", "# Created by cudnnlint: its cache, never to be committed.\n*\n");
   std::unique_ptr<Store> store(new Store(dir, max_bytes));
-  store->load();
+  store->load_index();
   return store;
 }
 
-void Store::load() {
-  const auto path = dir_ / "pack";
-  pack_stat_ = stat_file(path.string());
-  if (!pack_stat_) return;
-  const std::string bytes = read_whole(path);
-  try {
-    decode_pack(bytes, records_, entries_);
-  } catch (const std::exception& e) {
-    records_.clear();
-    entries_.clear();
-    load_problem_ = path.string() + ": " + e.what() + "; it is rebuilt";
-    dirty_ = true;
-  }
+void Store::load_index() {
+  load_file(dir_ / "index", records_, decode_index, index_stat_, load_problems_, records_dirty_);
+}
+
+void Store::load_entries() {
+  if (entries_loaded_) return;
+  entries_loaded_ = true;
+  load_file(dir_ / "pack", entries_, decode_pack, pack_stat_, load_problems_, entries_dirty_);
+}
+
+std::vector<std::string> Store::load_problems() const {
+  std::lock_guard lock(mutex_);
+  return load_problems_;
 }
 
 std::optional<Hash128> Store::known_hash(const std::string& absolute_path, const FileStat& now) const {
@@ -247,11 +323,12 @@ void Store::remember(const std::string& absolute_path, const FileStat& stat, con
   auto [it, added] = records_.try_emplace(absolute_path);
   if (!added && it->second.stat == stat && it->second.hash == hash) return;
   it->second = Record{stat, hash, now_};
-  dirty_ = true;
+  records_dirty_ = true;
 }
 
 std::optional<std::string> Store::entry(const Hash128& key) {
   std::lock_guard lock(mutex_);
+  load_entries();
   const auto it = entries_.find(key);
   if (it == entries_.end()) {
     ++counters_.entry_misses;
@@ -260,16 +337,17 @@ std::optional<std::string> Store::entry(const Hash128& key) {
   ++counters_.entry_hits;
   if (it->second.used + kRefreshSeconds < now_) {
     it->second.used = now_;
-    dirty_ = true;
+    entries_dirty_ = true;
   }
   return it->second.bytes;
 }
 
 void Store::put(const Hash128& key, std::string bytes) {
   std::lock_guard lock(mutex_);
+  load_entries();
   entries_.insert_or_assign(key, Entry{std::move(bytes), now_});
   ++counters_.entries_written;
-  dirty_ = true;
+  entries_dirty_ = true;
 }
 
 std::optional<std::string> Store::run_entry(const Hash128& key) const {
@@ -290,13 +368,15 @@ void Store::put_run(const Hash128& key, std::string_view bytes) {
   const std::uint64_t sum = checksum64(bytes);
   framed.append(reinterpret_cast<const char*>(&sum), sizeof sum);
   (void)write_atomically(dir_ / "runs" / key.hex(), framed);
-  dirty_runs_ = true;
+  std::lock_guard lock(mutex_);
+  runs_dirty_ = true;
 }
 
 std::vector<std::string> Store::save() {
   std::vector<std::string> problems;
+  std::lock_guard lock(mutex_);
   // runs/: the newest kMaxRuns within a quarter of the budget.
-  if (dirty_runs_) {
+  if (runs_dirty_) {
     struct Run {
       std::filesystem::path path;
       std::filesystem::file_time_type time;
@@ -315,51 +395,26 @@ std::vector<std::string> Store::save() {
       total += runs[i].size;
       if (i >= kMaxRuns || total > max_bytes_ / 4) std::filesystem::remove(runs[i].path, ec);
     }
+    runs_dirty_ = false;
   }
-  std::lock_guard lock(mutex_);
-  if (!dirty_) return problems;
-  // Another run may have saved since this one loaded: keep what it added.
-  const auto path = dir_ / "pack";
-  if (const auto on_disk = stat_file(path.string()); on_disk && on_disk != pack_stat_) {
-    std::unordered_map<std::string, Record> their_records;
-    std::unordered_map<Hash128, Entry, Hash128Hasher> their_entries;
-    try {
-      decode_pack(read_whole(path), their_records, their_entries);
-      for (auto& [p, r] : their_records) {
-        auto [it, added] = records_.try_emplace(p, r);
-        if (!added && r.used > it->second.used) it->second = r;
-      }
-      for (auto& [k, e] : their_entries) {
-        auto [it, added] = entries_.try_emplace(k, std::move(e));
-        if (!added) it->second.used = std::max(it->second.used, e.used);
-      }
-    } catch (const std::exception&) {
-      // Not readable: this run's pack replaces it.
-    }
+  // The stat records within a sixteenth of the budget, the entries within the rest of three quarters.
+  auto write = [&](const std::filesystem::path& path, const std::string& bytes, std::optional<FileStat>& stat) {
+    if (std::string problem = write_atomically(path, bytes); !problem.empty()) problems.push_back(std::move(problem));
+    stat = stat_file(path.string());
+  };
+  if (records_dirty_) {
+    merge_from_disk(dir_ / "index", index_stat_, records_, decode_index);
+    keep_within(records_, max_bytes_ / 16, [](const std::string& path, const Record&) { return path.size() + 80; });
+    write(dir_ / "index", encode_index(records_), index_stat_);
+    records_dirty_ = false;
   }
-  // Within three quarters of the budget: the most recently used entries, then stat records.
-  const std::uint64_t budget = max_bytes_ - max_bytes_ / 4;
-  std::vector<std::pair<std::uint64_t, Hash128>> by_use;
-  by_use.reserve(entries_.size());
-  for (const auto& [k, e] : entries_) by_use.emplace_back(e.used, k);
-  std::sort(by_use.begin(), by_use.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::uint64_t total = 0;
-  for (const auto& [used, key] : by_use) {
-    const auto it = entries_.find(key);
-    total += it->second.bytes.size() + 32;
-    if (total > budget) entries_.erase(it);
+  if (entries_dirty_) {
+    merge_from_disk(dir_ / "pack", pack_stat_, entries_, decode_pack);
+    keep_within(entries_, max_bytes_ - max_bytes_ / 4 - max_bytes_ / 16,
+                [](const Hash128&, const Entry& e) { return e.bytes.size() + 48; });
+    write(dir_ / "pack", encode_pack(entries_), pack_stat_);
+    entries_dirty_ = false;
   }
-  std::vector<std::pair<std::uint64_t, std::string>> records_by_use;
-  for (const auto& [p, r] : records_) records_by_use.emplace_back(r.used, p);
-  std::sort(records_by_use.begin(), records_by_use.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& [used, p] : records_by_use) {
-    total += p.size() + 80;
-    if (total > budget) records_.erase(p);
-  }
-  if (std::string problem = write_atomically(path, encode_pack(records_, entries_)); !problem.empty())
-    problems.push_back(std::move(problem));
-  pack_stat_ = stat_file(path.string());
-  dirty_ = false;
   return problems;
 }
 

@@ -1,15 +1,16 @@
 // The cache folder (default .cudnnlint_cache/ in the working directory):
 //   CACHEDIR.TAG, .gitignore  so that backups and git leave it alone
-//   pack                      what each file's first pass learned, content-addressed: entries by
-//                             key (a hash of the file's bytes, its path and module, the tool and
-//                             the flags that change facts), and stat records (path, size, times,
-//                             inode -> the hash of its bytes) so that an unchanged file is not read
+//   index                     stat records: path, size, times, inode -> the hash of its bytes, so
+//                             that an unchanged file is not read
+//   pack                      what each file's analysis gave, content-addressed: entries by key (a
+//                             hash of the file's bytes, its path and module, the tool and the flags
+//                             that change facts); read only when an entry is needed
 //   runs/<key>                a whole run's findings, by a key over every file's hash and the run's
-//                             options: a second run over an unchanged tree reads nothing else
+//                             options: a second run over an unchanged tree reads the index and this
 // Safe under concurrent runs: every file is written whole under a temporary name and renamed
 // into place, and a reader sees either the old file or the new one. Two runs saving at once
 // merge what they find on disk; what one of them loses is a miss, never a wrong answer.
-// Bounded: the least recently used entries and runs go when the folder outgrows its budget.
+// Bounded: the least recently used entries, records and runs go when the folder outgrows its budget.
 #pragma once
 
 #include "cache/hash.h"
@@ -68,13 +69,13 @@ class Store {
   std::optional<std::string> run_entry(const Hash128& key) const;
   void put_run(const Hash128& key, std::string_view bytes);
 
-  // Writes the pack when this run changed it, merged with what another run saved meanwhile,
-  // within the budget; trims runs/. Problems (a full disk) are returned, never thrown.
+  // Writes the index and the pack where this run changed them, merged with what another run
+  // saved meanwhile, within the budget; trims runs/. Problems (a full disk) are returned, never thrown.
   std::vector<std::string> save();
 
   StoreCounters& counters() { return counters_; }
-  // Why the pack on disk was not used ("" when it was, or there was none).
-  const std::string& load_problem() const { return load_problem_; }
+  // Why the index or the pack on disk was not used (empty when they were, or there were none).
+  std::vector<std::string> load_problems() const;
 
   struct Record {
     FileStat stat;
@@ -88,26 +89,27 @@ class Store {
 
  private:
   Store(std::filesystem::path dir, std::uint64_t max_bytes);
-  void load();
+  void load_index();
+  void load_entries();  // on first need; the caller holds mutex_
 
   std::filesystem::path dir_;
   std::uint64_t max_bytes_;
   std::uint64_t now_;
-  std::optional<FileStat> pack_stat_;  // the pack as loaded
-  std::string load_problem_;
+  std::optional<FileStat> index_stat_, pack_stat_;  // as loaded
+  std::vector<std::string> load_problems_;
   mutable std::mutex mutex_;
   std::unordered_map<std::string, Record> records_;
   std::unordered_map<Hash128, Entry, Hash128Hasher> entries_;
-  bool dirty_ = false;
-  bool dirty_runs_ = false;
+  bool entries_loaded_ = false;
+  bool records_dirty_ = false, entries_dirty_ = false, runs_dirty_ = false;
   StoreCounters counters_;
 };
 
-// The pack's format, for the store and its tests.
-std::string encode_pack(const std::unordered_map<std::string, Store::Record>& records,
-                        const std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries);
-// Throws std::runtime_error naming what is wrong when `bytes` is not a pack.
-void decode_pack(std::string_view bytes, std::unordered_map<std::string, Store::Record>& records,
-                 std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries);
+// The index's and the pack's formats, for the store and its tests. Decoding throws
+// std::runtime_error naming what is wrong when `bytes` is not such a file.
+std::string encode_index(const std::unordered_map<std::string, Store::Record>& records);
+void decode_index(std::string_view bytes, std::unordered_map<std::string, Store::Record>& records);
+std::string encode_pack(const std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries);
+void decode_pack(std::string_view bytes, std::unordered_map<Hash128, Store::Entry, Hash128Hasher>& entries);
 
 }  // namespace cudnnlint::cache

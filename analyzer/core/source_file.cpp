@@ -201,12 +201,26 @@ const std::vector<std::size_t>& SourceFile::line_starts() const {
 std::size_t SourceFile::line_count() const { return line_starts().size(); }
 
 std::optional<std::string> read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  // One read into a buffer of the file's size (the cache reads its multi-megabyte pack with this).
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  if (const auto size = in.tellg(); size > 0) {
+    text.resize(static_cast<std::size_t>(size));
+    in.seekg(0);
+    in.read(text.data(), size);
+    if (in.gcount() != size) return std::nullopt;
+    // A file that grew meanwhile: the rest too.
+    std::ostringstream rest;
+    rest << in.rdbuf();
+    text += std::move(rest).str();
+  } else {
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = std::move(all).str();
+  }
   if (in.bad()) return std::nullopt;
-  return std::move(text).str();
+  return text;
 }
 
 Position SourceFile::position_at(std::size_t byte_offset) const {

@@ -58,9 +58,6 @@ std::unique_ptr<AnalysisCache> AnalysisCache::open(const AnalysisOptions& option
                            problem + "; running without the cache (--no-cache says so quietly)"});
     return nullptr;
   }
-  if (!store->load_problem().empty())
-    diagnostics.push_back({FileDiagnostic::Severity::Warning, dir.string(), std::nullopt,
-                           "the cache " + store->load_problem()});
   return std::unique_ptr<AnalysisCache>(new AnalysisCache(std::move(store)));
 }
 
@@ -289,6 +286,8 @@ void AnalysisCache::store_cpp(const std::string& path, const std::string& comman
 }
 
 void AnalysisCache::save(std::vector<FileDiagnostic>& diagnostics) {
+  for (const auto& problem : store_->load_problems())
+    diagnostics.push_back({FileDiagnostic::Severity::Warning, store_->dir().string(), std::nullopt, "the cache " + problem});
   for (auto& problem : store_->save())
     diagnostics.push_back({FileDiagnostic::Severity::Warning, store_->dir().string(), std::nullopt,
                            "the cache was not saved: " + problem});
