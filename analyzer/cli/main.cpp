@@ -15,6 +15,7 @@
 #include "emit/sarif_read.h"
 #include "kb/kb.h"
 #include "rules/rule.h"
+#include "server/server.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -301,6 +302,8 @@ int main(int argc, char** argv) {
                    "the report annotated with properties.gpuCheck)");
   gpu_check_cmd->add_option("report", sarif_input, "SARIF file written by cudnnlint -f sarif")->required();
   gpu_check_cmd->fallthrough();
+  CLI::App* server_cmd = app.add_subcommand(
+      "server", "Run as a language server (LSP 3.17 over stdio) for editors: diagnostics of the open files");
   CLI::App* doctor_cmd =
       app.add_subcommand("doctor", "Print the cuDNN and CUDA versions found, the GPU, and which gpu_check tiers can run");
   doctor_cmd->fallthrough();
@@ -320,6 +323,10 @@ int main(int argc, char** argv) {
     gpu_options.cudnn_library = cudnn_library;
     gpu_options.execution = gpu_check_tier == "all";
     if (doctor_cmd->parsed()) return run_doctor(gpu_options);
+    if (server_cmd->parsed()) {
+      std::ios::sync_with_stdio(false);
+      return server::serve(std::cin, std::cout, std::cerr);
+    }
     if (gpu_check_cmd->parsed()) {
       if (format != "text" && format != "sarif" && format != "json")
         throw std::invalid_argument("gpu-check writes text or sarif, not " + format);

@@ -265,7 +265,38 @@ struct FileDescriptor {
 
 }  // namespace
 
+namespace {
+
+// What every source text goes through, from a file or an editor's buffer.
+std::variant<SourceFile, LoadError> checked_source(const std::string& path, std::string text, const LoadLimits& limits) {
+  if (text.find('\0') != std::string::npos) return LoadError{"binary file (contains NUL bytes); skipped"};
+  if (const auto bad = limits.require_utf8 ? find_invalid_utf8(text) : std::string_view::npos;
+      bad != std::string_view::npos) {
+    SourceFile partial(path, text.substr(0, bad));
+    const auto pos = partial.position_at(bad);
+    std::ostringstream msg;
+    msg << "invalid UTF-8 at line " << pos.line << ", column " << pos.column << " (byte offset " << bad
+        << "); Python source must be UTF-8; skipped";
+    return LoadError{msg.str()};
+  }
+  // Lone CR line endings (classic Mac OS): Python and clang take them as line breaks, tree-sitter's
+  // Python grammar does not (a syntax error at 1:1 lost every finding of the file). Made LF, byte
+  // for byte, so that every offset and line stays the same.
+  for (std::size_t cr = text.find('\r'); cr != std::string::npos; cr = text.find('\r', cr + 1))
+    if (cr + 1 == text.size() || text[cr + 1] != '\n') text[cr] = '\n';
+  return SourceFile(path, std::move(text));
+}
+
+}  // namespace
+
 std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits) {
+  if (limits.overlay)
+    if (const auto it = limits.overlay->find(path); it != limits.overlay->end()) {
+      if (it->second.size() > limits.max_bytes)
+        return LoadError{"the buffer is " + std::to_string(it->second.size()) + " bytes, above the " +
+                         std::to_string(limits.max_bytes) + "-byte limit (--max-file-size); skipped"};
+      return checked_source(path, it->second, limits);
+    }
   // One open, one fstat and one read: this runs for every file of the tree.
   // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below as not a regular file).
   FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
@@ -298,22 +329,7 @@ std::variant<SourceFile, LoadError> load_source_file(const std::string& path, co
     done += static_cast<std::size_t>(got);
   }
   text.resize(done);
-  if (text.find('\0') != std::string::npos) return LoadError{"binary file (contains NUL bytes); skipped"};
-  if (const auto bad = limits.require_utf8 ? find_invalid_utf8(text) : std::string_view::npos;
-      bad != std::string_view::npos) {
-    SourceFile partial(path, text.substr(0, bad));
-    const auto pos = partial.position_at(bad);
-    std::ostringstream msg;
-    msg << "invalid UTF-8 at line " << pos.line << ", column " << pos.column << " (byte offset " << bad
-        << "); Python source must be UTF-8; skipped";
-    return LoadError{msg.str()};
-  }
-  // Lone CR line endings (classic Mac OS): Python and clang take them as line breaks, tree-sitter's
-  // Python grammar does not (a syntax error at 1:1 lost every finding of the file). Made LF, byte
-  // for byte, so that every offset and line stays the same.
-  for (std::size_t cr = text.find('\r'); cr != std::string::npos; cr = text.find('\r', cr + 1))
-    if (cr + 1 == text.size() || text[cr + 1] != '\n') text[cr] = '\n';
-  return SourceFile(path, std::move(text));
+  return checked_source(path, std::move(text), limits);
 }
 
 }  // namespace cudnnlint

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +50,9 @@ struct LoadError {
 struct LoadLimits {
   std::uintmax_t max_bytes = 4u * 1024u * 1024u;
   bool require_utf8 = true;  // Python source must be UTF-8; C++ need not be (clang reads bytes)
+  // Texts that stand for files on disk, by path as the run spells it: an editor's unsaved buffers
+  // (the language server). Read instead of the file, with the same checks.
+  std::shared_ptr<const std::map<std::string, std::string, std::less<>>> overlay;
 };
 
 std::variant<SourceFile, LoadError> load_source_file(const std::string& path, const LoadLimits& limits);

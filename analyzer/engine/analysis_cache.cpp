@@ -48,7 +48,8 @@ AnalysisCache::AnalysisCache(std::unique_ptr<cache::Store> store) : store_(std::
 
 std::unique_ptr<AnalysisCache> AnalysisCache::open(const AnalysisOptions& options,
                                                    std::vector<FileDiagnostic>& diagnostics) {
-  if (!options.cache.enabled) return nullptr;
+  // An editor's unsaved buffers (LoadLimits::overlay) are not what the files' stat and bytes say.
+  if (!options.cache.enabled || options.limits.overlay) return nullptr;
   const std::filesystem::path dir = options.cache.dir.empty() ? std::filesystem::path(".cudnnlint_cache")
                                                               : std::filesystem::path(options.cache.dir);
   std::string problem;

@@ -35,6 +35,9 @@ SHARED = pathlib.Path(os.environ.get("CUDNNLINT_SHARED", REPO.parent / "shared")
 def pytest_configure(config):
     config.addinivalue_line("markers", "packaging: builds cudnnlint from this checkout (a wheel, a pre-commit "
                             "environment); run once, on the build/ pass of ./test.sh")
+    # The language server's tests start the binary from a fixture made when their module is
+    # imported (pytest-lsp's ClientServerConfig): they read it from here.
+    os.environ["CUDNNLINT_UNDER_TEST"] = str(pathlib.Path(config.getoption("--cudnnlint")).resolve())
 
 
 def pytest_addoption(parser):

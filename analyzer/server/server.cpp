@@ -1,0 +1,393 @@
+#include "server/server.h"
+
+#include "cli/config.h"
+#include "core/api_table.h"
+#include "core/target.h"
+#include "cpp/frontend.h"
+#include "engine/analysis.h"
+#include "kb/kb.h"
+#include "rules/rule.h"
+#include "server/documents.h"
+#include "server/transport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <climits>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace cudnnlint::server {
+
+namespace {
+
+using nlohmann::json;
+
+// JSON-RPC and LSP error codes.
+constexpr int kParseError = -32700;
+constexpr int kInvalidRequest = -32600;
+constexpr int kMethodNotFound = -32601;
+constexpr int kInvalidParams = -32602;
+constexpr int kServerNotInitialized = -32002;
+constexpr int kRequestCancelled = -32800;
+
+struct Failure {
+  int code;
+  std::string message;
+};
+
+class Server {
+ public:
+  Server(std::ostream& out, std::ostream& log) : out_(out), log_(log) {}
+
+  // Returns false after `exit`.
+  bool handle(const std::string& body) {
+    json message;
+    try {
+      message = json::parse(body);
+    } catch (const json::exception& e) {
+      respond_error(nullptr, kParseError, std::string("not JSON: ") + e.what());
+      return true;
+    }
+    if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
+      if (message.is_object() && message.contains("id") && (message.contains("result") || message.contains("error")))
+        return true;  // a response to a request of ours (none is sent yet)
+      respond_error(message.is_object() && message.contains("id") ? message["id"] : json(nullptr), kInvalidRequest,
+                    "not a request or a notification");
+      return true;
+    }
+    const std::string method = message["method"];
+    const bool is_request = message.contains("id");
+    const json id = is_request ? message["id"] : json(nullptr);
+    const json params = message.value("params", json::object());
+    if (method == "exit") {
+      exit_code_ = shutdown_ ? 0 : 1;
+      return false;
+    }
+    try {
+      if (is_request) {
+        respond(id, request(method, params));
+      } else {
+        notification(method, params);
+      }
+    } catch (const Failure& failure) {
+      if (is_request) respond_error(id, failure.code, failure.message);
+      else log_ << "cudnnlint server: " << method << ": " << failure.message << '\n';
+    } catch (const std::exception& e) {
+      // A bug of ours, or params of the wrong shape: the server stays up.
+      if (is_request) respond_error(id, kInvalidParams, e.what());
+      else log_ << "cudnnlint server: " << method << ": " << e.what() << '\n';
+    }
+    return true;
+  }
+
+  int exit_code() const { return exit_code_; }
+
+ private:
+  json request(const std::string& method, const json& params) {
+    if (method == "initialize") return initialize(params);
+    if (!initialized_) throw Failure{kServerNotInitialized, "initialize first"};
+    if (shutdown_) throw Failure{kInvalidRequest, "the server is shutting down"};
+    if (method == "shutdown") {
+      shutdown_ = true;
+      return nullptr;
+    }
+    if (method == "textDocument/diagnostic") return pull_diagnostics(params);
+    if (method == "textDocument/hover") return hover(params);
+    if (method == "textDocument/codeAction") return code_actions(params);
+    throw Failure{kMethodNotFound, "unknown method " + method};
+  }
+
+  void notification(const std::string& method, const json& params) {
+    if (method == "initialized" || method == "$/cancelRequest" || method == "$/setTrace") return;
+    if (!initialized_ || shutdown_) return;
+    if (method == "textDocument/didOpen") {
+      const json& item = params.at("textDocument");
+      const std::string uri = item.at("uri");
+      const auto path = path_of_uri(uri);
+      if (!path) return log_message("cudnnlint: " + uri + " is not a local file: not analysed");
+      auto document = std::make_unique<Document>(uri, *path, item.value("version", 0), item.at("text"));
+      documents_[uri] = std::move(document);
+      publish(*documents_[uri]);
+    } else if (method == "textDocument/didChange") {
+      Document& document = open_document(params);
+      for (const json& change : params.at("contentChanges")) {
+        std::optional<LspRange> range;
+        if (change.contains("range")) range = range_of(change["range"]);
+        document.apply(range, change.at("text").get<std::string>(), encoding_);
+      }
+      document.set_version(params.at("textDocument").value("version", document.version()));
+      publish(document);
+    } else if (method == "textDocument/didSave") {
+      Document& document = open_document(params);
+      if (params.contains("text")) document.apply(std::nullopt, params["text"].get<std::string>(), encoding_);
+      publish(document);
+    } else if (method == "textDocument/didClose") {
+      const std::string uri = params.at("textDocument").at("uri");
+      findings_.erase(uri);
+      if (documents_.erase(uri) > 0 && !pull_) send_notification("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+    }
+  }
+
+  json initialize(const json& params) {
+    if (initialized_) throw Failure{kInvalidRequest, "initialize was sent twice"};
+    initialized_ = true;
+    // UTF-8 positions when the client offers them (no conversion on either side), else UTF-16.
+    const json capabilities = params.value("capabilities", json::object());
+    const json general = capabilities.value("general", json::object());
+    for (const json& offered : general.value("positionEncodings", json::array()))
+      if (offered == "utf-8") encoding_ = PositionEncoding::Utf8;
+    pull_ = capabilities.value("textDocument", json::object()).contains("diagnostic");
+    // The workspace whose configuration applies: its first folder, else rootUri.
+    std::string root_uri;
+    if (params.contains("workspaceFolders") && params["workspaceFolders"].is_array() &&
+        !params["workspaceFolders"].empty())
+      root_uri = params["workspaceFolders"][0].value("uri", "");
+    else if (params.contains("rootUri") && params["rootUri"].is_string())
+      root_uri = params["rootUri"];
+    if (const auto root = path_of_uri(root_uri)) root_ = *root;
+    json result;
+    result["capabilities"] = {
+        {"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
+        {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+        {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
+        {"hoverProvider", true},
+        {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+    };
+    // KB text in Chinese when the client runs in a Chinese locale.
+    if (params.contains("locale") && params["locale"].is_string() && params["locale"].get<std::string>().starts_with("zh"))
+      lang_ = kb::Lang::Zh;
+    result["serverInfo"] = {{"name", "cudnnlint"}, {"version", CUDNNLINT_VERSION}};
+    return result;
+  }
+
+  Document& open_document(const json& params) {
+    const std::string uri = params.at("textDocument").at("uri");
+    const auto it = documents_.find(uri);
+    if (it == documents_.end()) throw Failure{kInvalidParams, uri + " is not open"};
+    return *it->second;
+  }
+
+  LspRange range_of(const json& range) const {
+    auto position = [](const json& p) { return LspPosition{p.at("line").get<std::uint32_t>(), p.at("character").get<std::uint32_t>()}; };
+    return LspRange{position(range.at("start")), position(range.at("end"))};
+  }
+
+  // The options a command-line run in the workspace would have, from its configuration.
+  AnalysisOptions options_for(const Document& document) const {
+    AnalysisOptions options;
+    options.paths = {document.path()};
+    options.line_hashes = false;
+    ProjectConfig config;
+    try {
+      config = load_project_config(root_.empty() ? std::filesystem::path(document.path()).parent_path()
+                                                 : std::filesystem::path(root_),
+                                   {});
+    } catch (const std::exception& e) {
+      log_ << "cudnnlint server: configuration: " << e.what() << '\n';
+    }
+    options.select = config.select;
+    options.ignore = config.ignore;
+    options.discovery.exclude = config.exclude;
+    if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
+    if (config.cudnn_version) {
+      options.target.cudnn = parse_version(*config.cudnn_version);
+      options.target.cudnn_source = config.file.filename().string();
+    }
+    for (const auto& spec : config.frameworks) {
+      auto [name, version] = parse_framework_spec(spec);
+      options.target.frameworks[name] = version;
+      options.target.framework_sources[name] = config.file.filename().string();
+    }
+    auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+    for (const auto& [uri, open] : documents_) (*overlay)[open->path()] = open->text();
+    options.limits.overlay = overlay;
+    return options;
+  }
+
+  json diagnostics_of(const Document& document) {
+    AnalysisOptions options = options_for(document);
+    // C, C++ and CUDA: clang reads the saved file, so they are analysed from disk.
+    if (cpp::is_cpp_source(document.path())) options.limits.overlay.reset();
+    const AnalysisResult result = analyze(options);
+    json diagnostics = json::array();
+    std::vector<Finding>& kept = findings_[document.uri()];
+    kept.clear();
+    for (const Finding& finding : result.findings) {
+      if (finding.location.path != document.path()) continue;
+      diagnostics.push_back(diagnostic_of(finding, document));
+      kept.push_back(finding);
+    }
+    for (const FileDiagnostic& d : result.diagnostics) {
+      if (d.path != document.path()) continue;
+      LspPosition at{};
+      if (d.position) at = LspPosition{d.position->line > 0 ? d.position->line - 1 : 0, 0};
+      diagnostics.push_back({{"range", {{"start", position_json(at)}, {"end", position_json(at)}}},
+                             {"severity", d.severity == FileDiagnostic::Severity::Error ? 1 : 2},
+                             {"source", "cudnnlint"},
+                             {"message", d.message}});
+    }
+    return diagnostics;
+  }
+
+  static json position_json(LspPosition p) { return {{"line", p.line}, {"character", p.character}}; }
+
+  json range_json(const SourceRange& range, const Document* document) const {
+    // In the open document, from byte offsets (the buffer is what the client counts in); elsewhere
+    // from the finding's own columns.
+    auto convert = [&](const Position& p) {
+      if (document != nullptr) return document->position_of(p.byte_offset, encoding_);
+      const std::uint32_t column = encoding_ == PositionEncoding::Utf8 ? p.column : p.column_utf16;
+      return LspPosition{p.line > 0 ? p.line - 1 : 0, column > 0 ? column - 1 : 0};
+    };
+    return {{"start", position_json(convert(range.begin))}, {"end", position_json(convert(range.end))}};
+  }
+
+  json diagnostic_of(const Finding& finding, const Document& document) const {
+    json d = {{"range", range_json(finding.location.range, &document)},
+              {"severity", finding.level == Level::Error ? 1 : finding.level == Level::Warning ? 2 : 3},
+              {"code", finding.rule_id},
+              {"source", "cudnnlint"},
+              {"message", finding.message}};
+    if (const kb::Entry* entry = kb::find(finding.kb_id); entry != nullptr && !entry->official_doc_url.empty())
+      d["codeDescription"] = {{"href", entry->official_doc_url}};
+    json related = json::array();
+    for (const RelatedLocation& r : finding.related) {
+      const bool here = r.where.path == document.path();
+      related.push_back({{"location", {{"uri", here ? document.uri() : uri_of_path(absolute(r.where.path))},
+                                      {"range", range_json(r.where.range, here ? &document : nullptr)}}},
+                         {"message", r.message}});
+    }
+    if (!related.empty()) d["relatedInformation"] = std::move(related);
+    d["data"] = {{"kb", finding.kb_id}};
+    return d;
+  }
+
+  static std::string absolute(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::absolute(path, ec).lexically_normal().string();
+  }
+
+  void publish(const Document& document) {
+    if (pull_) return;  // the client asks (textDocument/diagnostic)
+    send_notification("textDocument/publishDiagnostics",
+                      {{"uri", document.uri()}, {"version", document.version()}, {"diagnostics", diagnostics_of(document)}});
+  }
+
+  // The findings of the last analysis of a document that cover the byte range [begin, end].
+  std::vector<const Finding*> findings_at(const Document& document, std::size_t begin, std::size_t end) const {
+    std::vector<const Finding*> out;
+    const auto it = findings_.find(document.uri());
+    if (it == findings_.end()) return out;
+    for (const Finding& f : it->second)
+      if (f.location.range.begin.byte_offset <= end && begin <= f.location.range.end.byte_offset) out.push_back(&f);
+    return out;
+  }
+
+  json hover(const json& params) {
+    const Document& document = open_document(params);
+    const LspPosition position{params.at("position").at("line").get<std::uint32_t>(),
+                               params.at("position").at("character").get<std::uint32_t>()};
+    const std::size_t offset = document.offset_of(position, encoding_);
+    std::string markdown;
+    for (const Finding* finding : findings_at(document, offset, offset)) {
+      if (!markdown.empty()) markdown += "\n\n---\n\n";
+      markdown += "**" + finding->rule_id + "** (" + level_name(finding->level) + "): " + finding->message;
+      if (const kb::Entry* entry = kb::find(finding->kb_id)) {
+        // The entry as `cudnnlint explain` prints it, to its first sections.
+        std::string text = kb::render_markdown(*entry, lang_);
+        std::size_t cut = 0;
+        for (int sections = 0; sections < 4 && cut != std::string::npos; ++sections) cut = text.find("\n## ", cut + 1);
+        if (cut != std::string::npos) text = text.substr(0, cut) + "\n\n*(cudnnlint explain " + entry->id + ")*";
+        markdown += "\n\n" + text;
+      }
+    }
+    if (markdown.empty()) return nullptr;
+    return {{"contents", {{"kind", "markdown"}, {"value", markdown}}}};
+  }
+
+  json code_actions(const json& params) {
+    const Document& document = open_document(params);
+    const LspRange range = range_of(params.at("range"));
+    const std::size_t begin = document.offset_of(range.start, encoding_), end = document.offset_of(range.end, encoding_);
+    json actions = json::array();
+    for (const Finding* finding : findings_at(document, begin, end)) {
+      const json diagnostic = diagnostic_of(*finding, document);
+      if (finding->fix && !finding->fix->edits.empty()) {
+        json edits = json::array();
+        for (const TextEdit& edit : finding->fix->edits)
+          edits.push_back({{"range", range_json(edit.range, &document)}, {"newText", edit.replacement}});
+        actions.push_back({{"title", "cudnnlint: " + finding->fix->description +
+                                         (finding->fix->safe ? "" : " (unsafe: changes numerics or behaviour)")},
+                           {"kind", "quickfix"},
+                           {"diagnostics", json::array({diagnostic})},
+                           {"edit", {{"changes", {{document.uri(), edits}}}}}});
+      }
+      // Suppress on this line: a comment at its end.
+      const std::uint32_t line = finding->location.range.begin.line > 0 ? finding->location.range.begin.line - 1 : 0;
+      const std::size_t line_end = document.offset_of(LspPosition{line, UINT32_MAX}, PositionEncoding::Utf8);
+      const LspPosition at = document.position_of(line_end, encoding_);
+      const std::string comment = cpp::is_cpp_source(document.path())
+                                      ? "  // NOLINT(cudnnlint-" + finding->rule_id + ")"
+                                      : "  # cudnnlint: ignore[" + finding->rule_id + "]";
+      actions.push_back({{"title", "cudnnlint: ignore " + finding->rule_id + " on this line"},
+                         {"kind", "quickfix"},
+                         {"diagnostics", json::array({diagnostic})},
+                         {"edit", {{"changes", {{document.uri(), json::array({{{"range", {{"start", position_json(at)}, {"end", position_json(at)}}},
+                                                                               {"newText", comment}}})}}}}}});
+    }
+    return actions;
+  }
+
+  json pull_diagnostics(const json& params) {
+    Document& document = open_document(params);
+    return {{"kind", "full"}, {"items", diagnostics_of(document)}};
+  }
+
+  void log_message(const std::string& text) {
+    send_notification("window/logMessage", {{"type", 3}, {"message", text}});
+  }
+
+  void send_notification(const std::string& method, json params) {
+    write_message(out_, json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}.dump(
+                            -1, ' ', false, json::error_handler_t::replace));
+  }
+
+  void respond(const json& id, json result) {
+    write_message(out_, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump(
+                            -1, ' ', false, json::error_handler_t::replace));
+  }
+
+  void respond_error(const json& id, int code, const std::string& message) {
+    write_message(out_, json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}}.dump(
+                            -1, ' ', false, json::error_handler_t::replace));
+  }
+
+  std::ostream& out_;
+  std::ostream& log_;
+  bool initialized_ = false, shutdown_ = false, pull_ = false;
+  int exit_code_ = 1;
+  PositionEncoding encoding_ = PositionEncoding::Utf16;
+  std::string root_;
+  std::map<std::string, std::unique_ptr<Document>> documents_;
+  std::map<std::string, std::vector<Finding>> findings_;  // by URI: the last analysis of each open document
+  kb::Lang lang_ = kb::Lang::En;
+};
+
+}  // namespace
+
+int serve(std::istream& in, std::ostream& out, std::ostream& log) {
+  Server server(out, log);
+  (void)kRequestCancelled;  // requests are answered in order; a cancelled one has been answered already
+  while (auto message = read_message(in)) {
+    if (!message->error.empty()) {
+      log << "cudnnlint server: " << message->error << " (message skipped)\n";
+      continue;
+    }
+    if (!server.handle(message->body)) break;
+  }
+  return server.exit_code();
+}
+
+}  // namespace cudnnlint::server

@@ -1,0 +1,225 @@
+"""`cudnnlint server` (issue 15, first part) driven by a real LSP client: pytest-lsp's (pygls).
+Open, diagnostics, an incremental change that clears them, pull diagnostics, UTF-8 and UTF-16
+positions, errors for unknown requests, malformed input that leaves the server alive, shutdown."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+BINARY = os.environ.get("CUDNNLINT_UNDER_TEST", "build/cudnnlint")
+MODEL = "import torch.nn as nn\n\nbn = nn.BatchNorm2d(8, eps=0)  # 零\n"
+
+
+def open_model(client, path, text=MODEL, version=1):
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="python", version=version, text=text)))
+    return uri
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[BINARY, "server"]))
+async def client(lsp_client: LanguageClient, tmp_path_factory):
+    root = tmp_path_factory.mktemp("workspace")
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=root.as_uri()))
+    lsp_client.root = root
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_open_publishes_the_findings_and_a_change_clears_them(client: LanguageClient):
+    path = client.root / "model.py"
+    path.write_text(MODEL)
+    uri = open_model(client, path)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    [diagnostic] = client.diagnostics[uri]
+    assert diagnostic.code == "bn-eps-zero"
+    assert diagnostic.severity == types.DiagnosticSeverity.Warning
+    assert diagnostic.source == "cudnnlint"
+    assert diagnostic.range == types.Range(start=types.Position(line=2, character=27),
+                                           end=types.Position(line=2, character=28))
+    assert diagnostic.message.startswith("batch-norm eps=0 in nn.BatchNorm2d")
+    # The buffer, not the file: an unsaved edit that makes eps 1e-5 clears the diagnostic.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=2, character=27), end=types.Position(line=2, character=28)),
+            text="1e-5")]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert list(client.diagnostics[uri]) == []
+    assert path.read_text() == MODEL  # nothing written
+    # And back, through a whole-text change.
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=MODEL.replace("eps=0", "eps=-1.0"))]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert [d.code for d in client.diagnostics[uri]] == ["bn-eps-negative"]
+    assert client.diagnostics[uri][0].severity == types.DiagnosticSeverity.Error
+
+
+@pytest.mark.asyncio
+async def test_provenance_becomes_related_information(client: LanguageClient):
+    path = client.root / "provenance.py"
+    text = "import torch.nn as nn\n\nEPS = 0.0\nbn = nn.BatchNorm2d(8, eps=EPS)\n"
+    path.write_text(text)
+    uri = open_model(client, path, text)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    [diagnostic] = client.diagnostics[uri]
+    related = diagnostic.related_information
+    assert related and related[0].location.uri == uri and related[0].location.range.start.line == 2
+
+
+@pytest.mark.asyncio
+async def test_hover_explains_from_the_kb_and_code_actions_fix_or_suppress(client: LanguageClient):
+    path = client.root / "actions.py"
+    path.write_text(MODEL)
+    uri = open_model(client, path)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    [diagnostic] = client.diagnostics[uri]
+    document = types.TextDocumentIdentifier(uri=uri)
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=document, position=types.Position(line=2, character=27)))
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value.startswith("**bn-eps-zero** (warning): batch-norm eps=0")
+    assert "cudnnlint explain cuda/cudnn-bn-epsilon-zero" in hover.contents.value
+    nothing = await client.text_document_hover_async(types.HoverParams(
+        text_document=document, position=types.Position(line=0, character=0)))
+    assert nothing is None
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=document, range=diagnostic.range,
+        context=types.CodeActionContext(diagnostics=[diagnostic])))
+    titles = [a.title for a in actions]
+    assert titles == ["cudnnlint: set eps=1e-5 (unsafe: changes numerics or behaviour)",
+                      "cudnnlint: ignore bn-eps-zero on this line"]
+    # Applied as the client would, each through didChange: the fix clears the diagnostic.
+    [fix_edit] = actions[0].edit.changes[uri]
+    assert fix_edit.new_text == "1e-5" and fix_edit.range == diagnostic.range
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(range=fix_edit.range, text=fix_edit.new_text)]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert list(client.diagnostics[uri]) == []
+    # The suppression, on the original text: a comment at the end of the line, after the one there.
+    [suppress] = actions[1].edit.changes[uri]
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=MODEL)]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert len(client.diagnostics[uri]) == 1
+    assert suppress.range.start == types.Position(line=2, character=34)  # after '# 零' (UTF-16)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=4),
+        content_changes=[types.TextDocumentContentChangePartial(range=suppress.range, text=suppress.new_text)]))
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert list(client.diagnostics[uri]) == []
+
+
+@pytest.mark.asyncio
+async def test_unknown_requests_get_method_not_found(client: LanguageClient):
+    with pytest.raises(Exception) as raised:
+        await client.protocol.send_request_async("cudnnlint/unknown", {})
+    assert "-32601" in str(raised.value) or "unknown method" in str(raised.value)
+
+
+def frame(body):
+    data = body.encode() if isinstance(body, str) else body
+    return b"Content-Length: %d\r\n\r\n" % len(data) + data
+
+
+def read_all(stream):
+    """Every message in a server's stdout."""
+    messages = []
+    while stream:
+        head, sep, rest = stream.partition(b"\r\n\r\n")
+        if not sep:
+            break
+        length = int(head.split(b":")[1])
+        messages.append(json.loads(rest[:length]))
+        stream = rest[length:]
+    return messages
+
+
+def request(id_, method, params=None):
+    return frame(json.dumps({"jsonrpc": "2.0", "id": id_, "method": method, "params": params or {}}))
+
+
+def notify(method, params):
+    return frame(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
+
+
+def test_malformed_input_and_a_burst_of_changes_leave_the_server_alive(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text(MODEL)
+    uri = path.as_uri()
+    changes = b"".join(
+        notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                                          "contentChanges": [{"text": MODEL if v % 2 else MODEL.replace("eps=0", "eps=1e-5")}]})
+        for v in range(2, 1002))
+    stdin = (request(1, "initialize", {"capabilities": {"general": {"positionEncodings": ["utf-8", "utf-16"]}},
+                                       "rootUri": tmp_path.as_uri()})
+             + notify("initialized", {})
+             + b"Content-Length: banana\r\n\r\n"          # a bad header: skipped
+             + b"X-Nothing: 1\r\n\r\n"                     # no length at all
+             + frame("{not json")                          # parse error, id null
+             + frame(json.dumps([1, 2]))                   # not a request
+             + notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                                "text": MODEL}})
+             + changes
+             + request(2, "textDocument/diagnostic", {"textDocument": {"uri": uri}})
+             + request(3, "shutdown")
+             + request(4, "textDocument/diagnostic", {"textDocument": {"uri": uri}})
+             + notify("exit", {}))
+    result = subprocess.run([BINARY, "server"], input=stdin, capture_output=True, timeout=600)
+    assert result.returncode == 0, result.stderr.decode()[-2000:]
+    messages = read_all(result.stdout)
+    by_id = {m["id"]: m for m in messages if m.get("id") is not None}
+    assert by_id[1]["result"]["capabilities"]["positionEncoding"] == "utf-8"
+    # Not JSON: a parse error; JSON that is not a request: an invalid request (both with id null).
+    assert [m["error"]["code"] for m in messages if "id" in m and m["id"] is None] == [-32700, -32600]
+    published = [m for m in messages if m.get("method") == "textDocument/publishDiagnostics"]
+    assert len(published) == 1001  # didOpen and each change, in order
+    assert [p["params"]["version"] for p in published][-3:] == [999, 1000, 1001]
+    last = published[-1]["params"]["diagnostics"]  # version 1001: odd, eps=0
+    # UTF-8 positions count bytes: the comment's 零 comes after the range, so both encodings agree here.
+    assert [(d["code"], d["range"]["start"]) for d in last] == [("bn-eps-zero", {"line": 2, "character": 27})]
+    assert by_id[2]["result"]["kind"] == "full" and [d["code"] for d in by_id[2]["result"]["items"]] == ["bn-eps-zero"]
+    assert by_id[3]["result"] is None
+    assert by_id[4]["error"]["code"] == -32600  # after shutdown
+    stderr = result.stderr.decode()
+    assert "bad Content-Length 'banana'" in stderr and "missing Content-Length" in stderr
+
+
+def test_positions_follow_the_negotiated_encoding(tmp_path):
+    # A non-BMP character before the finding: 4 UTF-8 bytes, 2 UTF-16 units.
+    text = "import torch.nn as nn\nbn = nn.BatchNorm2d(8, eps=0) if '𝔼' else None\nx = '𝔼'; bn2 = nn.BatchNorm2d(8, eps=0)\n"
+    path = tmp_path / "wide.py"
+    path.write_text(text, encoding="utf-8")
+    uri = path.as_uri()
+    starts = {}
+    for encodings in (["utf-16"], ["utf-8"]):
+        stdin = (request(1, "initialize", {"capabilities": {"general": {"positionEncodings": encodings}}})
+                 + notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                                    "text": text}})
+                 + request(2, "shutdown") + notify("exit", {}))
+        result = subprocess.run([BINARY, "server"], input=stdin, capture_output=True, timeout=120)
+        [published] = [m for m in read_all(result.stdout) if m.get("method") == "textDocument/publishDiagnostics"]
+        starts[encodings[0]] = sorted((d["range"]["start"]["line"], d["range"]["start"]["character"])
+                                      for d in published["params"]["diagnostics"])
+    # `x = '𝔼'; bn2 = nn.BatchNorm2d(8, eps=` is 37 code points: 38 UTF-16 units, 40 UTF-8 bytes.
+    assert starts["utf-16"] == [(1, 27), (2, 38)]
+    assert starts["utf-8"] == [(1, 27), (2, 40)]
+
+
+def test_exit_without_shutdown_is_exit_code_1():
+    result = subprocess.run([BINARY, "server"], input=request(1, "initialize", {"capabilities": {}}) + notify("exit", {}),
+                            capture_output=True, timeout=60)
+    assert result.returncode == 1
+    result = subprocess.run([BINARY, "server"], input=request(1, "textDocument/diagnostic", {}), capture_output=True,
+                            timeout=60)
+    assert read_all(result.stdout)[0]["error"]["code"] == -32002  # not initialized

@@ -1,0 +1,83 @@
+// The language server's parts: the base protocol's framing and the open documents' positions.
+#include "server/documents.h"
+#include "server/transport.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace cudnnlint::server {
+namespace {
+
+TEST(ServerTransport, ReadsFramedMessagesAndSkipsMalformedOnes) {
+  std::istringstream in(
+      "Content-Length: 2\r\n\r\n{}"
+      "content-type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length: 7\r\n\r\n[1,2,3]"
+      "Content-Length: x1\r\n\r\n"
+      "no colon here\r\nContent-Length: 1\r\n\r\n1"
+      "Content-Length: 10\r\n\r\nshort");
+  auto first = read_message(in);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->body, "{}");
+  EXPECT_EQ(first->error, "");
+  auto second = read_message(in);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->body, "[1,2,3]");  // header names in any case, other headers ignored
+  auto bad_length = read_message(in);
+  ASSERT_TRUE(bad_length);
+  EXPECT_EQ(bad_length->error, "bad Content-Length 'x1'");
+  auto bad_line = read_message(in);
+  ASSERT_TRUE(bad_line);
+  EXPECT_EQ(bad_line->error, "malformed header line 'no colon here'");
+  EXPECT_EQ(bad_line->body, "");
+  auto truncated = read_message(in);
+  ASSERT_TRUE(truncated);
+  EXPECT_EQ(truncated->error, "the stream ended inside a message");
+  EXPECT_FALSE(read_message(in));
+}
+
+TEST(ServerTransport, WritesTheLengthInBytes) {
+  std::ostringstream out;
+  write_message(out, "{\"a\":\"零\"}");
+  EXPECT_EQ(out.str(), "Content-Length: 11\r\n\r\n{\"a\":\"零\"}");
+}
+
+TEST(ServerDocuments, PositionsCountUtf16UnitsOrUtf8Bytes) {
+  // 'é' is 2 UTF-8 bytes and 1 UTF-16 unit; '𝔼' 4 bytes and 2 units.
+  const Document doc("file:///m.py", "/m.py", 1, "aé𝔼b\r\nxyz\nlast");
+  EXPECT_EQ(doc.offset_of({0, 3}, PositionEncoding::Utf16), 3u);   // a, é: the start of 𝔼
+  EXPECT_EQ(doc.offset_of({0, 4}, PositionEncoding::Utf16), 7u);   // after 𝔼 (two units)
+  EXPECT_EQ(doc.offset_of({0, 4}, PositionEncoding::Utf8), 3u);    // inside 𝔼: its start
+  EXPECT_EQ(doc.offset_of({0, 7}, PositionEncoding::Utf8), 7u);
+  EXPECT_EQ(doc.offset_of({0, 99}, PositionEncoding::Utf16), 8u);  // past the end: before \r\n
+  EXPECT_EQ(doc.offset_of({1, 1}, PositionEncoding::Utf16), 11u);
+  EXPECT_EQ(doc.offset_of({9, 0}, PositionEncoding::Utf16), doc.text().size());
+  EXPECT_EQ(doc.position_of(7, PositionEncoding::Utf16), (LspPosition{0, 4}));
+  EXPECT_EQ(doc.position_of(7, PositionEncoding::Utf8), (LspPosition{0, 7}));
+  EXPECT_EQ(doc.position_of(11, PositionEncoding::Utf16), (LspPosition{1, 1}));
+}
+
+TEST(ServerDocuments, IncrementalEditsApplyInOrder) {
+  Document doc("file:///m.py", "/m.py", 1, "bn = BN(8, eps=0)\nx = 1\n");
+  doc.apply(LspRange{{0, 15}, {0, 16}}, "1e-5", PositionEncoding::Utf16);
+  EXPECT_EQ(doc.text(), "bn = BN(8, eps=1e-5)\nx = 1\n");
+  doc.apply(LspRange{{1, 0}, {2, 0}}, "", PositionEncoding::Utf16);  // delete a line
+  EXPECT_EQ(doc.text(), "bn = BN(8, eps=1e-5)\n");
+  doc.apply(LspRange{{1, 0}, {1, 0}}, "# 零\ny = 2\n", PositionEncoding::Utf16);  // insert at the end
+  doc.apply(LspRange{{2, 0}, {2, 1}}, "z", PositionEncoding::Utf16);
+  EXPECT_EQ(doc.text(), "bn = BN(8, eps=1e-5)\n# 零\nz = 2\n");
+  doc.apply(std::nullopt, "whole", PositionEncoding::Utf16);
+  EXPECT_EQ(doc.text(), "whole");
+}
+
+TEST(ServerDocuments, FileUrisBecomePathsAndBack) {
+  EXPECT_EQ(path_of_uri("file:///home/a%20b/m.py"), "/home/a b/m.py");
+  EXPECT_EQ(path_of_uri("file://localhost/tmp/x.py"), "/tmp/x.py");
+  EXPECT_FALSE(path_of_uri("untitled:Untitled-1"));
+  EXPECT_FALSE(path_of_uri("file://server/share/x.py"));
+  EXPECT_EQ(uri_of_path("/home/a b/m.py"), "file:///home/a%20b/m.py");
+  EXPECT_EQ(path_of_uri(uri_of_path("/tmp/零 #1.py")), "/tmp/零 #1.py");
+}
+
+}  // namespace
+}  // namespace cudnnlint::server
