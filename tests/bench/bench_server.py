@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Latency of `cudnnlint server` (issue 15): from a didChange to its publishDiagnostics, on a
+5,000-line PyTorch model file, over --edits edits (each one changes one batch norm's eps, so the
+diagnostics change every time). Prints p50, p95 and max, and the server's peak RSS (VmHWM).
+The goal for Python is p95 <= 10 ms.
+
+Usage: python3 tests/bench/bench_server.py [--cudnnlint build/cudnnlint] [--edits 200] [--lines 5000]
+Python 3 standard library only.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+BLOCK = '''
+
+class Block{n}(nn.Module):
+    """A residual block, as model files have hundreds of."""
+
+    def __init__(self, channels={c}):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels, eps=1e-5)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels, eps=1e-5)
+        self.act = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        y = self.act(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return self.act(x + y)
+'''
+
+
+def model_text(lines):
+    text = "import torch\nimport torch.nn as nn\n"
+    n = 0
+    while text.count("\n") < lines:
+        text += BLOCK.format(n=n, c=16 + n % 48)
+        n += 1
+    return text
+
+
+class Client:
+    def __init__(self, binary):
+        self.proc = subprocess.Popen([binary, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL)
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def receive(self):
+        length = None
+        while True:
+            line = self.proc.stdout.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        return json.loads(self.proc.stdout.read(length))
+
+    def until(self, method):
+        while True:
+            message = self.receive()
+            if message.get("method") == method:
+                return message
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cudnnlint", default=os.path.join(REPO_ROOT, "build", "cudnnlint"))
+    ap.add_argument("--edits", type=int, default=200)
+    ap.add_argument("--lines", type=int, default=5000)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-server-") as tmp:
+        text = model_text(args.lines)
+        path = os.path.join(tmp, "model.py")
+        with open(path, "w") as f:
+            f.write(text)
+        uri = "file://" + path
+        lines = text.split("\n")
+        targets = [i for i, line in enumerate(lines) if "eps=1e-5" in line]
+        client = Client(os.path.abspath(args.cudnnlint))
+        client.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                     "params": {"capabilities": {}, "rootUri": "file://" + tmp}})
+        client.receive()
+        client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        started = time.perf_counter()
+        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+                     "params": {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}})
+        client.until("textDocument/publishDiagnostics")
+        opened = time.perf_counter() - started
+        latencies = []
+        current = {}
+        for k in range(args.edits):
+            line = targets[k % len(targets)]
+            column = lines[line].index("eps=") + 4
+            old = current.get(line, "1e-5")
+            new = "0.0" if old == "1e-5" else "1e-5"
+            current[line] = new
+            t0 = time.perf_counter()
+            client.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                         "params": {"textDocument": {"uri": uri, "version": k + 2},
+                                    "contentChanges": [{"range": {"start": {"line": line, "character": column},
+                                                                  "end": {"line": line, "character": column + len(old)}},
+                                                        "text": new}]}})
+            message = client.until("textDocument/publishDiagnostics")
+            latencies.append(time.perf_counter() - t0)
+            assert message["params"]["version"] == k + 2
+        with open(f"/proc/{client.proc.pid}/status") as status:
+            hwm = next(line for line in status if line.startswith("VmHWM")).split()[1]
+        client.send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+        client.receive()
+        client.send({"jsonrpc": "2.0", "method": "exit"})
+        client.proc.wait(timeout=30)
+    latencies.sort()
+    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+    print(f"file: {text.count(chr(10)):,} lines, {len(text) / 1000:.0f} kB; {args.edits} edits; didOpen {opened * 1000:.1f} ms")
+    print(f"didChange -> publishDiagnostics: p50 {p(0.50):.1f} ms, p95 {p(0.95):.1f} ms, "
+          f"max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms (goal: p95 <= 10 ms)")
+    print(f"server peak RSS: {int(hwm) / 1024:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
