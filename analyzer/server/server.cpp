@@ -118,7 +118,9 @@ class Server {
         document.apply(range, change.at("text").get<std::string>(), encoding_);
       }
       document.set_version(params.at("textDocument").value("version", document.version()));
-      publish(document);
+      // C, C++ and CUDA are analysed from the saved file: on open and save only (clang's parse of
+      // a translation unit takes seconds, and the file on disk has not changed).
+      if (!cpp::is_cpp_source(document.path())) publish(document);
     } else if (method == "textDocument/didSave") {
       Document& document = open_document(params);
       if (params.contains("text")) document.apply(std::nullopt, params["text"].get<std::string>(), encoding_);

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 import pytest_lsp
@@ -223,3 +224,28 @@ def test_exit_without_shutdown_is_exit_code_1():
     result = subprocess.run([BINARY, "server"], input=request(1, "textDocument/diagnostic", {}), capture_output=True,
                             timeout=60)
     assert read_all(result.stdout)[0]["error"]["code"] == -32002  # not initialized
+
+
+def test_cpp_files_are_analysed_from_the_saved_file_on_open_and_save(tmp_path):
+    path = tmp_path / "desc.cpp"
+    source = ("#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) {\n"
+              "  cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, BATCH, 3, 8, 8);\n}\n")
+    path.write_text(source.replace('BATCH', '0'))
+    uri = path.as_uri()
+    stdin = (request(1, "initialize", {"capabilities": {}})
+             + notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
+                                                                "text": source.replace('BATCH', '0')}})
+             + notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": source.replace('BATCH', '1')}]}))
+    # The change is saved before didSave arrives, as editors do.
+    proc = subprocess.Popen([BINARY, "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(stdin)
+    proc.stdin.flush()
+    time.sleep(0.5)
+    path.write_text(source.replace('BATCH', '1'))
+    proc.stdin.write(notify("textDocument/didSave", {"textDocument": {"uri": uri}}) + request(2, "shutdown")
+                     + notify("exit", {}))
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    published = [m["params"] for m in read_all(out) if m.get("method") == "textDocument/publishDiagnostics"]
+    assert [[d["code"] for d in p["diagnostics"]] for p in published] == [["cudnn-desc-bad-dim"], []]
