@@ -490,6 +490,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.table = &builtin;
   pass.limits = options.limits;
   pass.jobs = options.jobs;
+  if (!options.parsed_python.empty()) pass.parsed = &options.parsed_python;
   pass.skip_prefilter = options.full_parse;
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
   pass.python.families = families;

@@ -14,11 +14,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <optional>
 #include <vector>
 
 namespace cudnnlint {
+
+namespace python {
+struct ParsedSource;  // python/incremental_tree.h
+}
+
+// Python trees parsed ahead, by path (the language server's open documents).
+using ParsedPythonFiles = std::map<std::string, std::shared_ptr<const python::ParsedSource>, std::less<>>;
 
 // The cache of facts and runs (engine/analysis_cache.h). Off unless asked for: the command line
 // turns it on (--no-cache turns it off); library callers and tests choose.
@@ -44,6 +53,9 @@ struct AnalysisOptions {
   bool read_pins = true;
   Progress* progress = nullptr;      // files done and C++ units in flight, for a terminal (may be null)
   CacheOptions cache;
+  // Trees of Python files already parsed, used where their text is the file's (the language
+  // server keeps one per open document, reparsed incrementally on each edit).
+  ParsedPythonFiles parsed_python;
 };
 
 struct AnalysisResult {

@@ -288,6 +288,8 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       per_file.module = modules.of(i).name;
       if (options.required.empty() && !options.skip_prefilter) per_file.pairs = std::move(s.pairs);
       per_file.is_package = modules.of(i).is_package;
+      if (options.parsed != nullptr)
+        if (const auto it = options.parsed->find(files[i]); it != options.parsed->end()) per_file.parsed = it->second;
       if (s.framework_file && options.required.empty())
         per_file.trigger_words.insert(per_file.trigger_words.end(), options.framework_words.begin(),
                                       options.framework_words.end());

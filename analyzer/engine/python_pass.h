@@ -62,6 +62,8 @@ struct PythonPassOptions {
   std::function<bool(std::string_view)> select;
   unsigned jobs = 0;
   FirstPassCache* cache = nullptr;  // the first pass only
+  // Trees parsed ahead, by path (python::PythonOptions::parsed); may be null.
+  const std::map<std::string, std::shared_ptr<const python::ParsedSource>, std::less<>>* parsed = nullptr;
 };
 
 // Runs `fn(i)` for i in [0, count) on `jobs` threads (0: one per core); each thread owns a parser.

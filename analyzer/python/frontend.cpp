@@ -9,6 +9,7 @@
 #include "python/extract/tensor_dtype.h"
 #include "python/extract/shape_chain.h"
 #include "python/imports.h"
+#include "python/incremental_tree.h"
 #include "python/regions.h"
 #include "python/resolver.h"
 #include "python/scopes.h"
@@ -88,6 +89,10 @@ struct Parsed {
 
 Parsed parse(const SourceFile& file, std::string_view source, const Parser& parser, const PythonOptions& options) {
   Parsed parsed;
+  if (options.parsed && options.parsed->tree && options.parsed->text == source) {
+    parsed.tree = TreePtr(ts_tree_copy(options.parsed->tree.get()));
+    return parsed;
+  }
   if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
                                                        options.own_names_count);
   if (parsed.plan && parsed.plan->nothing_relevant) return parsed;  // no tree: nothing to extract

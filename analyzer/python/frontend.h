@@ -9,6 +9,7 @@
 #include "core/source_file.h"
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 namespace cudnnlint::python {
 
 class Parser;
+struct ParsedSource;  // python/incremental_tree.h
 
 enum class ParseMode {
   Regions,  // parse only the top-level statements that can produce facts (python/regions.h)
@@ -37,6 +39,10 @@ struct PythonOptions {
   std::vector<std::string> attributes;
   std::vector<WordPair> pairs;   // words relevant only together (the dtype family's sources and consumers)
   bool own_names_count = true;   // a definition's own name makes it relevant (see plan_parse)
+  // A tree of the file parsed ahead (the language server's, kept across edits): used instead of
+  // a parse when its text is the file's, byte for byte. The whole file is analysed then, as in
+  // ParseMode::Full.
+  std::shared_ptr<const ParsedSource> parsed;
 };
 
 struct PythonAnalysis {

@@ -139,4 +139,8 @@ TreePtr Parser::parse(std::string_view text, std::span<const TSRange> ranges) co
   return tree;
 }
 
+TreePtr Parser::reparse(std::string_view text, const TSTree* old) const {
+  return TreePtr(ts_parser_parse_string(parser_.get(), old, text.data(), static_cast<uint32_t>(text.size())));
+}
+
 }  // namespace cudnnlint::python

@@ -50,6 +50,9 @@ class Parser {
   // Parses `text`; byte offsets in the tree are relative to `text`. With `ranges`, only those
   // parts of `text` are parsed (tree-sitter included ranges).
   TreePtr parse(std::string_view text, std::span<const TSRange> ranges = {}) const;
+  // Parses `text` again, reusing every subtree of `old` (a tree already told of the edits, with
+  // ts_tree_edit) that the edits did not reach.
+  TreePtr reparse(std::string_view text, const TSTree* old) const;
 
  private:
   ParserPtr parser_;

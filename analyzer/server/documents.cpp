@@ -63,12 +63,17 @@ LspPosition Document::position_of(std::size_t byte_offset, PositionEncoding enco
   return position;
 }
 
+std::pair<std::size_t, std::size_t> Document::byte_range(const LspRange& range, PositionEncoding encoding) const {
+  std::size_t begin = offset_of(range.start, encoding), end = offset_of(range.end, encoding);
+  if (end < begin) std::swap(begin, end);
+  return {begin, end};
+}
+
 void Document::apply(const std::optional<LspRange>& range, std::string_view text, PositionEncoding encoding) {
   if (!range) {
     text_.assign(text);
   } else {
-    std::size_t begin = offset_of(range->start, encoding), end = offset_of(range->end, encoding);
-    if (end < begin) std::swap(begin, end);
+    const auto [begin, end] = byte_range(*range, encoding);
     text_.replace(begin, end - begin, text);
   }
   index_lines();

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cudnnlint::server {
@@ -37,6 +38,8 @@ class Document {
   // text. Positions past a line's end stand for its end, lines past the last for the text's end.
   void apply(const std::optional<LspRange>& range, std::string_view text, PositionEncoding encoding);
 
+  // The bytes [first, second) a range covers, in order.
+  std::pair<std::size_t, std::size_t> byte_range(const LspRange& range, PositionEncoding encoding) const;
   std::size_t offset_of(LspPosition position, PositionEncoding encoding) const;
   LspPosition position_of(std::size_t byte_offset, PositionEncoding encoding) const;
 

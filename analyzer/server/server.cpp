@@ -6,6 +6,7 @@
 #include "cpp/frontend.h"
 #include "engine/analysis.h"
 #include "kb/kb.h"
+#include "python/incremental_tree.h"
 #include "rules/rule.h"
 #include "server/documents.h"
 #include "server/transport.h"
@@ -31,6 +32,8 @@ constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kServerNotInitialized = -32002;
 constexpr int kRequestCancelled = -32800;
+
+bool is_python(std::string_view path) { return path.ends_with(".py") || path.ends_with(".pyi"); }
 
 struct Failure {
   int code;
@@ -109,13 +112,25 @@ class Server {
       if (!path) return log_message("cudnnlint: " + uri + " is not a local file: not analysed");
       auto document = std::make_unique<Document>(uri, *path, item.value("version", 0), item.at("text"));
       documents_[uri] = std::move(document);
+      if (is_python(*path)) trees_[uri].reset();
       publish(*documents_[uri]);
     } else if (method == "textDocument/didChange") {
       Document& document = open_document(params);
+      const auto tree = trees_.find(document.uri());
       for (const json& change : params.at("contentChanges")) {
         std::optional<LspRange> range;
         if (change.contains("range")) range = range_of(change["range"]);
-        document.apply(range, change.at("text").get<std::string>(), encoding_);
+        const std::string text = change.at("text").get<std::string>();
+        // The tree is told of each edit in the coordinates of the text it applies to.
+        if (tree != trees_.end()) {
+          if (range) {
+            const auto [begin, end] = document.byte_range(*range, encoding_);
+            tree->second.edit(document.text(), begin, end, text);
+          } else {
+            tree->second.reset();
+          }
+        }
+        document.apply(range, text, encoding_);
       }
       document.set_version(params.at("textDocument").value("version", document.version()));
       // C, C++ and CUDA are analysed from the saved file: on open and save only (clang's parse of
@@ -123,11 +138,15 @@ class Server {
       if (!cpp::is_cpp_source(document.path())) publish(document);
     } else if (method == "textDocument/didSave") {
       Document& document = open_document(params);
-      if (params.contains("text")) document.apply(std::nullopt, params["text"].get<std::string>(), encoding_);
+      if (params.contains("text")) {
+        document.apply(std::nullopt, params["text"].get<std::string>(), encoding_);
+        if (const auto tree = trees_.find(document.uri()); tree != trees_.end()) tree->second.reset();
+      }
       publish(document);
     } else if (method == "textDocument/didClose") {
       const std::string uri = params.at("textDocument").at("uri");
       findings_.erase(uri);
+      trees_.erase(uri);
       if (documents_.erase(uri) > 0 && !pull_) send_notification("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
     }
   }
@@ -177,7 +196,7 @@ class Server {
   }
 
   // The options a command-line run in the workspace would have, from its configuration.
-  AnalysisOptions options_for(const Document& document) const {
+  AnalysisOptions options_for(const Document& document) {
     AnalysisOptions options;
     options.paths = {document.path()};
     options.line_hashes = false;
@@ -203,7 +222,16 @@ class Server {
       options.target.framework_sources[name] = config.file.filename().string();
     }
     auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
-    for (const auto& [uri, open] : documents_) (*overlay)[open->path()] = open->text();
+    for (const auto& [uri, open] : documents_) {
+      (*overlay)[open->path()] = open->text();
+      if (const auto tree = trees_.find(uri); tree != trees_.end()) {
+        try {
+          options.parsed_python[open->path()] = tree->second.parse(open->text());
+        } catch (const std::exception& e) {
+          log_ << "cudnnlint server: " << open->path() << ": " << e.what() << '\n';
+        }
+      }
+    }
     options.limits.overlay = overlay;
     return options;
   }
@@ -373,6 +401,7 @@ class Server {
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   std::string root_;
   std::map<std::string, std::unique_ptr<Document>> documents_;
+  std::map<std::string, python::IncrementalTree> trees_;  // by URI: open Python documents' trees
   std::map<std::string, std::vector<Finding>> findings_;  // by URI: the last analysis of each open document
   kb::Lang lang_ = kb::Lang::En;
 };
