@@ -7,6 +7,7 @@
 #include "engine/analysis_cache.h"
 #include "engine/fixes.h"
 #include "engine/module_index.h"
+#include "engine/session_cache.h"
 #include "engine/project.h"
 #include "engine/python_pass.h"
 #include "engine/target_resolution.h"
@@ -523,13 +524,17 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   for (std::size_t i = 0; i < every.size(); ++i) every[i] = i;
   pass.progress = options.progress;
   if (options.progress != nullptr && every.empty()) options.progress->file_done(python_files.size());
+  std::optional<SessionFirstPass> session;
   if (cache) {
     cache->prepare_python(python_files, modules, python_options);
     pass.cache = cache.get();
+  } else if (options.session) {
+    pass.cache = &session.emplace(*options.session, python_files, modules, python_options);
   }
   run_python_pass(python_files, modules, every, pass, python_results);
   pass.progress = nullptr;  // the project step's passes are not counted again
   pass.cache = nullptr;
+  pass.session = options.session.get();  // the session keeps the project step's passes too
   for (const auto& r : python_results) {
     result.bytes_read += r.bytes_read;
     if (r.facts) {

@@ -26,6 +26,8 @@ namespace python {
 struct ParsedSource;  // python/incremental_tree.h
 }
 
+class SessionCache;  // engine/session_cache.h
+
 // Python trees parsed ahead, by path (the language server's open documents).
 using ParsedPythonFiles = std::map<std::string, std::shared_ptr<const python::ParsedSource>, std::less<>>;
 
@@ -56,6 +58,9 @@ struct AnalysisOptions {
   // Trees of Python files already parsed, used where their text is the file's (the language
   // server keeps one per open document, reparsed incrementally on each edit).
   ParsedPythonFiles parsed_python;
+  // First-pass results kept in memory from one analysis to the next (the language server's); used
+  // when the disk cache is not.
+  std::shared_ptr<SessionCache> session;
 };
 
 struct AnalysisResult {

@@ -677,10 +677,15 @@ class ProjectStep {
         } else {
           // A folder's flags, else a parent folder's (a package's modules read the flags of the
           // script above them); never those of an unrelated script elsewhere in the tree.
+          // Paths as the walk spelled them: `cudnnlint .` gives "net.py", whose folder is "" (the
+          // top of the walk is searched too, else the spelling of the path would change findings).
           std::filesystem::path dir = read_path.parent_path();
           std::vector<const ArgumentFact*> found;
-          for (int up = 0; up < 3 && found.empty() && !dir.empty(); ++up, dir = dir.parent_path())
+          for (int up = 0; up < 3 && found.empty(); ++up) {
             found = near([&](const std::filesystem::path& p) { return p.parent_path() == dir; });
+            if (dir.empty() || dir == dir.parent_path()) break;
+            dir = dir.parent_path();
+          }
           flags = std::move(found);
         }
         std::set<std::string> seen;

@@ -1,5 +1,7 @@
 #include "engine/python_pass.h"
 
+#include "cache/hash.h"
+#include "engine/session_cache.h"
 #include "python/frontend.h"
 #include "python/regions.h"
 #include "python/syntax.h"
@@ -149,6 +151,32 @@ std::vector<std::uint64_t> roles_by_chunk(const std::vector<python::TopLevelChun
   return out;
 }
 
+// Everything in a file's options that its facts depend on, for a session cache key.
+cache::Hash128 session_key(std::string_view path, std::string_view text, const python::PythonOptions& o) {
+  cache::KeyBuilder key;
+  key.add("session pass").add(path).add(cache::hash_bytes(text)).add(o.module);
+  key.add(static_cast<std::uint64_t>(o.mode == python::ParseMode::Full)).add(static_cast<std::uint64_t>(o.is_package));
+  key.add(static_cast<std::uint64_t>(o.argparse)).add(static_cast<std::uint64_t>(o.config_defaults));
+  key.add(static_cast<std::uint64_t>(o.own_names_count));
+  auto add_list = [&](std::string_view name, const std::vector<std::string>& words) {
+    key.add(name).add(static_cast<std::uint64_t>(words.size()));
+    for (const auto& word : words) key.add(word);
+  };
+  add_list("families", o.families);
+  add_list("triggers", o.triggers);
+  add_list("trigger_words", o.trigger_words);
+  add_list("attributes", o.attributes);
+  key.add("pairs").add(static_cast<std::uint64_t>(o.pairs.size()));
+  for (const auto& pair : o.pairs) {
+    add_list("first", pair.first);
+    add_list("second", pair.second);
+    key.add(static_cast<std::uint64_t>(pair.first_anywhere) | static_cast<std::uint64_t>(pair.classes) << 1 |
+            static_cast<std::uint64_t>(pair.second_classes) << 2 |
+            static_cast<std::uint64_t>(pair.second_only_through_classes) << 3);
+  }
+  return key.key();
+}
+
 }  // namespace
 
 void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& modules,
@@ -293,10 +321,30 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
       if (s.framework_file && options.required.empty())
         per_file.trigger_words.insert(per_file.trigger_words.end(), options.framework_words.begin(),
                                       options.framework_words.end());
-      python::PythonAnalysis analysis = python::analyze_python(*s.file, *options.table, parser, per_file);
-      result.bytes_parsed = analysis.parsed_bytes;
-      for (auto& diag : analysis.diagnostics) result.diagnostics.push_back(std::move(diag));
-      result.facts = std::move(analysis.facts);
+      // A later pass in a session: the same bytes with the same options give the same facts.
+      std::optional<cache::Hash128> key;
+      if (options.session != nullptr && options.cache == nullptr) {
+        key = session_key(files[i], s.file->text(), per_file);
+        if (auto kept = options.session->find(*key)) {
+          result.bytes_parsed = kept->bytes_parsed;
+          for (auto& diag : kept->diagnostics) result.diagnostics.push_back(std::move(diag));
+          result.facts = std::move(kept->facts);
+          key.reset();
+        }
+      }
+      if (!result.facts) {
+        python::PythonAnalysis analysis = python::analyze_python(*s.file, *options.table, parser, per_file);
+        result.bytes_parsed = analysis.parsed_bytes;
+        for (auto& diag : analysis.diagnostics) result.diagnostics.push_back(std::move(diag));
+        result.facts = std::move(analysis.facts);
+      }
+      if (key) {
+        PythonFileResult kept;
+        kept.facts = result.facts;
+        kept.diagnostics = result.diagnostics;
+        kept.bytes_parsed = result.bytes_parsed;
+        options.session->put(*key, kept);
+      }
       if (options.cache != nullptr) options.cache->store(i, result);
     } catch (const std::exception& e) {
       fail(i, result, e);

@@ -19,6 +19,8 @@
 
 namespace cudnnlint {
 
+class SessionCache;  // engine/session_cache.h
+
 struct PythonFileResult {
   std::optional<FileFacts> facts;          // set when the file was analysed
   IdentifierFilter identifiers;            // the first pass's filter of the file's identifiers
@@ -64,6 +66,9 @@ struct PythonPassOptions {
   FirstPassCache* cache = nullptr;  // the first pass only
   // Trees parsed ahead, by path (python::PythonOptions::parsed); may be null.
   const std::map<std::string, std::shared_ptr<const python::ParsedSource>, std::less<>>* parsed = nullptr;
+  // The later passes' results kept in memory across runs (the language server's), keyed by each
+  // file's bytes and the exact options it is analysed with; may be null.
+  SessionCache* session = nullptr;
 };
 
 // Runs `fn(i)` for i in [0, count) on `jobs` threads (0: one per core); each thread owns a parser.

@@ -304,6 +304,8 @@ int main(int argc, char** argv) {
   gpu_check_cmd->fallthrough();
   CLI::App* server_cmd = app.add_subcommand(
       "server", "Run as a language server (LSP 3.17 over stdio) for editors: diagnostics of the open files");
+  std::string server_lang;
+  server_cmd->add_option("--lang", server_lang, "the KB's language in hovers: en or zh (default: the editor's locale)");
   CLI::App* doctor_cmd =
       app.add_subcommand("doctor", "Print the cuDNN and CUDA versions found, the GPU, and which gpu_check tiers can run");
   doctor_cmd->fallthrough();
@@ -324,8 +326,16 @@ int main(int argc, char** argv) {
     gpu_options.execution = gpu_check_tier == "all";
     if (doctor_cmd->parsed()) return run_doctor(gpu_options);
     if (server_cmd->parsed()) {
+      server::ServerOptions server_options;
+      if (!server_lang.empty()) {
+        server_options.lang = kb::parse_lang(server_lang);
+        if (!server_options.lang) {
+          std::cerr << "cudnnlint: error: --lang must be 'en' or 'zh', not '" << server_lang << "'\n";
+          return kExitError;
+        }
+      }
       std::ios::sync_with_stdio(false);
-      return server::serve(std::cin, std::cout, std::cerr);
+      return server::serve(std::cin, std::cout, std::cerr, server_options);
     }
     if (gpu_check_cmd->parsed()) {
       if (format != "text" && format != "sarif" && format != "json")

@@ -1,6 +1,7 @@
 #include "python/imports.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cudnnlint::python {
 
@@ -119,6 +120,110 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
       }
     }
   }
+}
+
+namespace {
+
+bool is_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+// The dotted name at the start of `text` ("a . b" allowed), and what follows it.
+std::string take_dotted(std::string_view& text) {
+  std::string out;
+  for (;;) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    std::size_t n = 0;
+    while (n < text.size() && is_name_char(text[n])) ++n;
+    if (n == 0) return out;
+    out.append(text.substr(0, n));
+    text.remove_prefix(n);
+    std::string_view rest = text;
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+    if (rest.empty() || rest.front() != '.') return out;
+    rest.remove_prefix(1);
+    text = rest;
+    out.push_back('.');
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& name) {
+    if (!name.empty() && name.back() != '.' && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  std::size_t at = 0;
+  while (at < source.size()) {
+    std::size_t end = source.find('\n', at);
+    if (end == std::string_view::npos) end = source.size();
+    std::string_view line = source.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    if (line.starts_with("import ")) {
+      line.remove_prefix(7);
+      // import a.b as c, d.e
+      for (;;) {
+        const std::string dotted = take_dotted(line);
+        for (std::size_t dot = dotted.find('.'); dot != std::string::npos; dot = dotted.find('.', dot + 1))
+          add(dotted.substr(0, dot));
+        add(dotted);
+        const std::size_t comma = line.find(',');
+        if (dotted.empty() || comma == std::string_view::npos || line.substr(0, comma).find('#') != std::string_view::npos) break;
+        line.remove_prefix(comma + 1);
+      }
+    } else if (line.starts_with("from ")) {
+      line.remove_prefix(5);
+      while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+      int level = 0;
+      while (!line.empty() && line.front() == '.') {
+        ++level;
+        line.remove_prefix(1);
+      }
+      // `from . import x`: no module name after the dots.
+      std::string_view after = line;
+      while (!after.empty() && (after.front() == ' ' || after.front() == '\t')) after.remove_prefix(1);
+      const bool bare = level > 0 && after.starts_with("import") && (after.size() == 6 || !is_name_char(after[6]));
+      const std::string dotted = bare ? std::string() : take_dotted(line);
+      if (bare) line = after;
+      const std::string module = level > 0 ? absolute_module(context, level, dotted) : dotted;
+      if (module.empty()) continue;
+      add(module);
+      while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+      if (!line.starts_with("import")) continue;
+      line.remove_prefix(6);
+      // The names, over several lines when parenthesised.
+      std::string names(line);
+      if (names.find('(') != std::string::npos && names.find(')') == std::string::npos) {
+        const std::size_t close = source.find(')', at);
+        const std::size_t stop = close == std::string_view::npos ? source.size() : close;
+        names.append(source.substr(at, stop - at));
+        at = std::min(source.size(), stop + 1);
+      }
+      std::string_view rest = names;
+      while (!rest.empty()) {
+        while (!rest.empty() && !is_name_char(rest.front()) && rest.front() != '#') rest.remove_prefix(1);
+        if (rest.empty() || rest.front() == '#') {
+          const std::size_t newline = rest.find('\n');
+          if (newline == std::string_view::npos) break;
+          rest.remove_prefix(newline + 1);
+          continue;
+        }
+        std::size_t n = 0;
+        while (n < rest.size() && is_name_char(rest[n])) ++n;
+        const std::string_view name = rest.substr(0, n);
+        rest.remove_prefix(n);
+        if (name != "as") add(module + "." + std::string(name));
+        // The alias after `as` is no module: skip it.
+        if (name == "as") {
+          while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
+          while (!rest.empty() && is_name_char(rest.front())) rest.remove_prefix(1);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace cudnnlint::python

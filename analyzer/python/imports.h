@@ -54,6 +54,12 @@ class ImportTable {
   std::vector<std::string> star_modules_;
 };
 
+// The modules an import line of `source` may load, read from its text (no parse): `import a.b`
+// gives "a" and "a.b"; `from .c import d, e` gives "pkg.c", "pkg.c.d" and "pkg.c.e" (d may be a
+// submodule). In order of appearance, without repeats. Imports anywhere count (inside a def
+// too): this decides which files to read, and reading one more is harmless.
+std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context);
+
 // "torch . nn" (dotted_name text may hold spaces or comments) -> "torch.nn".
 std::string normalize_dotted(std::string_view text);
 

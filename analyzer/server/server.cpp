@@ -4,7 +4,10 @@
 #include "core/api_table.h"
 #include "core/target.h"
 #include "cpp/frontend.h"
+#include "discovery/discovery.h"
 #include "engine/analysis.h"
+#include "engine/import_closure.h"
+#include "engine/session_cache.h"
 #include "kb/kb.h"
 #include "python/incremental_tree.h"
 #include "rules/rule.h"
@@ -18,6 +21,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace cudnnlint::server {
 
@@ -42,7 +46,9 @@ struct Failure {
 
 class Server {
  public:
-  Server(std::ostream& out, std::ostream& log) : out_(out), log_(log) {}
+  Server(std::ostream& out, std::ostream& log, const ServerOptions& options) : out_(out), log_(log), options_(options) {
+    if (options_.lang) lang_ = *options_.lang;
+  }
 
   // Returns false after `exit`.
   bool handle(const std::string& body) {
@@ -54,8 +60,12 @@ class Server {
       return true;
     }
     if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) {
-      if (message.is_object() && message.contains("id") && (message.contains("result") || message.contains("error")))
-        return true;  // a response to a request of ours (none is sent yet)
+      if (message.is_object() && message.contains("id") && (message.contains("result") || message.contains("error"))) {
+        // A response to a request of ours (registerCapability, diagnostic refresh): only a
+        // refusal is worth a line in the log.
+        if (message.contains("error")) log_ << "cudnnlint server: the client refused a request: " << message["error"].dump() << '\n';
+        return true;
+      }
       respond_error(message.is_object() && message.contains("id") ? message["id"] : json(nullptr), kInvalidRequest,
                     "not a request or a notification");
       return true;
@@ -103,8 +113,10 @@ class Server {
   }
 
   void notification(const std::string& method, const json& params) {
-    if (method == "initialized" || method == "$/cancelRequest" || method == "$/setTrace") return;
+    if (method == "$/cancelRequest" || method == "$/setTrace") return;
     if (!initialized_ || shutdown_) return;
+    if (method == "initialized") return register_watchers();
+    if (method == "workspace/didChangeWatchedFiles") return watched_files_changed(params);
     if (method == "textDocument/didOpen") {
       const json& item = params.at("textDocument");
       const std::string uri = item.at("uri");
@@ -135,7 +147,10 @@ class Server {
       document.set_version(params.at("textDocument").value("version", document.version()));
       // C, C++ and CUDA are analysed from the saved file: on open and save only (clang's parse of
       // a translation unit takes seconds, and the file on disk has not changed).
-      if (!cpp::is_cpp_source(document.path())) publish(document);
+      if (!cpp::is_cpp_source(document.path())) {
+        publish(document);
+        publish_dependents_of(document.path());
+      }
     } else if (method == "textDocument/didSave") {
       Document& document = open_document(params);
       if (params.contains("text")) {
@@ -147,7 +162,13 @@ class Server {
       const std::string uri = params.at("textDocument").at("uri");
       findings_.erase(uri);
       trees_.erase(uri);
-      if (documents_.erase(uri) > 0 && !pull_) send_notification("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+      inputs_.erase(uri);
+      const auto it = documents_.find(uri);
+      if (it == documents_.end()) return;
+      const std::string path = it->second->path();
+      documents_.erase(it);
+      if (!pull_) send_notification("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+      publish_dependents_of(path);  // they read the file from disk again
     }
   }
 
@@ -160,6 +181,9 @@ class Server {
     for (const json& offered : general.value("positionEncodings", json::array()))
       if (offered == "utf-8") encoding_ = PositionEncoding::Utf8;
     pull_ = capabilities.value("textDocument", json::object()).contains("diagnostic");
+    const json workspace = capabilities.value("workspace", json::object());
+    watch_dynamically_ = workspace.value("didChangeWatchedFiles", json::object()).value("dynamicRegistration", false);
+    refresh_support_ = workspace.value("diagnostics", json::object()).value("refreshSupport", false);
     // The workspace whose configuration applies: its first folder, else rootUri.
     std::string root_uri;
     if (params.contains("workspaceFolders") && params["workspaceFolders"].is_array() &&
@@ -167,17 +191,26 @@ class Server {
       root_uri = params["workspaceFolders"][0].value("uri", "");
     else if (params.contains("rootUri") && params["rootUri"].is_string())
       root_uri = params["rootUri"];
-    if (const auto root = path_of_uri(root_uri)) root_ = *root;
+    if (const auto root = path_of_uri(root_uri)) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(*root, ec)) {
+        root_ = std::filesystem::path(*root).lexically_normal().string();
+        while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+        // Relative settings (`exclude`) mean what they mean to `cudnnlint .` run in the workspace.
+        std::filesystem::current_path(root_, ec);
+      }
+    }
     json result;
     result["capabilities"] = {
         {"positionEncoding", encoding_ == PositionEncoding::Utf8 ? "utf-8" : "utf-16"},
         {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
-        {"diagnosticProvider", {{"interFileDependencies", false}, {"workspaceDiagnostics", false}}},
+        {"diagnosticProvider", {{"interFileDependencies", true}, {"workspaceDiagnostics", false}}},
         {"hoverProvider", true},
         {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
     };
     // KB text in Chinese when the client runs in a Chinese locale.
-    if (params.contains("locale") && params["locale"].is_string() && params["locale"].get<std::string>().starts_with("zh"))
+    if (!options_.lang && params.contains("locale") && params["locale"].is_string() &&
+        params["locale"].get<std::string>().starts_with("zh"))
       lang_ = kb::Lang::Zh;
     result["serverInfo"] = {{"name", "cudnnlint"}, {"version", CUDNNLINT_VERSION}};
     return result;
@@ -200,6 +233,8 @@ class Server {
     AnalysisOptions options;
     options.paths = {document.path()};
     options.line_hashes = false;
+    options.jobs = 1;  // one document and its imports: threads would cost more than they give
+    options.session = session_;
     ProjectConfig config;
     try {
       config = load_project_config(root_.empty() ? std::filesystem::path(document.path()).parent_path()
@@ -233,7 +268,43 @@ class Server {
       }
     }
     options.limits.overlay = overlay;
+    // A Python document in the workspace is analysed with the files it imports and the config
+    // files its code may read: what `cudnnlint .` would follow for it.
+    if (is_python(document.path()) && inside_workspace(document.path())) {
+      const Workspace& workspace = workspace_files(options);
+      const ImportClosure closure = import_closure(document.path(), workspace.python, options.limits);
+      if (closure.truncated && !closure_warned_) {
+        closure_warned_ = true;
+        log_message("cudnnlint: " + document.path() + " imports more than 256 workspace files; the rest are not followed");
+      }
+      options.paths = closure.files;
+      options.paths.insert(options.paths.end(), workspace.configs.begin(), workspace.configs.end());
+    }
     return options;
+  }
+
+  bool inside_workspace(const std::string& path) const {
+    return !root_.empty() && path.size() > root_.size() && path.starts_with(root_) &&
+           (root_ == "/" || path[root_.size()] == '/');
+  }
+
+  // The workspace's Python and config files, as a walk of the command line finds them (the
+  // project's excludes and .gitignore apply), found once and again after files come or go.
+  struct Workspace {
+    std::vector<std::string> python, configs;
+  };
+  const Workspace& workspace_files(const AnalysisOptions& options) {
+    if (!workspace_) {
+      workspace_.emplace();
+      const std::vector<std::string> roots{root_};
+      DiscoveryResult found = discover(roots, options.discovery);
+      for (auto& path : found.files) {
+        if (is_python(path)) workspace_->python.push_back(std::move(path));
+        else if (!cpp::is_cpp_source(path)) workspace_->configs.push_back(std::move(path));
+      }
+      for (const FileDiagnostic& d : found.diagnostics) log_ << "cudnnlint server: " << d.path << ": " << d.message << '\n';
+    }
+    return *workspace_;
   }
 
   json diagnostics_of(const Document& document) {
@@ -241,6 +312,7 @@ class Server {
     // C, C++ and CUDA: clang reads the saved file, so they are analysed from disk.
     if (cpp::is_cpp_source(document.path())) options.limits.overlay.reset();
     const AnalysisResult result = analyze(options);
+    inputs_[document.uri()] = std::set<std::string>(options.paths.begin(), options.paths.end());
     json diagnostics = json::array();
     std::vector<Finding>& kept = findings_[document.uri()];
     kept.clear();
@@ -303,6 +375,81 @@ class Server {
     if (pull_) return;  // the client asks (textDocument/diagnostic)
     send_notification("textDocument/publishDiagnostics",
                       {{"uri", document.uri()}, {"version", document.version()}, {"diagnostics", diagnostics_of(document)}});
+  }
+
+  // Open documents whose last analysis read `path` (another document, a module they import, a
+  // config file) are analysed again: pushed, or the client is asked to pull again.
+  void publish_dependents_of(const std::string& path) {
+    std::vector<const Document*> dependents;
+    for (const auto& [uri, document] : documents_)
+      if (document->path() != path)
+        if (const auto it = inputs_.find(uri); it != inputs_.end() && it->second.contains(path))
+          dependents.push_back(document.get());
+    republish(dependents);
+  }
+
+  void republish(const std::vector<const Document*>& documents) {
+    if (documents.empty()) return;
+    if (pull_) {
+      if (refresh_support_) send_request("workspace/diagnostic/refresh", nullptr);
+      return;
+    }
+    for (const Document* document : documents) publish(*document);
+  }
+
+  // The files whose change may change a finding: Python modules, config files code reads, the
+  // project's configuration, its pins, and the compile database.
+  void register_watchers() {
+    if (!watch_dynamically_) return;
+    json watchers = json::array();
+    for (const char* glob : {"**/*.{py,pyi}", "**/*.{yaml,yml,json}", "**/{pyproject.toml,.cudnnlint.toml,setup.cfg,setup.py}",
+                             "**/{requirements,constraints}*.txt", "**/requirements/*.txt", "**/{poetry.lock,uv.lock,Pipfile.lock}"})
+      watchers.push_back({{"globPattern", glob}});
+    send_request("client/registerCapability",
+                 {{"registrations", json::array({{{"id", "cudnnlint-watched-files"},
+                                                 {"method", "workspace/didChangeWatchedFiles"},
+                                                 {"registerOptions", {{"watchers", watchers}}}}})}});
+  }
+
+  static bool is_project_file(const std::filesystem::path& path) {
+    const std::string name = path.filename().string();
+    return name == "pyproject.toml" || name == ".cudnnlint.toml" || name == "setup.cfg" || name == "setup.py" ||
+           name == "poetry.lock" || name == "uv.lock" || name == "Pipfile.lock" || name == "compile_commands.json" ||
+           name == "environment.yml" || name == "environment.yaml" ||
+           ((name.starts_with("requirements") || name.starts_with("constraints")) && name.ends_with(".txt")) ||
+           path.parent_path().filename() == "requirements";
+  }
+
+  void watched_files_changed(const json& params) {
+    bool everything = false, some_config = false;
+    std::set<std::string> modules;
+    for (const json& change : params.at("changes")) {
+      const auto path = path_of_uri(change.at("uri").get<std::string>());
+      if (!path) continue;
+      const int type = change.value("type", 2);  // 1 created, 2 changed, 3 deleted
+      if (is_project_file(*path)) {
+        everything = true;
+        workspace_.reset();  // the excludes may have changed
+      } else if (type != 2) {
+        workspace_.reset();  // a module or config file came or went: imports may resolve elsewhere
+        everything = true;
+      } else if (is_python(*path)) {
+        modules.insert(*path);
+      } else {
+        some_config = true;  // a config file code may read
+      }
+    }
+    std::vector<const Document*> again;
+    for (const auto& [uri, document] : documents_) {
+      const bool cpp = cpp::is_cpp_source(document->path());
+      bool reads = everything || (some_config && !cpp);
+      if (!reads)
+        if (const auto it = inputs_.find(uri); it != inputs_.end())
+          for (const std::string& path : modules)
+            if (path != document->path() && it->second.contains(path)) reads = true;
+      if (reads) again.push_back(document.get());
+    }
+    republish(again);
   }
 
   // The findings of the last analysis of a document that cover the byte range [begin, end].
@@ -384,6 +531,12 @@ class Server {
                             -1, ' ', false, json::error_handler_t::replace));
   }
 
+  void send_request(const std::string& method, json params) {
+    json message = {{"jsonrpc", "2.0"}, {"id", "cudnnlint-" + std::to_string(++requests_sent_)}, {"method", method}};
+    if (!params.is_null()) message["params"] = std::move(params);
+    write_message(out_, message.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+
   void respond(const json& id, json result) {
     write_message(out_, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump(
                             -1, ' ', false, json::error_handler_t::replace));
@@ -396,7 +549,13 @@ class Server {
 
   std::ostream& out_;
   std::ostream& log_;
+  ServerOptions options_;
   bool initialized_ = false, shutdown_ = false, pull_ = false;
+  bool watch_dynamically_ = false, refresh_support_ = false, closure_warned_ = false;
+  std::uint64_t requests_sent_ = 0;
+  std::optional<Workspace> workspace_;
+  std::shared_ptr<SessionCache> session_ = std::make_shared<SessionCache>();
+  std::map<std::string, std::set<std::string>> inputs_;  // by URI: the files its last analysis read
   int exit_code_ = 1;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   std::string root_;
@@ -408,8 +567,8 @@ class Server {
 
 }  // namespace
 
-int serve(std::istream& in, std::ostream& out, std::ostream& log) {
-  Server server(out, log);
+int serve(std::istream& in, std::ostream& out, std::ostream& log, const ServerOptions& options) {
+  Server server(out, log, options);
   (void)kRequestCancelled;  // requests are answered in order; a cancelled one has been answered already
   while (auto message = read_message(in)) {
     if (!message->error.empty()) {

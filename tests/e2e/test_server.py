@@ -1,6 +1,7 @@
 """`cudnnlint server` (issue 15, first part) driven by a real LSP client: pytest-lsp's (pygls).
 Open, diagnostics, an incremental change that clears them, pull diagnostics, UTF-8 and UTF-16
 positions, errors for unknown requests, malformed input that leaves the server alive, shutdown."""
+import asyncio
 import json
 import os
 import subprocess
@@ -249,3 +250,132 @@ def test_cpp_files_are_analysed_from_the_saved_file_on_open_and_save(tmp_path):
     assert proc.returncode == 0, err.decode()[-2000:]
     published = [m["params"] for m in read_all(out) if m.get("method") == "textDocument/publishDiagnostics"]
     assert [[d["code"] for d in p["diagnostics"]] for p in published] == [["cudnn-desc-bad-dim"], []]
+
+
+# ---- project awareness: values across modules, dependents, watched files, configuration -------------
+
+CONSTANTS = "EPS = 0.0\n"
+USES_CONSTANTS = "import torch.nn as nn\nfrom .constants import EPS\n\nbn = nn.BatchNorm2d(8, eps=EPS)\n"
+
+
+def make_package(root):
+    package = root / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "constants.py").write_text(CONSTANTS)
+    (package / "model.py").write_text(USES_CONSTANTS)
+    return package
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[BINARY, "server"]))
+async def watching_client(lsp_client: LanguageClient, tmp_path_factory):
+    """A client that offers dynamic registration of file watchers, as VS Code and Neovim do."""
+    root = tmp_path_factory.mktemp("project")
+    registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        registrations.extend(params.registrations)
+
+    capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities, root_uri=root.as_uri()))
+    lsp_client.root = root
+    lsp_client.registrations = registrations
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def next_diagnostics(client, uri):
+    """Waits for the next publishDiagnostics of `uri` (others, for other documents, are skipped)."""
+    for _ in range(20):
+        message = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        if message.uri == uri:
+            return [d.code for d in message.diagnostics], message
+    raise AssertionError(f"no diagnostics for {uri}")
+
+
+@pytest.mark.asyncio
+async def test_values_cross_modules_and_an_edit_of_the_module_analyses_its_dependents(client: LanguageClient):
+    package = make_package(client.root)
+    model_uri = open_model(client, package / "model.py", USES_CONSTANTS)
+    codes, message = await next_diagnostics(client, model_uri)
+    assert codes == ["bn-eps-zero"]
+    # The chain reaches into constants.py, as on the command line.
+    related = message.diagnostics[0].related_information
+    assert any(r.location.uri == (package / "constants.py").as_uri() and r.location.range.start.line == 0
+               for r in related), related
+    # constants.py opened and edited, unsaved: model.py is analysed again against the buffer.
+    constants_uri = open_model(client, package / "constants.py", CONSTANTS)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=constants_uri, version=2),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(start=types.Position(line=0, character=6), end=types.Position(line=0, character=9)),
+            text="1e-5")]))
+    codes, _ = await next_diagnostics(client, model_uri)
+    assert codes == []
+    # Closed without saving: model.py reads constants.py from disk again.
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=constants_uri)))
+    codes, _ = await next_diagnostics(client, model_uri)
+    assert codes == ["bn-eps-zero"]
+
+
+@pytest.mark.asyncio
+async def test_watched_files_and_the_configuration_analyse_open_documents_again(watching_client: LanguageClient):
+    client = watching_client
+    package = make_package(client.root)
+    model_uri = open_model(client, package / "model.py", USES_CONSTANTS)
+    assert (await next_diagnostics(client, model_uri))[0] == ["bn-eps-zero"]
+    # The server asked to watch the files findings depend on.
+    [registration] = client.registrations
+    assert registration.method == "workspace/didChangeWatchedFiles"
+    globs = [w["globPattern"] for w in registration.register_options["watchers"]]
+    assert "**/*.{py,pyi}" in globs and "**/{pyproject.toml,.cudnnlint.toml,setup.cfg,setup.py}" in globs
+    # An imported module changed on disk (a checkout, another editor).
+    (package / "constants.py").write_text("EPS = 1e-5\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(package / "constants.py").as_uri(), type=types.FileChangeType.Changed)]))
+    assert (await next_diagnostics(client, model_uri))[0] == []
+    (package / "constants.py").write_text(CONSTANTS)
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(package / "constants.py").as_uri(), type=types.FileChangeType.Changed)]))
+    assert (await next_diagnostics(client, model_uri))[0] == ["bn-eps-zero"]
+    # The project's configuration: a rule ignored there is gone from the editor too.
+    (client.root / ".cudnnlint.toml").write_text('ignore = ["bn-eps-zero"]\n')
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(client.root / ".cudnnlint.toml").as_uri(), type=types.FileChangeType.Created)]))
+    assert (await next_diagnostics(client, model_uri))[0] == []
+    # A module that is not imported changes: nothing to analyse again. (Had it been, the diagnostics
+    # published would be [], the configuration still ignoring the rule: the hover's answer says the
+    # server has handled the change before the configuration goes.)
+    (package / "unrelated.py").write_text("X = 1\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(package / "unrelated.py").as_uri(), type=types.FileChangeType.Changed)]))
+    await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=model_uri), position=types.Position(line=0, character=0)))
+    (client.root / ".cudnnlint.toml").unlink()
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
+        types.FileEvent(uri=(client.root / ".cudnnlint.toml").as_uri(), type=types.FileChangeType.Deleted)]))
+    assert (await next_diagnostics(client, model_uri))[0] == ["bn-eps-zero"]
+
+
+def test_lang_zh_gives_the_kb_in_chinese_in_hovers_and_a_bad_lang_is_an_error(tmp_path):
+    path = tmp_path / "model.py"
+    path.write_text(MODEL)
+    uri = path.as_uri()
+    stdin = (request(1, "initialize", {"capabilities": {}, "rootUri": tmp_path.as_uri(), "locale": "en-US"})
+             + notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                                "text": MODEL}})
+             + request(2, "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 27}})
+             + request(3, "shutdown") + notify("exit", {}))
+    hovers = {}
+    for args in ([], ["--lang", "zh"]):
+        result = subprocess.run([BINARY, "server", *args], input=stdin, capture_output=True, timeout=120)
+        assert result.returncode == 0, result.stderr.decode()[-2000:]
+        [hover] = [m for m in read_all(result.stdout) if m.get("id") == 2]
+        hovers[tuple(args)] = hover["result"]["contents"]["value"]
+    assert "- **ID:** `cuda/cudnn-bn-epsilon-zero`" in hovers[()]
+    assert "- **ID：** `cuda/cudnn-bn-epsilon-zero`" in hovers[("--lang", "zh")]  # --lang wins over the locale
+    bad = subprocess.run([BINARY, "server", "--lang", "fr"], input=b"", capture_output=True, timeout=60)
+    assert bad.returncode == 2 and b"--lang must be 'en' or 'zh', not 'fr'" in bad.stderr

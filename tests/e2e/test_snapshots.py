@@ -116,6 +116,9 @@ def test_value_source_gives_exactly_its_marked_findings_and_the_snapshot(cli, so
     assert full["findings"] == doc["findings"]
     text = cli.run("--no-color", relative, cwd=REPO)
     compare_snapshot(SNAPSHOTS / "values" / f"{source}.txt", text.stdout)
+    # Run inside the project as `cudnnlint .` (paths spelled from there: "train.py"): the same findings.
+    inside, _ = cli.json("--no-cache", ".", cwd=directory)
+    assert {(str(relative / f["path"]), f["line"], f["rule"]) for f in inside["findings"]} == found
 
 
 def test_value_sources_keep_their_provenance_in_sarif(cli, tmp_path, sarif_check):

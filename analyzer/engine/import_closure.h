@@ -1,0 +1,26 @@
+// The Python files of a project that a file's values may come from: the files it imports, the
+// files those import, and so on, found among `project_files` by module name
+// (engine/module_index.h). The language server analyses a document with them, so that
+// `from .constants import EPS` is followed as on the command line without analysing the whole
+// workspace on each keystroke.
+#pragma once
+
+#include "core/source_file.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cudnnlint {
+
+struct ImportClosure {
+  std::vector<std::string> files;  // `start` first, then in the order they were reached
+  bool truncated = false;          // max_files was reached: some imports were not followed
+};
+
+// Imports are read from the text (LoadLimits::overlay first, then the disk); a file that cannot be
+// read is left out quietly (the analysis reports it when it is the start).
+ImportClosure import_closure(const std::string& start, const std::vector<std::string>& project_files,
+                             const LoadLimits& limits, std::size_t max_files = 256);
+
+}  // namespace cudnnlint

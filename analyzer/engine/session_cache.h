@@ -1,0 +1,58 @@
+// First-pass results kept in memory across the analyses of one process, the language server's:
+// on each keystroke the document is analysed with the workspace modules it imports, and those
+// that did not change are not parsed again. An entry is keyed as the disk cache's are
+// (engine/analysis_cache.h): the bytes' hash, the path, the module name, is_package and the
+// options that change facts; so a stale entry cannot be found, only dropped for room.
+#pragma once
+
+#include "cache/hash.h"
+#include "engine/module_index.h"
+#include "engine/python_pass.h"
+
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cudnnlint {
+
+class SessionCache {
+ public:
+  explicit SessionCache(std::size_t max_entries = 4096) : max_entries_(max_entries) {}
+  std::optional<PythonFileResult> find(const cache::Hash128& key) const;
+  void put(const cache::Hash128& key, const PythonFileResult& result);
+  std::size_t size() const;
+  std::size_t hits() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::size_t max_entries_;
+  std::unordered_map<cache::Hash128, PythonFileResult, cache::Hash128Hasher> entries_;
+  std::deque<cache::Hash128> order_;  // oldest first: the first to go when the session is full
+  mutable std::size_t hits_ = 0;
+};
+
+// A SessionCache as the first pass of one run sees it: looked up by the bytes the run reads (the
+// editor's buffer for an open document), so nothing is known before a file is read.
+class SessionFirstPass final : public FirstPassCache {
+ public:
+  SessionFirstPass(SessionCache& session, const std::vector<std::string>& files, const ModuleIndex& modules,
+                   std::string fingerprint)
+      : session_(session), files_(files), modules_(modules), fingerprint_(std::move(fingerprint)),
+        keys_(files.size()) {}
+  std::optional<PythonFileResult> before_read(std::size_t) override { return std::nullopt; }
+  std::optional<PythonFileResult> after_read(std::size_t file, std::string_view bytes) override;
+  void store(std::size_t file, const PythonFileResult& result) override;
+
+ private:
+  SessionCache& session_;
+  const std::vector<std::string>& files_;
+  const ModuleIndex& modules_;
+  std::string fingerprint_;
+  std::vector<std::optional<cache::Hash128>> keys_;  // by file; each slot written by one worker only
+};
+
+}  // namespace cudnnlint

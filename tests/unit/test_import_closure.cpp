@@ -1,0 +1,90 @@
+// Which workspace files the language server analyses with a document: the modules its import
+// lines may load (python::imported_module_candidates), followed through the project's module
+// names (import_closure).
+#include "engine/import_closure.h"
+#include "python/imports.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+
+namespace cudnnlint {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ImportedModuleCandidates, AbsoluteRelativeParenthesisedAndAliased) {
+  const std::string source =
+      "import torch.nn as nn, os\n"
+      "from .constants import EPS as E, MOMENTUM  # comment\n"
+      "from .. import sibling\n"
+      "from pkg.layers import (\n"
+      "    norm,  # why\n"
+      "    act as activation,\n"
+      ")\n"
+      "def f():\n"
+      "    from .late import X\n"
+      "x = 'import nothing'\n";
+  const auto got = python::imported_module_candidates(source, {"pkg.sub.model", false});
+  const std::vector<std::string> expected = {
+      "torch", "torch.nn", "os", "pkg.sub.constants", "pkg.sub.constants.EPS", "pkg.sub.constants.MOMENTUM",
+      "pkg", "pkg.sibling", "pkg.layers", "pkg.layers.norm", "pkg.layers.act", "pkg.sub.late", "pkg.sub.late.X"};
+  EXPECT_EQ(got, expected);
+  // A package's `from . import x` starts at the package itself; above the top package: nothing.
+  EXPECT_EQ(python::imported_module_candidates("from . import x\n", {"pkg", true}),
+            (std::vector<std::string>{"pkg", "pkg.x"}));
+  EXPECT_TRUE(python::imported_module_candidates("from ... import x\n", {"pkg.model", false}).empty());
+}
+
+class ImportClosureTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / ("cudnnlint-closure-" + std::to_string(::getpid()));
+    fs::remove_all(root_);
+    write("pkg/__init__.py", "from .layers import norm\n");
+    write("pkg/layers/__init__.py", "");
+    write("pkg/layers/norm.py", "from ..constants import EPS\n");
+    write("pkg/constants.py", "EPS = 0.0\n");
+    write("pkg/model.py", "import pkg.layers.norm\nfrom pkg import unrelated_name\n");
+    write("pkg/unused.py", "X = 1\n");
+    write("scripts/train.py", "from pkg.model import Net\n");
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  void write(const std::string& relative, const std::string& text) {
+    fs::create_directories((root_ / relative).parent_path());
+    std::ofstream(root_ / relative) << text;
+  }
+  std::string path(const std::string& relative) const { return (root_ / relative).string(); }
+  std::vector<std::string> all() const {
+    return {path("pkg/__init__.py"), path("pkg/layers/__init__.py"), path("pkg/layers/norm.py"),
+            path("pkg/constants.py"), path("pkg/model.py"), path("pkg/unused.py"), path("scripts/train.py")};
+  }
+  fs::path root_;
+};
+
+TEST_F(ImportClosureTest, FollowsImportsTransitivelyAndNothingElse) {
+  const ImportClosure closure = import_closure(path("scripts/train.py"), all(), LoadLimits{});
+  EXPECT_FALSE(closure.truncated);
+  const std::vector<std::string> expected = {path("scripts/train.py"), path("pkg/model.py"), path("pkg/__init__.py"),
+                                             path("pkg/layers/__init__.py"), path("pkg/layers/norm.py"),
+                                             path("pkg/constants.py")};
+  EXPECT_EQ(closure.files, expected);  // pkg/unused.py is not read
+}
+
+TEST_F(ImportClosureTest, ReadsTheOverlayFirstAndStopsAtTheLimit) {
+  LoadLimits limits;
+  auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+  (*overlay)[path("pkg/layers/norm.py")] = "X = 1\n";  // the unsaved buffer imports nothing
+  limits.overlay = overlay;
+  const ImportClosure closure = import_closure(path("pkg/layers/norm.py"), all(), limits);
+  EXPECT_EQ(closure.files, std::vector<std::string>{path("pkg/layers/norm.py")});
+  const ImportClosure small = import_closure(path("scripts/train.py"), all(), LoadLimits{}, 2);
+  EXPECT_TRUE(small.truncated);
+  EXPECT_EQ(small.files.size(), 2u);
+}
+
+}  // namespace
+}  // namespace cudnnlint
