@@ -186,27 +186,28 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
 // consumer declines one): a cooperative time limit, so nothing is interrupted mid-allocation.
 class DeadlineConsumer : public clang::ASTConsumer {
  public:
-  DeadlineConsumer(std::chrono::steady_clock::time_point deadline, bool& timed_out)
-      : deadline_(deadline), timed_out_(timed_out) {}
+  DeadlineConsumer(std::chrono::steady_clock::time_point deadline, const std::atomic<bool>* cancelled, bool& timed_out)
+      : deadline_(deadline), cancelled_(cancelled), timed_out_(timed_out) {}
   bool HandleTopLevelDecl(clang::DeclGroupRef) override {
-    if (std::chrono::steady_clock::now() < deadline_) return true;
+    if (std::chrono::steady_clock::now() < deadline_ && (cancelled_ == nullptr || !cancelled_->load())) return true;
     timed_out_ = true;
     return false;
   }
 
  private:
   std::chrono::steady_clock::time_point deadline_;
+  const std::atomic<bool>* cancelled_;
   bool& timed_out_;
 };
 
 class MatchWithDeadline : public clang::ASTFrontendAction {
  public:
   MatchWithDeadline(clang::ast_matchers::MatchFinder& finder, std::chrono::steady_clock::time_point deadline,
-                    bool& timed_out)
-      : finder_(finder), deadline_(deadline), timed_out_(timed_out) {}
+                    const std::atomic<bool>* cancelled, bool& timed_out)
+      : finder_(finder), deadline_(deadline), cancelled_(cancelled), timed_out_(timed_out) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
-    consumers.push_back(std::make_unique<DeadlineConsumer>(deadline_, timed_out_));
+    consumers.push_back(std::make_unique<DeadlineConsumer>(deadline_, cancelled_, timed_out_));
     consumers.push_back(finder_.newASTConsumer());
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
@@ -214,23 +215,27 @@ class MatchWithDeadline : public clang::ASTFrontendAction {
  private:
   clang::ast_matchers::MatchFinder& finder_;
   std::chrono::steady_clock::time_point deadline_;
+  const std::atomic<bool>* cancelled_;
   bool& timed_out_;
 };
 
 class MatchWithDeadlineFactory : public clang::tooling::FrontendActionFactory {
  public:
-  MatchWithDeadlineFactory(clang::ast_matchers::MatchFinder& finder, double seconds, bool& timed_out)
+  MatchWithDeadlineFactory(clang::ast_matchers::MatchFinder& finder, double seconds, const std::atomic<bool>* cancelled,
+                           bool& timed_out)
       : finder_(finder),
         deadline_(std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds))),
+        cancelled_(cancelled),
         timed_out_(timed_out) {}
   std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<MatchWithDeadline>(finder_, deadline_, timed_out_);
+    return std::make_unique<MatchWithDeadline>(finder_, deadline_, cancelled_, timed_out_);
   }
 
  private:
   clang::ast_matchers::MatchFinder& finder_;
   std::chrono::steady_clock::time_point deadline_;
+  const std::atomic<bool>* cancelled_;
   bool& timed_out_;
 };
 
@@ -536,8 +541,16 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   FactsCollector collector(table, result.facts, result.text);
   collector.register_matchers(finder);
   bool timed_out = false;
-  MatchWithDeadlineFactory factory(finder, options.timeout_seconds, timed_out);
+  MatchWithDeadlineFactory factory(finder, options.timeout_seconds, options.cancelled, timed_out);
   const int status = tool.run(&factory);
+  if (timed_out && options.cancelled != nullptr && options.cancelled->load()) {
+    result.facts = FileFacts{};
+    result.facts.path = path;
+    result.facts.language = "cpp";
+    result.cacheable = false;
+    result.diagnostics.push_back({FileDiagnostic::Severity::Warning, path, std::nullopt, "analysis cancelled"});
+    return result;
+  }
   if (timed_out) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%g", options.timeout_seconds);

@@ -9,6 +9,7 @@
 #include "core/text_search.h"
 
 #include <span>
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ struct CppOptions {
   // declaration and gives a per-file diagnostic instead of facts.
   double timeout_seconds = 60.0;
   Progress* progress = nullptr;         // told of each unit started and finished (may be null)
+  // Set by another thread to stop the parses at their next top-level declaration (the language
+  // server's superseded analyses); their results are then empty. May be null.
+  const std::atomic<bool>* cancelled = nullptr;
 };
 
 struct CppFileResult {

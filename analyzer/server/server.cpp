@@ -11,6 +11,7 @@
 #include "kb/kb.h"
 #include "python/incremental_tree.h"
 #include "rules/rule.h"
+#include "server/background.h"
 #include "server/documents.h"
 #include "server/transport.h"
 
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 
 namespace cudnnlint::server {
@@ -160,9 +162,14 @@ class Server {
       publish(document);
     } else if (method == "textDocument/didClose") {
       const std::string uri = params.at("textDocument").at("uri");
-      findings_.erase(uri);
       trees_.erase(uri);
-      inputs_.erase(uri);
+      {
+        // Under the lock, so that a C++ analysis of it still running cannot publish after this.
+        const std::lock_guard lock(state_mutex_);
+        background_.cancel(uri);
+        findings_.erase(uri);
+        inputs_.erase(uri);
+      }
       const auto it = documents_.find(uri);
       if (it == documents_.end()) return;
       const std::string path = it->second->path();
@@ -307,11 +314,19 @@ class Server {
     return *workspace_;
   }
 
+  // Analyses a document now, on this thread.
   json diagnostics_of(const Document& document) {
     AnalysisOptions options = options_for(document);
     // C, C++ and CUDA: clang reads the saved file, so they are analysed from disk.
     if (cpp::is_cpp_source(document.path())) options.limits.overlay.reset();
     const AnalysisResult result = analyze(options);
+    const std::lock_guard lock(state_mutex_);
+    return record(document, options, result);
+  }
+
+  // Keeps an analysis's findings and inputs for the document and gives its diagnostics. The caller
+  // holds state_mutex_.
+  json record(const Document& document, const AnalysisOptions& options, const AnalysisResult& result) {
     inputs_[document.uri()] = std::set<std::string>(options.paths.begin(), options.paths.end());
     json diagnostics = json::array();
     std::vector<Finding>& kept = findings_[document.uri()];
@@ -373,18 +388,45 @@ class Server {
 
   void publish(const Document& document) {
     if (pull_) return;  // the client asks (textDocument/diagnostic)
+    if (cpp::is_cpp_source(document.path())) return publish_in_background(document);
     send_notification("textDocument/publishDiagnostics",
                       {{"uri", document.uri()}, {"version", document.version()}, {"diagnostics", diagnostics_of(document)}});
+  }
+
+  // C, C++ and CUDA: clang's parse takes seconds, so it runs on the background thread, debounced;
+  // a newer save or a close supersedes it, and its result is then dropped.
+  void publish_in_background(const Document& document) {
+    AnalysisOptions options = options_for(document);
+    options.limits.overlay.reset();  // clang reads the saved file
+    auto snapshot = std::make_shared<const Document>(document);
+    const std::lock_guard lock(state_mutex_);
+    background_.schedule(document.uri(), [this, options, snapshot](const std::atomic<bool>& cancelled) mutable {
+      options.cpp.cancelled = &cancelled;
+      AnalysisResult result;
+      try {
+        result = analyze(options);
+      } catch (const std::exception& e) {
+        log_message("cudnnlint: " + snapshot->path() + ": " + e.what());
+        return;
+      }
+      const std::lock_guard lock(state_mutex_);
+      if (cancelled.load()) return;
+      json diagnostics = record(*snapshot, options, result);
+      send_notification("textDocument/publishDiagnostics",
+                        {{"uri", snapshot->uri()}, {"version", snapshot->version()}, {"diagnostics", std::move(diagnostics)}});
+    });
   }
 
   // Open documents whose last analysis read `path` (another document, a module they import, a
   // config file) are analysed again: pushed, or the client is asked to pull again.
   void publish_dependents_of(const std::string& path) {
     std::vector<const Document*> dependents;
+    std::unique_lock lock(state_mutex_);
     for (const auto& [uri, document] : documents_)
       if (document->path() != path)
         if (const auto it = inputs_.find(uri); it != inputs_.end() && it->second.contains(path))
           dependents.push_back(document.get());
+    lock.unlock();
     republish(dependents);
   }
 
@@ -440,6 +482,7 @@ class Server {
       }
     }
     std::vector<const Document*> again;
+    std::unique_lock lock(state_mutex_);
     for (const auto& [uri, document] : documents_) {
       const bool cpp = cpp::is_cpp_source(document->path());
       bool reads = everything || (some_config && !cpp);
@@ -449,16 +492,18 @@ class Server {
             if (path != document->path() && it->second.contains(path)) reads = true;
       if (reads) again.push_back(document.get());
     }
+    lock.unlock();
     republish(again);
   }
 
   // The findings of the last analysis of a document that cover the byte range [begin, end].
-  std::vector<const Finding*> findings_at(const Document& document, std::size_t begin, std::size_t end) const {
-    std::vector<const Finding*> out;
+  std::vector<Finding> findings_at(const Document& document, std::size_t begin, std::size_t end) {
+    std::vector<Finding> out;
+    const std::lock_guard lock(state_mutex_);
     const auto it = findings_.find(document.uri());
     if (it == findings_.end()) return out;
     for (const Finding& f : it->second)
-      if (f.location.range.begin.byte_offset <= end && begin <= f.location.range.end.byte_offset) out.push_back(&f);
+      if (f.location.range.begin.byte_offset <= end && begin <= f.location.range.end.byte_offset) out.push_back(f);
     return out;
   }
 
@@ -468,7 +513,8 @@ class Server {
                                params.at("position").at("character").get<std::uint32_t>()};
     const std::size_t offset = document.offset_of(position, encoding_);
     std::string markdown;
-    for (const Finding* finding : findings_at(document, offset, offset)) {
+    for (const Finding& found : findings_at(document, offset, offset)) {
+      const Finding* finding = &found;
       if (!markdown.empty()) markdown += "\n\n---\n\n";
       markdown += "**" + finding->rule_id + "** (" + level_name(finding->level) + "): " + finding->message;
       if (const kb::Entry* entry = kb::find(finding->kb_id)) {
@@ -489,7 +535,8 @@ class Server {
     const LspRange range = range_of(params.at("range"));
     const std::size_t begin = document.offset_of(range.start, encoding_), end = document.offset_of(range.end, encoding_);
     json actions = json::array();
-    for (const Finding* finding : findings_at(document, begin, end)) {
+    for (const Finding& found : findings_at(document, begin, end)) {
+      const Finding* finding = &found;
       const json diagnostic = diagnostic_of(*finding, document);
       if (finding->fix && !finding->fix->edits.empty()) {
         json edits = json::array();
@@ -527,6 +574,7 @@ class Server {
   }
 
   void send_notification(const std::string& method, json params) {
+    const std::lock_guard lock(out_mutex_);
     write_message(out_, json{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}}.dump(
                             -1, ' ', false, json::error_handler_t::replace));
   }
@@ -534,15 +582,18 @@ class Server {
   void send_request(const std::string& method, json params) {
     json message = {{"jsonrpc", "2.0"}, {"id", "cudnnlint-" + std::to_string(++requests_sent_)}, {"method", method}};
     if (!params.is_null()) message["params"] = std::move(params);
+    const std::lock_guard lock(out_mutex_);
     write_message(out_, message.dump(-1, ' ', false, json::error_handler_t::replace));
   }
 
   void respond(const json& id, json result) {
+    const std::lock_guard lock(out_mutex_);
     write_message(out_, json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}.dump(
                             -1, ' ', false, json::error_handler_t::replace));
   }
 
   void respond_error(const json& id, int code, const std::string& message) {
+    const std::lock_guard lock(out_mutex_);
     write_message(out_, json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}}.dump(
                             -1, ' ', false, json::error_handler_t::replace));
   }
@@ -563,6 +614,10 @@ class Server {
   std::map<std::string, python::IncrementalTree> trees_;  // by URI: open Python documents' trees
   std::map<std::string, std::vector<Finding>> findings_;  // by URI: the last analysis of each open document
   kb::Lang lang_ = kb::Lang::En;
+  // The background thread publishes too: findings_ and inputs_ are shared (state_mutex_), and
+  // messages are written whole (out_mutex_).
+  std::mutex state_mutex_, out_mutex_;
+  BackgroundQueue background_{std::chrono::milliseconds(300)};  // last: stopped before the rest goes
 };
 
 }  // namespace

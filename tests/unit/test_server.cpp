@@ -1,10 +1,17 @@
-// The language server's parts: the base protocol's framing and the open documents' positions.
+// The language server's parts: the base protocol's framing, the open documents' positions, and the
+// background queue of its slow analyses.
+#include "server/background.h"
 #include "server/documents.h"
 #include "server/transport.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 namespace cudnnlint::server {
 namespace {
@@ -77,6 +84,69 @@ TEST(ServerDocuments, FileUrisBecomePathsAndBack) {
   EXPECT_FALSE(path_of_uri("file://server/share/x.py"));
   EXPECT_EQ(uri_of_path("/home/a b/m.py"), "file:///home/a%20b/m.py");
   EXPECT_EQ(path_of_uri(uri_of_path("/tmp/零 #1.py")), "/tmp/零 #1.py");
+}
+
+}  // namespace
+}  // namespace cudnnlint::server
+
+// The background queue of the server's slow analyses: debounced, a newer job under the same key
+// replaces one not started and cancels one running.
+namespace cudnnlint::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ServerBackground, ReplacesPendingJobsCancelsRunningOnesAndStopsCleanly) {
+  std::mutex mutex;
+  std::vector<std::string> ran;
+  std::atomic<int> finished{0};
+  BackgroundQueue queue(50ms);
+  auto job = [&](std::string name, std::chrono::milliseconds length) {
+    return [&, name, length](const std::atomic<bool>& cancelled) {
+      const auto until = std::chrono::steady_clock::now() + length;
+      while (std::chrono::steady_clock::now() < until && !cancelled) std::this_thread::sleep_for(1ms);
+      const std::lock_guard lock(mutex);
+      ran.push_back(name + (cancelled ? " cancelled" : " done"));
+      ++finished;
+    };
+  };
+  // Three schedules within the debounce: only the last runs.
+  queue.schedule("a.cpp", job("a1", 0ms));
+  queue.schedule("a.cpp", job("a2", 0ms));
+  queue.schedule("a.cpp", job("a3", 0ms));
+  for (int i = 0; i < 500 && finished < 1; ++i) std::this_thread::sleep_for(2ms);
+  // A long job, superseded while it runs: told to stop, then the newer one runs.
+  queue.schedule("a.cpp", job("long", 10s));
+  for (int i = 0; i < 500; ++i) {
+    std::this_thread::sleep_for(2ms);
+    if (i == 100) queue.schedule("a.cpp", job("newer", 0ms));  // 200 ms: the long one is running
+    if (finished >= 3) break;
+  }
+  // Another key is not touched by a.cpp's; a cancelled pending job never runs.
+  queue.schedule("b.cpp", job("b", 0ms));
+  queue.schedule("c.cpp", job("c", 0ms));
+  queue.cancel("c.cpp");
+  for (int i = 0; i < 500 && finished < 4; ++i) std::this_thread::sleep_for(2ms);
+  std::this_thread::sleep_for(100ms);
+  const std::lock_guard lock(mutex);
+  EXPECT_EQ(ran, (std::vector<std::string>{"a3 done", "long cancelled", "newer done", "b done"}));
+}
+
+TEST(ServerBackground, DestructionCancelsTheRunningJob) {
+  std::atomic<bool> saw_cancel{false};
+  const auto started = std::chrono::steady_clock::now();
+  {
+    BackgroundQueue queue(0ms);
+    std::atomic<bool> running{false};
+    queue.schedule("x", [&](const std::atomic<bool>& cancelled) {
+      running = true;
+      while (!cancelled) std::this_thread::sleep_for(1ms);
+      saw_cancel = true;
+    });
+    while (!running) std::this_thread::sleep_for(1ms);
+  }
+  EXPECT_TRUE(saw_cancel);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 5s);
 }
 
 }  // namespace
