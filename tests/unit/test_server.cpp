@@ -100,9 +100,11 @@ TEST(ServerBackground, ReplacesPendingJobsCancelsRunningOnesAndStopsCleanly) {
   std::mutex mutex;
   std::vector<std::string> ran;
   std::atomic<int> finished{0};
+  std::atomic<int> started{0};
   BackgroundQueue queue(50ms);
   auto job = [&](std::string name, std::chrono::milliseconds length) {
     return [&, name, length](const std::atomic<bool>& cancelled) {
+      ++started;
       const auto until = std::chrono::steady_clock::now() + length;
       while (std::chrono::steady_clock::now() < until && !cancelled) std::this_thread::sleep_for(1ms);
       const std::lock_guard lock(mutex);
@@ -114,19 +116,17 @@ TEST(ServerBackground, ReplacesPendingJobsCancelsRunningOnesAndStopsCleanly) {
   queue.schedule("a.cpp", job("a1", 0ms));
   queue.schedule("a.cpp", job("a2", 0ms));
   queue.schedule("a.cpp", job("a3", 0ms));
-  for (int i = 0; i < 500 && finished < 1; ++i) std::this_thread::sleep_for(2ms);
+  for (int i = 0; i < 2500 && finished < 1; ++i) std::this_thread::sleep_for(2ms);
   // A long job, superseded while it runs: told to stop, then the newer one runs.
   queue.schedule("a.cpp", job("long", 10s));
-  for (int i = 0; i < 500; ++i) {
-    std::this_thread::sleep_for(2ms);
-    if (i == 100) queue.schedule("a.cpp", job("newer", 0ms));  // 200 ms: the long one is running
-    if (finished >= 3) break;
-  }
+  while (started < 2) std::this_thread::sleep_for(1ms);  // the long one is running
+  queue.schedule("a.cpp", job("newer", 0ms));
+  for (int i = 0; i < 2500 && finished < 3; ++i) std::this_thread::sleep_for(2ms);
   // Another key is not touched by a.cpp's; a cancelled pending job never runs.
   queue.schedule("b.cpp", job("b", 0ms));
   queue.schedule("c.cpp", job("c", 0ms));
   queue.cancel("c.cpp");
-  for (int i = 0; i < 500 && finished < 4; ++i) std::this_thread::sleep_for(2ms);
+  for (int i = 0; i < 2500 && finished < 4; ++i) std::this_thread::sleep_for(2ms);
   std::this_thread::sleep_for(100ms);
   const std::lock_guard lock(mutex);
   EXPECT_EQ(ran, (std::vector<std::string>{"a3 done", "long cancelled", "newer done", "b done"}));
