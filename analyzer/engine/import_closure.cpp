@@ -43,4 +43,25 @@ ImportClosure import_closure(const std::string& start, const std::vector<std::st
   return closure;
 }
 
+ImportGraph::ImportGraph(const std::vector<std::string>& project_files, const LoadLimits& limits) {
+  const ModuleIndex modules(project_files);
+  for (std::size_t i = 0; i < project_files.size(); ++i) {
+    auto loaded = load_source_file(project_files[i], limits);
+    if (!std::holds_alternative<SourceFile>(loaded)) continue;
+    const SourceFile& file = std::get<SourceFile>(loaded);
+    const ModuleInfo& info = modules.of(i);
+    const std::string_view text = std::string_view(file.text()).substr(file.content_offset());
+    std::set<std::size_t> seen;
+    for (const std::string& module : python::imported_module_candidates(text, {info.name, info.is_package}))
+      if (const auto found = modules.file_of(module); found && *found != i && seen.insert(*found).second)
+        importers_[project_files[*found]].push_back(project_files[i]);
+  }
+}
+
+const std::vector<std::string>& ImportGraph::importers_of(const std::string& path) const {
+  static const std::vector<std::string> none;
+  const auto it = importers_.find(path);
+  return it == importers_.end() ? none : it->second;
+}
+
 }  // namespace cudnnlint

@@ -8,6 +8,7 @@
 #include "core/source_file.h"
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,5 +23,18 @@ struct ImportClosure {
 // read is left out quietly (the analysis reports it when it is the start).
 ImportClosure import_closure(const std::string& start, const std::vector<std::string>& project_files,
                              const LoadLimits& limits, std::size_t max_files = 256);
+
+// Who imports whom among a project's Python files, read once from every file's import lines: the
+// language server adds a document's importers (and what they import) to its analysis, since a
+// caller decides values in the callee (`conv_bn(c)` takes conv_bn's default eps).
+class ImportGraph {
+ public:
+  ImportGraph(const std::vector<std::string>& project_files, const LoadLimits& limits);
+  // The files whose import lines may load `path`, in the project's order.
+  const std::vector<std::string>& importers_of(const std::string& path) const;
+
+ private:
+  std::map<std::string, std::vector<std::string>, std::less<>> importers_;
+};
 
 }  // namespace cudnnlint

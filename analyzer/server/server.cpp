@@ -279,12 +279,28 @@ class Server {
     // files its code may read: what `cudnnlint .` would follow for it.
     if (is_python(document.path()) && inside_workspace(document.path())) {
       const Workspace& workspace = workspace_files(options);
-      const ImportClosure closure = import_closure(document.path(), workspace.python, options.limits);
+      ImportClosure closure = import_closure(document.path(), workspace.python, options.limits, kMaxAnalysed);
+      // Its importers too, with what they import: a caller decides the values of the callee's
+      // parameters (`conv_bn(c)` takes conv_bn's default eps), as in a run over the workspace.
+      if (!import_graph_) import_graph_.emplace(workspace.python, options.limits);
+      std::set<std::string> analysed(closure.files.begin(), closure.files.end());
+      std::size_t importers = 0;
+      for (const std::string& importer : import_graph_->importers_of(document.path())) {
+        if (analysed.size() >= kMaxAnalysed || ++importers > kMaxImporters) {
+          closure.truncated = true;
+          break;
+        }
+        for (std::string& file :
+             import_closure(importer, workspace.python, options.limits, kMaxAnalysed - analysed.size()).files)
+          if (analysed.insert(file).second) closure.files.push_back(std::move(file));
+      }
       if (closure.truncated && !closure_warned_) {
         closure_warned_ = true;
-        log_message("cudnnlint: " + document.path() + " imports more than 256 workspace files; the rest are not followed");
+        log_message("cudnnlint: " + document.path() + " is analysed with the first " + std::to_string(kMaxAnalysed) +
+                    " workspace files it imports or is imported by (and the first " + std::to_string(kMaxImporters) +
+                    " importers); values from the rest are not followed");
       }
-      options.paths = closure.files;
+      options.paths = std::move(closure.files);
       options.paths.insert(options.paths.end(), workspace.configs.begin(), workspace.configs.end());
     }
     return options;
@@ -472,11 +488,14 @@ class Server {
       if (is_project_file(*path)) {
         everything = true;
         workspace_.reset();  // the excludes may have changed
+        import_graph_.reset();
       } else if (type != 2) {
         workspace_.reset();  // a module or config file came or went: imports may resolve elsewhere
+        import_graph_.reset();
         everything = true;
       } else if (is_python(*path)) {
         modules.insert(*path);
+        import_graph_.reset();  // its imports may have changed
       } else {
         some_config = true;  // a config file code may read
       }
@@ -605,6 +624,8 @@ class Server {
   bool watch_dynamically_ = false, refresh_support_ = false, closure_warned_ = false;
   std::uint64_t requests_sent_ = 0;
   std::optional<Workspace> workspace_;
+  std::optional<ImportGraph> import_graph_;  // of the workspace's files on disk; rebuilt when they change
+  static constexpr std::size_t kMaxAnalysed = 256, kMaxImporters = 32;
   std::shared_ptr<SessionCache> session_ = std::make_shared<SessionCache>();
   std::map<std::string, std::set<std::string>> inputs_;  // by URI: the files its last analysis read
   int exit_code_ = 1;

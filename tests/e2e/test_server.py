@@ -4,6 +4,7 @@ positions, errors for unknown requests, malformed input that leaves the server a
 import asyncio
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import time
@@ -469,3 +470,17 @@ def test_lang_zh_gives_the_kb_in_chinese_in_hovers_and_a_bad_lang_is_an_error(tm
     assert "- **ID：** `cuda/cudnn-bn-epsilon-zero`" in hovers[("--lang", "zh")]  # --lang wins over the locale
     bad = subprocess.run([BINARY, "server", "--lang", "fr"], input=b"", capture_output=True, timeout=60)
     assert bad.returncode == 2 and b"--lang must be 'en' or 'zh', not 'fr'" in bad.stderr
+
+
+@pytest.mark.asyncio
+async def test_a_callee_is_analysed_with_its_callers(client: LanguageClient):
+    """blocks.py's defaults are findings only through model.py's calls that leave eps out: the server
+    analyses a document with the files that import it, as `cudnnlint .` does."""
+    import shutil
+    fixture = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "values" / "function_default"
+    for name in ("blocks.py", "model.py"):
+        shutil.copy(fixture / name, client.root / name)
+    uri = open_model(client, client.root / "blocks.py", (client.root / "blocks.py").read_text())
+    codes, message = await next_diagnostics(client, uri)
+    assert sorted((d.range.start.line + 1, d.code) for d in message.diagnostics) == [
+        (6, "bn-eps-zero"), (15, "bn-eps-negative"), (22, "bn-eps-zero"), (32, "bn-eps-negative")]

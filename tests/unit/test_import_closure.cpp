@@ -86,5 +86,15 @@ TEST_F(ImportClosureTest, ReadsTheOverlayFirstAndStopsAtTheLimit) {
   EXPECT_EQ(small.files.size(), 2u);
 }
 
+TEST_F(ImportClosureTest, TheGraphKnowsEachFilesImporters) {
+  const ImportGraph graph(all(), LoadLimits{});
+  EXPECT_EQ(graph.importers_of(path("pkg/layers/norm.py")),
+            (std::vector<std::string>{path("pkg/__init__.py"), path("pkg/model.py")}));
+  EXPECT_EQ(graph.importers_of(path("pkg/constants.py")), std::vector<std::string>{path("pkg/layers/norm.py")});
+  EXPECT_EQ(graph.importers_of(path("pkg/model.py")), std::vector<std::string>{path("scripts/train.py")});
+  EXPECT_TRUE(graph.importers_of(path("pkg/unused.py")).empty());
+  EXPECT_TRUE(graph.importers_of(path("scripts/train.py")).empty());
+}
+
 }  // namespace
 }  // namespace cudnnlint
