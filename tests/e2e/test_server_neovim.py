@@ -32,3 +32,29 @@ def test_neovim_attaches_the_server_reads_diagnostics_hovers_and_sees_them_clear
                                                                     + diagnostics[0].split(" ", 3)[3]], seen
     assert seen[-2:] == ["cleared", "stopped"], seen
     assert (tmp_path / "model.py").read_text(encoding="utf-8") == MODEL  # the buffer was edited, not the file
+
+
+@pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is not installed (./setup.sh installs Debian's neovim)")
+def test_the_readme_snippet_for_neovim_attaches_the_server(tmp_path):
+    """The README's Neovim 0.7-0.10 snippet, as written there (the binary's path put in), is a
+    working configuration: opening a Python file shows its diagnostics."""
+    readme = (HERE.parents[1] / "README.md").read_text(encoding="utf-8")
+    at = readme.index("Neovim 0.7 to 0.10")
+    start = readme.index("```lua\n", at) + len("```lua\n")
+    snippet = readme[start:readme.index("```", start)]
+    assert "'cudnnlint', 'server'" in snippet
+    (tmp_path / "init.lua").write_text(
+        snippet.replace("'cudnnlint', 'server'", f"'{pathlib.Path(BINARY).resolve()}', 'server'"), encoding="utf-8")
+    (tmp_path / "model.py").write_text(MODEL, encoding="utf-8")
+    (tmp_path / "check.lua").write_text(
+        "local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 20)\n"
+        "local lines = {}\n"
+        "for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(lines, d.user_data.lsp.code) end\n"
+        "vim.fn.writefile(lines, 'seen.txt')\n"
+        "vim.cmd(ok and 'qall!' or 'cquit! 1')\n", encoding="utf-8")
+    env = dict(os.environ, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    result = subprocess.run(["nvim", "--headless", "-u", str(tmp_path / "init.lua"), "-i", "NONE", "-n",
+                             "-c", "filetype on", "-c", "edit model.py", "-c", "luafile check.lua"],
+                            cwd=tmp_path, env=env, capture_output=True, timeout=300)
+    assert result.returncode == 0, result.stderr.decode(errors="replace")[-2000:]
+    assert (tmp_path / "seen.txt").read_text().split() == ["bn-eps-zero"]
