@@ -1,9 +1,13 @@
 #include "engine/project.h"
 
+#include "cache/hash.h"
+#include "engine/session_cache.h"
+
 #include "config/config_file.h"
 #include "core/suppression.h"
 #include "engine/settleable.h"
 #include "python/frontend.h"
+#include "python/incremental_tree.h"
 #include "python/syntax.h"
 
 #include <algorithm>
@@ -174,11 +178,28 @@ class ProjectStep {
 
   const python::ModuleExports* exports_of(std::size_t file) {
     if (const auto it = exports_.find(file); it != exports_.end()) return it->second.get();
-    std::unique_ptr<python::ModuleExports> exports;
+    std::shared_ptr<const python::ModuleExports> exports;
     if (auto source = read_quietly(in_.python_files[file], in_.pass.limits)) {
-      if (!parser_) parser_ = std::make_unique<python::Parser>();
-      exports = std::make_unique<python::ModuleExports>(python::module_exports(
-          *source, *in_.pass.table, *parser_, in_.modules.of(file).name, in_.modules.of(file).is_package));
+      const ModuleInfo& module = in_.modules.of(file);
+      // In a session (the language server), the same bytes as the same module give the same exports.
+      std::optional<cache::Hash128> key, slot;
+      if (in_.pass.session != nullptr) {
+        cache::KeyBuilder builder;
+        builder.add("exports").add(in_.python_files[file]).add(module.name).add(static_cast<std::uint64_t>(module.is_package));
+        slot = builder.key();
+        key = cache::KeyBuilder().add(*slot).add(cache::hash_bytes(source->text())).key();
+        exports = in_.pass.session->find_exports(*key);
+      }
+      if (!exports) {
+        if (!parser_) parser_ = std::make_unique<python::Parser>();
+        const python::ParsedSource* parsed = nullptr;
+        if (in_.pass.parsed != nullptr)
+          if (const auto it = in_.pass.parsed->find(in_.python_files[file]); it != in_.pass.parsed->end())
+            parsed = it->second.get();
+        exports = std::make_shared<const python::ModuleExports>(
+            python::module_exports(*source, *in_.pass.table, *parser_, module.name, module.is_package, parsed));
+        if (key) in_.pass.session->put_exports(*key, *slot, exports);
+      }
     }
     const auto* raw = exports.get();
     exports_.emplace(file, std::move(exports));
@@ -856,7 +877,7 @@ class ProjectStep {
   ApiTable table_;
   ProjectOutcome out_;
   std::unique_ptr<python::Parser> parser_;
-  std::unordered_map<std::size_t, std::unique_ptr<python::ModuleExports>> exports_;
+  std::unordered_map<std::size_t, std::shared_ptr<const python::ModuleExports>> exports_;
   std::unordered_set<std::string> defined_callables_;
   std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;
   std::unordered_map<std::size_t, bool> omegaconf_;

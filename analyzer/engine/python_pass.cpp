@@ -151,10 +151,11 @@ std::vector<std::uint64_t> roles_by_chunk(const std::vector<python::TopLevelChun
   return out;
 }
 
-// Everything in a file's options that its facts depend on, for a session cache key.
-cache::Hash128 session_key(std::string_view path, std::string_view text, const python::PythonOptions& o) {
+// Everything in a file's options that its facts depend on: its slot in the session cache (the key
+// adds the bytes).
+cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& o) {
   cache::KeyBuilder key;
-  key.add("session pass").add(path).add(cache::hash_bytes(text)).add(o.module);
+  key.add("session pass").add(path).add(o.module);
   key.add(static_cast<std::uint64_t>(o.mode == python::ParseMode::Full)).add(static_cast<std::uint64_t>(o.is_package));
   key.add(static_cast<std::uint64_t>(o.argparse)).add(static_cast<std::uint64_t>(o.config_defaults));
   key.add(static_cast<std::uint64_t>(o.own_names_count));
@@ -322,9 +323,10 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         per_file.trigger_words.insert(per_file.trigger_words.end(), options.framework_words.begin(),
                                       options.framework_words.end());
       // A later pass in a session: the same bytes with the same options give the same facts.
-      std::optional<cache::Hash128> key;
+      std::optional<cache::Hash128> key, slot;
       if (options.session != nullptr && options.cache == nullptr) {
-        key = session_key(files[i], s.file->text(), per_file);
+        slot = session_slot(files[i], per_file);
+        key = cache::KeyBuilder().add(*slot).add(cache::hash_bytes(s.file->text())).key();
         if (auto kept = options.session->find(*key)) {
           result.bytes_parsed = kept->bytes_parsed;
           for (auto& diag : kept->diagnostics) result.diagnostics.push_back(std::move(diag));
@@ -343,7 +345,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         kept.facts = result.facts;
         kept.diagnostics = result.diagnostics;
         kept.bytes_parsed = result.bytes_parsed;
-        options.session->put(*key, kept);
+        options.session->put(*key, *slot, kept);
       }
       if (options.cache != nullptr) options.cache->store(i, result);
     } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -19,19 +20,29 @@
 
 namespace cudnnlint {
 
+// Each entry has a key (everything its content depends on, the bytes included) and a slot (the
+// same without the bytes: one file in one role). A slot holds one entry, the latest: a document
+// edited 1,000 times keeps one result, not 1,000.
 class SessionCache {
  public:
   explicit SessionCache(std::size_t max_entries = 4096) : max_entries_(max_entries) {}
   std::optional<PythonFileResult> find(const cache::Hash128& key) const;
-  void put(const cache::Hash128& key, const PythonFileResult& result);
+  void put(const cache::Hash128& key, const cache::Hash128& slot, const PythonFileResult& result);
   std::size_t size() const;
   std::size_t hits() const;
+  // What a module binds at its top level (the project step's `from .constants import EPS`).
+  std::shared_ptr<const python::ModuleExports> find_exports(const cache::Hash128& key) const;
+  void put_exports(const cache::Hash128& key, const cache::Hash128& slot,
+                   std::shared_ptr<const python::ModuleExports> exports);
 
  private:
   mutable std::mutex mutex_;
   std::size_t max_entries_;
   std::unordered_map<cache::Hash128, PythonFileResult, cache::Hash128Hasher> entries_;
+  std::unordered_map<cache::Hash128, cache::Hash128, cache::Hash128Hasher> slots_;  // slot -> its entry's key
   std::deque<cache::Hash128> order_;  // oldest first: the first to go when the session is full
+  std::unordered_map<cache::Hash128, std::shared_ptr<const python::ModuleExports>, cache::Hash128Hasher> exports_;
+  std::unordered_map<cache::Hash128, cache::Hash128, cache::Hash128Hasher> export_slots_;
   mutable std::size_t hits_ = 0;
 };
 
@@ -52,7 +63,8 @@ class SessionFirstPass final : public FirstPassCache {
   const std::vector<std::string>& files_;
   const ModuleIndex& modules_;
   std::string fingerprint_;
-  std::vector<std::optional<cache::Hash128>> keys_;  // by file; each slot written by one worker only
+  // By file (each written by one worker only): its entry's key and slot.
+  std::vector<std::optional<std::pair<cache::Hash128, cache::Hash128>>> keys_;
 };
 
 }  // namespace cudnnlint

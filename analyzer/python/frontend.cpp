@@ -285,12 +285,14 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
 }
 
 ModuleExports module_exports(const SourceFile& file, const ApiTable& table, const Parser& parser,
-                             const std::string& module, bool is_package) {
+                             const std::string& module, bool is_package, const ParsedSource* parsed) {
   ModuleExports exports;
   exports.module = module;
   const std::string_view source = std::string_view(file.text()).substr(file.content_offset());
   const NodeLocator locator{file, source, file.content_offset()};
-  const TreePtr tree = parser.parse(source);
+  const TreePtr tree = parsed != nullptr && parsed->tree && parsed->text == source
+                           ? TreePtr(ts_tree_copy(parsed->tree.get()))
+                           : parser.parse(source);
   if (!tree) return exports;
   const TSNode root = ts_tree_root_node(tree.get());
   ImportTable imports(ModuleContext{module, is_package});

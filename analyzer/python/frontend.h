@@ -77,7 +77,8 @@ struct ModuleExports {
   std::set<std::string> bound;                  // every name the module binds itself, however often
 };
 
+// `parsed`: the file's tree parsed ahead (PythonOptions::parsed), used when its text is the file's.
 ModuleExports module_exports(const SourceFile& file, const ApiTable& table, const Parser& parser,
-                             const std::string& module, bool is_package);
+                             const std::string& module, bool is_package, const ParsedSource* parsed = nullptr);
 
 }  // namespace cudnnlint::python

@@ -279,10 +279,10 @@ class Server {
     // files its code may read: what `cudnnlint .` would follow for it.
     if (is_python(document.path()) && inside_workspace(document.path())) {
       const Workspace& workspace = workspace_files(options);
-      ImportClosure closure = import_closure(document.path(), workspace.python, options.limits, kMaxAnalysed);
+      if (!import_graph_) import_graph_.emplace(workspace.python, options.limits);
+      ImportClosure closure = import_graph_->closure(document.path(), options.limits, kMaxAnalysed);
       // Its importers too, with what they import: a caller decides the values of the callee's
       // parameters (`conv_bn(c)` takes conv_bn's default eps), as in a run over the workspace.
-      if (!import_graph_) import_graph_.emplace(workspace.python, options.limits);
       std::set<std::string> analysed(closure.files.begin(), closure.files.end());
       std::size_t importers = 0;
       for (const std::string& importer : import_graph_->importers_of(document.path())) {
@@ -290,8 +290,7 @@ class Server {
           closure.truncated = true;
           break;
         }
-        for (std::string& file :
-             import_closure(importer, workspace.python, options.limits, kMaxAnalysed - analysed.size()).files)
+        for (std::string& file : import_graph_->closure(importer, options.limits, kMaxAnalysed - analysed.size()).files)
           if (analysed.insert(file).second) closure.files.push_back(std::move(file));
       }
       if (closure.truncated && !closure_warned_) {
@@ -303,7 +302,23 @@ class Server {
       options.paths = std::move(closure.files);
       options.paths.insert(options.paths.end(), workspace.configs.begin(), workspace.configs.end());
     }
+    // The pins read for the same folders last time (the dependency files are watched: a change
+    // clears this).
+    const std::lock_guard lock(state_mutex_);
+    if (const auto known = targets_.find(pins_key(options.paths)); known != targets_.end()) {
+      options.target = known->second;
+      options.read_pins = false;
+    }
     return options;
+  }
+
+  // The folders the pins are searched upward from (config/pins.h).
+  static std::string pins_key(const std::vector<std::string>& paths) {
+    std::set<std::string> folders;
+    for (const auto& path : paths) folders.insert(std::filesystem::path(path).parent_path().string());
+    std::string key;
+    for (const auto& folder : folders) key += folder + '\n';
+    return key;
   }
 
   bool inside_workspace(const std::string& path) const {
@@ -344,6 +359,7 @@ class Server {
   // holds state_mutex_.
   json record(const Document& document, const AnalysisOptions& options, const AnalysisResult& result) {
     inputs_[document.uri()] = std::set<std::string>(options.paths.begin(), options.paths.end());
+    if (options.read_pins) targets_[pins_key(options.paths)] = result.target;
     json diagnostics = json::array();
     std::vector<Finding>& kept = findings_[document.uri()];
     kept.clear();
@@ -487,6 +503,8 @@ class Server {
       const int type = change.value("type", 2);  // 1 created, 2 changed, 3 deleted
       if (is_project_file(*path)) {
         everything = true;
+        const std::lock_guard lock(state_mutex_);
+        targets_.clear();  // the pins or the configured versions may have changed
         workspace_.reset();  // the excludes may have changed
         import_graph_.reset();
       } else if (type != 2) {
@@ -628,6 +646,7 @@ class Server {
   static constexpr std::size_t kMaxAnalysed = 256, kMaxImporters = 32;
   std::shared_ptr<SessionCache> session_ = std::make_shared<SessionCache>();
   std::map<std::string, std::set<std::string>> inputs_;  // by URI: the files its last analysis read
+  std::map<std::string, Target> targets_;  // by pins_key(): the target the pins gave
   int exit_code_ = 1;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   std::string root_;

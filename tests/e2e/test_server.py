@@ -484,3 +484,34 @@ async def test_a_callee_is_analysed_with_its_callers(client: LanguageClient):
     codes, message = await next_diagnostics(client, uri)
     assert sorted((d.range.start.line + 1, d.code) for d in message.diagnostics) == [
         (6, "bn-eps-zero"), (15, "bn-eps-negative"), (22, "bn-eps-zero"), (32, "bn-eps-negative")]
+
+
+@pytest.mark.parametrize("tree", ["examples", "tests/fixtures/values"])
+def test_the_editor_shows_what_the_command_line_finds(tree):
+    """No separate analysis path: for every Python file of a tree, opened in the server with the tree
+    as the workspace, the diagnostics are the findings `cudnnlint .` reports in that file."""
+    repo = pathlib.Path(__file__).resolve().parents[2]
+    roots = [repo / tree] if tree == "examples" else sorted(p for p in (repo / tree).iterdir() if p.is_dir())
+    opened = found = 0
+    for root in roots:
+        cli = json.loads(subprocess.run([BINARY, "--no-cache", "-f", "json", "."], cwd=root, capture_output=True).stdout)
+        expected = {}
+        for f in cli["findings"]:
+            expected.setdefault(str((root / f["path"]).resolve()), set()).add((f["rule"], f["line"]))
+        proc, reader = start_server()
+        send(proc, request(1, "initialize", {"capabilities": {}, "rootUri": root.as_uri()}))
+        for path in sorted(root.rglob("*.py")):
+            uri = path.as_uri()
+            send(proc, notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                                        "text": path.read_text(encoding="utf-8")}}))
+            published = reader.next("textDocument/publishDiagnostics")
+            assert published["uri"] == uri
+            got = {(d["code"], d["range"]["start"]["line"] + 1) for d in published["diagnostics"] if "code" in d}
+            assert got == expected.get(str(path.resolve()), set()), path
+            opened += 1
+            found += len(got)
+            send(proc, notify("textDocument/didClose", {"textDocument": {"uri": uri}}))
+            reader.next("textDocument/publishDiagnostics")
+        send(proc, request(2, "shutdown") + notify("exit", {}))
+        assert proc.wait(timeout=120) == 0
+    assert opened >= 7 and found >= 10, (opened, found)
