@@ -59,25 +59,13 @@ std::vector<std::string> framework_roots(const ApiTable& table) {
   return roots;
 }
 
-// The top-level module of every `import x...` and `from x... import` line, in order of appearance.
-std::vector<std::string_view> imported_top_modules(std::string_view source) {
-  std::vector<std::string_view> out;
-  std::size_t at = 0;
-  while (at < source.size()) {
-    std::size_t end = source.find('\n', at);
-    if (end == std::string_view::npos) end = source.size();
-    std::string_view line = source.substr(at, end - at);
-    at = end + 1;
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    std::size_t skip = 0;
-    if (line.substr(0, 7) == "import ") skip = 7;
-    else if (line.substr(0, 5) == "from ") skip = 5;
-    else continue;
-    line.remove_prefix(skip);
-    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
-    std::size_t n = 0;
-    while (n < line.size() && (std::isalnum(static_cast<unsigned char>(line[n])) || line[n] == '_')) ++n;
-    if (n > 0 && std::find(out.begin(), out.end(), line.substr(0, n)) == out.end()) out.push_back(line.substr(0, n));
+// The top-level module of every absolute `import x...` and `from x... import` line, in order of
+// appearance.
+std::vector<std::string> imported_top_modules(std::string_view source) {
+  std::vector<std::string> out;
+  for (const std::string& module : imported_module_candidates(source, ModuleContext{})) {
+    std::string top = module.substr(0, module.find('.'));
+    if (std::find(out.begin(), out.end(), top) == out.end()) out.push_back(std::move(top));
   }
   return out;
 }
