@@ -93,6 +93,23 @@ struct FileSystemLog {
   std::vector<std::string> not_found;
 };
 
+// A file clang reads with read(), never mmap(): a file mapped while an editor saves it (truncates,
+// then writes) raises SIGBUS in the parse (the language server analyses files being edited).
+class ReadNotMapped : public llvm::vfs::File {
+ public:
+  explicit ReadNotMapped(std::unique_ptr<llvm::vfs::File> file) : file_(std::move(file)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return file_->status(); }
+  llvm::ErrorOr<std::string> getName() override { return file_->getName(); }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name, int64_t size,
+                                                               bool requires_null_terminator, bool) override {
+    return file_->getBuffer(name, size, requires_null_terminator, /*IsVolatile=*/true);
+  }
+  std::error_code close() override { return file_->close(); }
+
+ private:
+  std::unique_ptr<llvm::vfs::File> file_;
+};
+
 // Files clang may open: regular files only. A FIFO or device named by an #include would block
 // the translation unit (and the run) forever; it gets "not a regular file" instead.
 class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
@@ -114,7 +131,9 @@ class RegularFilesOnly : public llvm::vfs::ProxyFileSystem {
     }
     if (status && status->getType() != llvm::sys::fs::file_type::regular_file)
       return std::make_error_code(std::errc::invalid_argument);
-    return ProxyFileSystem::openFileForRead(path);
+    auto file = ProxyFileSystem::openFileForRead(path);
+    if (!file) return file;
+    return std::unique_ptr<llvm::vfs::File>(std::make_unique<ReadNotMapped>(std::move(*file)));
   }
 
  private:

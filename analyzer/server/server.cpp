@@ -13,6 +13,7 @@
 #include "rules/rule.h"
 #include "server/background.h"
 #include "server/documents.h"
+#include "server/project.h"
 #include "server/transport.h"
 
 #include <nlohmann/json.hpp>
@@ -38,8 +39,6 @@ constexpr int kMethodNotFound = -32601;
 constexpr int kInvalidParams = -32602;
 constexpr int kServerNotInitialized = -32002;
 constexpr int kRequestCancelled = -32800;
-
-bool is_python(std::string_view path) { return path.ends_with(".py") || path.ends_with(".pyi"); }
 
 struct Failure {
   int code;
@@ -201,10 +200,9 @@ class Server {
     if (const auto root = path_of_uri(root_uri)) {
       std::error_code ec;
       if (std::filesystem::is_directory(*root, ec)) {
-        root_ = std::filesystem::path(*root).lexically_normal().string();
-        while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
+        project_.set_root(std::filesystem::path(*root).lexically_normal().string());
         // Relative settings (`exclude`) mean what they mean to `cudnnlint .` run in the workspace.
-        std::filesystem::current_path(root_, ec);
+        std::filesystem::current_path(project_.root(), ec);
       }
     }
     json result;
@@ -235,114 +233,25 @@ class Server {
     return LspRange{position(range.at("start")), position(range.at("end"))};
   }
 
-  // The options a command-line run in the workspace would have, from its configuration.
+  // The options a command-line run in the workspace would have for the document (server/project.h),
+  // with the editor's buffers and the open Python documents' trees.
   AnalysisOptions options_for(const Document& document) {
-    AnalysisOptions options;
-    options.paths = {document.path()};
-    options.line_hashes = false;
-    options.jobs = 1;  // one document and its imports: threads would cost more than they give
-    options.session = session_;
-    ProjectConfig config;
-    try {
-      config = load_project_config(root_.empty() ? std::filesystem::path(document.path()).parent_path()
-                                                 : std::filesystem::path(root_),
-                                   {});
-    } catch (const std::exception& e) {
-      log_ << "cudnnlint server: configuration: " << e.what() << '\n';
-    }
-    options.select = config.select;
-    options.ignore = config.ignore;
-    options.discovery.exclude = config.exclude;
-    if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
-    if (config.cudnn_version) {
-      options.target.cudnn = parse_version(*config.cudnn_version);
-      options.target.cudnn_source = config.file.filename().string();
-    }
-    for (const auto& spec : config.frameworks) {
-      auto [name, version] = parse_framework_spec(spec);
-      options.target.frameworks[name] = version;
-      options.target.framework_sources[name] = config.file.filename().string();
-    }
     auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+    ParsedPythonFiles parsed;
     for (const auto& [uri, open] : documents_) {
       (*overlay)[open->path()] = open->text();
       if (const auto tree = trees_.find(uri); tree != trees_.end()) {
         try {
-          options.parsed_python[open->path()] = tree->second.parse(open->text());
+          parsed[open->path()] = tree->second.parse(open->text());
         } catch (const std::exception& e) {
           log_ << "cudnnlint server: " << open->path() << ": " << e.what() << '\n';
         }
       }
     }
-    options.limits.overlay = overlay;
-    // A Python document in the workspace is analysed with the files it imports and the config
-    // files its code may read: what `cudnnlint .` would follow for it.
-    if (is_python(document.path()) && inside_workspace(document.path())) {
-      const Workspace& workspace = workspace_files(options);
-      if (!import_graph_) import_graph_.emplace(workspace.python, options.limits);
-      ImportClosure closure = import_graph_->closure(document.path(), options.limits, kMaxAnalysed);
-      // Its importers too, with what they import: a caller decides the values of the callee's
-      // parameters (`conv_bn(c)` takes conv_bn's default eps), as in a run over the workspace.
-      std::set<std::string> analysed(closure.files.begin(), closure.files.end());
-      std::size_t importers = 0;
-      for (const std::string& importer : import_graph_->importers_of(document.path())) {
-        if (analysed.size() >= kMaxAnalysed || ++importers > kMaxImporters) {
-          closure.truncated = true;
-          break;
-        }
-        for (std::string& file : import_graph_->closure(importer, options.limits, kMaxAnalysed - analysed.size()).files)
-          if (analysed.insert(file).second) closure.files.push_back(std::move(file));
-      }
-      if (closure.truncated && !closure_warned_) {
-        closure_warned_ = true;
-        log_message("cudnnlint: " + document.path() + " is analysed with the first " + std::to_string(kMaxAnalysed) +
-                    " workspace files it imports or is imported by (and the first " + std::to_string(kMaxImporters) +
-                    " importers); values from the rest are not followed");
-      }
-      options.paths = std::move(closure.files);
-      options.paths.insert(options.paths.end(), workspace.configs.begin(), workspace.configs.end());
-    }
-    // The pins read for the same folders last time (the dependency files are watched: a change
-    // clears this).
-    const std::lock_guard lock(state_mutex_);
-    if (const auto known = targets_.find(pins_key(options.paths)); known != targets_.end()) {
-      options.target = known->second;
-      options.read_pins = false;
-    }
+    std::string note;
+    AnalysisOptions options = project_.options_for(document.path(), std::move(overlay), std::move(parsed), session_, note);
+    if (!note.empty()) log_message(note);
     return options;
-  }
-
-  // The folders the pins are searched upward from (config/pins.h).
-  static std::string pins_key(const std::vector<std::string>& paths) {
-    std::set<std::string> folders;
-    for (const auto& path : paths) folders.insert(std::filesystem::path(path).parent_path().string());
-    std::string key;
-    for (const auto& folder : folders) key += folder + '\n';
-    return key;
-  }
-
-  bool inside_workspace(const std::string& path) const {
-    return !root_.empty() && path.size() > root_.size() && path.starts_with(root_) &&
-           (root_ == "/" || path[root_.size()] == '/');
-  }
-
-  // The workspace's Python and config files, as a walk of the command line finds them (the
-  // project's excludes and .gitignore apply), found once and again after files come or go.
-  struct Workspace {
-    std::vector<std::string> python, configs;
-  };
-  const Workspace& workspace_files(const AnalysisOptions& options) {
-    if (!workspace_) {
-      workspace_.emplace();
-      const std::vector<std::string> roots{root_};
-      DiscoveryResult found = discover(roots, options.discovery);
-      for (auto& path : found.files) {
-        if (is_python(path)) workspace_->python.push_back(std::move(path));
-        else if (!cpp::is_cpp_source(path)) workspace_->configs.push_back(std::move(path));
-      }
-      for (const FileDiagnostic& d : found.diagnostics) log_ << "cudnnlint server: " << d.path << ": " << d.message << '\n';
-    }
-    return *workspace_;
   }
 
   // Analyses a document now, on this thread.
@@ -359,7 +268,7 @@ class Server {
   // holds state_mutex_.
   json record(const Document& document, const AnalysisOptions& options, const AnalysisResult& result) {
     inputs_[document.uri()] = std::set<std::string>(options.paths.begin(), options.paths.end());
-    if (options.read_pins) targets_[pins_key(options.paths)] = result.target;
+    project_.remember(options, result);
     json diagnostics = json::array();
     std::vector<Finding>& kept = findings_[document.uri()];
     kept.clear();
@@ -485,15 +394,6 @@ class Server {
                                                  {"registerOptions", {{"watchers", watchers}}}}})}});
   }
 
-  static bool is_project_file(const std::filesystem::path& path) {
-    const std::string name = path.filename().string();
-    return name == "pyproject.toml" || name == ".cudnnlint.toml" || name == "setup.cfg" || name == "setup.py" ||
-           name == "poetry.lock" || name == "uv.lock" || name == "Pipfile.lock" || name == "compile_commands.json" ||
-           name == "environment.yml" || name == "environment.yaml" ||
-           ((name.starts_with("requirements") || name.starts_with("constraints")) && name.ends_with(".txt")) ||
-           path.parent_path().filename() == "requirements";
-  }
-
   void watched_files_changed(const json& params) {
     bool everything = false, some_config = false;
     std::set<std::string> modules;
@@ -503,17 +403,13 @@ class Server {
       const int type = change.value("type", 2);  // 1 created, 2 changed, 3 deleted
       if (is_project_file(*path)) {
         everything = true;
-        const std::lock_guard lock(state_mutex_);
-        targets_.clear();  // the pins or the configured versions may have changed
-        workspace_.reset();  // the excludes may have changed
-        import_graph_.reset();
+        project_.configuration_changed();
       } else if (type != 2) {
-        workspace_.reset();  // a module or config file came or went: imports may resolve elsewhere
-        import_graph_.reset();
         everything = true;
+        project_.files_came_or_went();
       } else if (is_python(*path)) {
         modules.insert(*path);
-        import_graph_.reset();  // its imports may have changed
+        project_.module_changed();
       } else {
         some_config = true;  // a config file code may read
       }
@@ -639,17 +535,13 @@ class Server {
   std::ostream& log_;
   ServerOptions options_;
   bool initialized_ = false, shutdown_ = false, pull_ = false;
-  bool watch_dynamically_ = false, refresh_support_ = false, closure_warned_ = false;
+  bool watch_dynamically_ = false, refresh_support_ = false;
   std::uint64_t requests_sent_ = 0;
-  std::optional<Workspace> workspace_;
-  std::optional<ImportGraph> import_graph_;  // of the workspace's files on disk; rebuilt when they change
-  static constexpr std::size_t kMaxAnalysed = 256, kMaxImporters = 32;
+  Project project_{log_};
   std::shared_ptr<SessionCache> session_ = std::make_shared<SessionCache>();
   std::map<std::string, std::set<std::string>> inputs_;  // by URI: the files its last analysis read
-  std::map<std::string, Target> targets_;  // by pins_key(): the target the pins gave
   int exit_code_ = 1;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
-  std::string root_;
   std::map<std::string, std::unique_ptr<Document>> documents_;
   std::map<std::string, python::IncrementalTree> trees_;  // by URI: open Python documents' trees
   std::map<std::string, std::vector<Finding>> findings_;  // by URI: the last analysis of each open document

@@ -28,6 +28,7 @@ def open_model(client, path, text=MODEL, version=1):
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[BINARY, "server"]))
 async def client(lsp_client: LanguageClient, tmp_path_factory):
     root = tmp_path_factory.mktemp("workspace")
+    lsp_client.diagnostics = Recorded()
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=root.as_uri()))
     lsp_client.root = root
@@ -370,6 +371,7 @@ async def watching_client(lsp_client: LanguageClient, tmp_path_factory):
 
     capabilities = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
         did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
+    lsp_client.diagnostics = Recorded()
     await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities, root_uri=root.as_uri()))
     lsp_client.root = root
     lsp_client.registrations = registrations
@@ -377,13 +379,37 @@ async def watching_client(lsp_client: LanguageClient, tmp_path_factory):
     await lsp_client.shutdown_session()
 
 
-async def next_diagnostics(client, uri):
-    """Waits for the next publishDiagnostics of `uri` (others, for other documents, are skipped)."""
-    for _ in range(20):
-        message = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
-        if message.uri == uri:
-            return [d.code for d in message.diagnostics], message
-    raise AssertionError(f"no diagnostics for {uri}")
+class Recorded(dict):
+    """client.diagnostics that also keeps every publish in order (pytest-lsp's handler assigns to it):
+    waiting for the next publish of one document cannot miss it when several come at once."""
+
+    def __init__(self):
+        super().__init__()
+        self.log = []
+        self.read = 0
+
+    def __setitem__(self, uri, diagnostics):
+        super().__setitem__(uri, diagnostics)
+        self.log.append((uri, diagnostics))
+
+
+class Published:
+    def __init__(self, diagnostics):
+        self.diagnostics = diagnostics
+
+
+async def next_diagnostics(client, uri, timeout=60):
+    """The codes and diagnostics of the next publish for `uri` (publishes for others are passed over)."""
+    recorded = client.diagnostics
+    deadline = asyncio.get_running_loop().time() + timeout
+    while asyncio.get_running_loop().time() < deadline:
+        while recorded.read < len(recorded.log):
+            published_uri, diagnostics = recorded.log[recorded.read]
+            recorded.read += 1
+            if published_uri == uri:
+                return [d.code for d in diagnostics], Published(diagnostics)
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no diagnostics for {uri} within {timeout} s")
 
 
 @pytest.mark.asyncio

@@ -1,0 +1,149 @@
+#include "server/project.h"
+
+#include "cli/config.h"
+#include "core/target.h"
+#include "cpp/frontend.h"
+#include "discovery/discovery.h"
+
+#include <set>
+
+namespace cudnnlint::server {
+
+bool is_python(std::string_view path) { return path.ends_with(".py") || path.ends_with(".pyi"); }
+
+bool is_project_file(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  return name == "pyproject.toml" || name == ".cudnnlint.toml" || name == "setup.cfg" || name == "setup.py" ||
+         name == "poetry.lock" || name == "uv.lock" || name == "Pipfile.lock" || name == "compile_commands.json" ||
+         name == "environment.yml" || name == "environment.yaml" ||
+         ((name.starts_with("requirements") || name.starts_with("constraints")) && name.ends_with(".txt")) ||
+         path.parent_path().filename() == "requirements";
+}
+
+void Project::set_root(std::string root) {
+  const std::lock_guard lock(mutex_);
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  root_ = std::move(root);
+  files_.reset();
+  import_graph_.reset();
+  targets_.clear();
+}
+
+bool Project::inside(const std::string& path) const {
+  return !root_.empty() && path.size() > root_.size() && path.starts_with(root_) &&
+         (root_ == "/" || path[root_.size()] == '/');
+}
+
+const Project::Files& Project::files(const AnalysisOptions& options) {
+  if (!files_) {
+    files_.emplace();
+    const std::vector<std::string> roots{root_};
+    DiscoveryResult found = discover(roots, options.discovery);
+    for (auto& path : found.files) {
+      if (is_python(path)) files_->python.push_back(std::move(path));
+      else if (!cpp::is_cpp_source(path)) files_->configs.push_back(std::move(path));
+    }
+    for (const FileDiagnostic& d : found.diagnostics) log_ << "cudnnlint server: " << d.path << ": " << d.message << '\n';
+  }
+  return *files_;
+}
+
+std::string Project::pins_key(const std::vector<std::string>& paths) {
+  // The folders the pins are searched upward from (config/pins.h).
+  std::set<std::string> folders;
+  for (const auto& path : paths) folders.insert(std::filesystem::path(path).parent_path().string());
+  std::string key;
+  for (const auto& folder : folders) key += folder + '\n';
+  return key;
+}
+
+AnalysisOptions Project::options_for(const std::string& path,
+                                     std::shared_ptr<const std::map<std::string, std::string, std::less<>>> overlay,
+                                     ParsedPythonFiles parsed, std::shared_ptr<SessionCache> session, std::string& note) {
+  const std::lock_guard lock(mutex_);
+  AnalysisOptions options;
+  options.paths = {path};
+  options.line_hashes = false;
+  options.jobs = 1;  // one document and its imports: threads would cost more than they give
+  options.session = std::move(session);
+  options.limits.overlay = std::move(overlay);
+  options.parsed_python = std::move(parsed);
+  // The configuration a command-line run in the workspace would read.
+  ProjectConfig config;
+  try {
+    config = load_project_config(root_.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(root_), {});
+  } catch (const std::exception& e) {
+    log_ << "cudnnlint server: configuration: " << e.what() << '\n';
+  }
+  options.select = config.select;
+  options.ignore = config.ignore;
+  options.discovery.exclude = config.exclude;
+  if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
+  if (config.cudnn_version) {
+    options.target.cudnn = parse_version(*config.cudnn_version);
+    options.target.cudnn_source = config.file.filename().string();
+  }
+  for (const auto& spec : config.frameworks) {
+    auto [name, version] = parse_framework_spec(spec);
+    options.target.frameworks[name] = version;
+    options.target.framework_sources[name] = config.file.filename().string();
+  }
+  // A Python document of the workspace: with what it imports and what imports it, and the config
+  // files its code may read, as `cudnnlint .` would follow them.
+  if (is_python(path) && inside(path)) {
+    const Files& project = files(options);
+    if (!import_graph_) import_graph_.emplace(project.python, options.limits);
+    ImportClosure closure = import_graph_->closure(path, options.limits, kMaxAnalysed);
+    std::set<std::string> analysed(closure.files.begin(), closure.files.end());
+    std::size_t importers = 0;
+    for (const std::string& importer : import_graph_->importers_of(path)) {
+      if (analysed.size() >= kMaxAnalysed || ++importers > kMaxImporters) {
+        closure.truncated = true;
+        break;
+      }
+      for (std::string& file : import_graph_->closure(importer, options.limits, kMaxAnalysed - analysed.size()).files)
+        if (analysed.insert(file).second) closure.files.push_back(std::move(file));
+    }
+    if (closure.truncated && !cut_noted_) {
+      cut_noted_ = true;
+      note = "cudnnlint: " + path + " is analysed with the first " + std::to_string(kMaxAnalysed) +
+             " workspace files it imports or is imported by (and the first " + std::to_string(kMaxImporters) +
+             " importers); values from the rest are not followed";
+    }
+    options.paths = std::move(closure.files);
+    options.paths.insert(options.paths.end(), project.configs.begin(), project.configs.end());
+  }
+  // The pins read for the same folders last time (the dependency files are watched: a change
+  // clears this).
+  if (const auto known = targets_.find(pins_key(options.paths)); known != targets_.end()) {
+    options.target = known->second;
+    options.read_pins = false;
+  }
+  return options;
+}
+
+void Project::remember(const AnalysisOptions& options, const AnalysisResult& result) {
+  if (!options.read_pins) return;
+  const std::lock_guard lock(mutex_);
+  targets_[pins_key(options.paths)] = result.target;
+}
+
+void Project::configuration_changed() {
+  const std::lock_guard lock(mutex_);
+  targets_.clear();     // the pins or the configured versions may have changed
+  files_.reset();       // the excludes may have changed
+  import_graph_.reset();
+}
+
+void Project::files_came_or_went() {
+  const std::lock_guard lock(mutex_);
+  files_.reset();  // a module or config file came or went: imports may resolve elsewhere
+  import_graph_.reset();
+}
+
+void Project::module_changed() {
+  const std::lock_guard lock(mutex_);
+  import_graph_.reset();  // its imports may have changed
+}
+
+}  // namespace cudnnlint::server
