@@ -541,3 +541,42 @@ def test_the_editor_shows_what_the_command_line_finds(tree):
         send(proc, request(2, "shutdown") + notify("exit", {}))
         assert proc.wait(timeout=120) == 0
     assert opened >= 7 and found >= 10, (opened, found)
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[BINARY, "server"]))
+async def pulling_client(lsp_client: LanguageClient, tmp_path_factory):
+    """A client that pulls diagnostics (textDocument/diagnostic) and takes refresh requests."""
+    root = tmp_path_factory.mktemp("pull")
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(diagnostic=types.DiagnosticClientCapabilities()),
+        workspace=types.WorkspaceClientCapabilities(diagnostics=types.DiagnosticWorkspaceClientCapabilities(
+            refresh_support=True)))
+    lsp_client.diagnostics = Recorded()
+    await lsp_client.initialize_session(types.InitializeParams(capabilities=capabilities, root_uri=root.as_uri()))
+    lsp_client.root = root
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_pull_diagnostics_and_a_refresh_when_an_imported_module_changes(pulling_client: LanguageClient):
+    client = pulling_client
+    package = make_package(client.root)
+    model_uri = open_model(client, package / "model.py", USES_CONSTANTS)
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=model_uri)))
+    assert report.kind == "full" and [d.code for d in report.items] == ["bn-eps-zero"]
+    assert client.diagnostics.log == []  # nothing pushed to a pulling client
+    # The imported module edited: the server asks the client to pull again, and the pull sees the edit.
+    constants_uri = open_model(client, package / "constants.py", CONSTANTS)
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=constants_uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text="EPS = 1e-5\n")]))
+    for _ in range(600):
+        if client.diagnostic_refresh_count > 0:
+            break
+        await asyncio.sleep(0.01)
+    assert client.diagnostic_refresh_count == 1
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
+        text_document=types.TextDocumentIdentifier(uri=model_uri)))
+    assert list(report.items) == []
