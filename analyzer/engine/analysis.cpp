@@ -529,7 +529,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     cache->prepare_python(python_files, modules, python_options);
     pass.cache = cache.get();
   } else if (options.session) {
-    pass.cache = &session.emplace(*options.session, python_files, modules, python_options);
+    pass.cache = &session.emplace(*options.session, python_files, modules, python_options, &options.parsed_python);
   }
   run_python_pass(python_files, modules, every, pass, python_results);
   pass.progress = nullptr;  // the project step's passes are not counted again

@@ -324,7 +324,8 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
                                       options.framework_words.end());
       // A later pass in a session: the same bytes with the same options give the same facts.
       std::optional<cache::Hash128> key, slot;
-      if (options.session != nullptr && options.cache == nullptr) {
+      // An open document (a tree parsed ahead) changes with each keystroke: not kept.
+      if (options.session != nullptr && options.cache == nullptr && !per_file.parsed) {
         slot = session_slot(files[i], per_file);
         key = cache::KeyBuilder().add(*slot).add(cache::hash_bytes(s.file->text())).key();
         if (auto kept = options.session->find(*key)) {

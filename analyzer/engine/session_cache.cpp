@@ -52,6 +52,7 @@ void SessionCache::put_exports(const cache::Hash128& key, const cache::Hash128& 
 }
 
 std::optional<PythonFileResult> SessionFirstPass::after_read(std::size_t file, std::string_view bytes) {
+  if (open_ != nullptr && open_->contains(files_[file])) return std::nullopt;
   const ModuleInfo& module = modules_.of(file);
   cache::KeyBuilder slot;
   slot.add("session python").add(fingerprint_).add(files_[file]).add(module.name);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cache/hash.h"
+#include "engine/analysis.h"
 #include "engine/module_index.h"
 #include "engine/python_pass.h"
 
@@ -50,9 +51,10 @@ class SessionCache {
 // editor's buffer for an open document), so nothing is known before a file is read.
 class SessionFirstPass final : public FirstPassCache {
  public:
+  // `open`: the editor's open documents (changing with each keystroke), neither looked up nor kept.
   SessionFirstPass(SessionCache& session, const std::vector<std::string>& files, const ModuleIndex& modules,
-                   std::string fingerprint)
-      : session_(session), files_(files), modules_(modules), fingerprint_(std::move(fingerprint)),
+                   std::string fingerprint, const ParsedPythonFiles* open = nullptr)
+      : session_(session), files_(files), modules_(modules), fingerprint_(std::move(fingerprint)), open_(open),
         keys_(files.size()) {}
   std::optional<PythonFileResult> before_read(std::size_t) override { return std::nullopt; }
   std::optional<PythonFileResult> after_read(std::size_t file, std::string_view bytes) override;
@@ -63,6 +65,7 @@ class SessionFirstPass final : public FirstPassCache {
   const std::vector<std::string>& files_;
   const ModuleIndex& modules_;
   std::string fingerprint_;
+  const ParsedPythonFiles* open_;
   // By file (each written by one worker only): its entry's key and slot.
   std::vector<std::optional<std::pair<cache::Hash128, cache::Hash128>>> keys_;
 };
