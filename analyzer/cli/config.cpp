@@ -1,7 +1,10 @@
 #include "cli/config.h"
 
+#include "core/api_table.h"
 #include "core/source_file.h"
+#include "core/target.h"
 
+#include <set>
 #include <stdexcept>
 #include <toml++/toml.h>
 
@@ -118,6 +121,36 @@ ProjectConfig load_project_config(const std::filesystem::path& start, const std:
     if (dir == dir.root_path()) break;
   }
   return ProjectConfig{};
+}
+
+void add_framework_pins(const std::vector<std::string>& specs, const std::string& where, Target& target) {
+  std::set<std::string> seen;
+  for (const auto& spec : specs) {
+    auto [name, version] = parse_framework_spec(spec);
+    const FrameworkInfo* known = ApiTable::builtin().framework(name);
+    if (known == nullptr || name == "cudnn")
+      throw std::invalid_argument(where + ": unknown framework '" + name +
+                                  "' (known: torch, tensorflow, keras, flax, haiku, mxnet, paddle; the cuDNN "
+                                  "version is --cudnn-version)");
+    if (!seen.insert(name).second) throw std::invalid_argument(where + ": framework '" + name + "' given twice");
+    target.frameworks[name] = version;
+    target.framework_sources[name] = where;
+  }
+}
+
+void apply_project_config(const ProjectConfig& config, AnalysisOptions& options) {
+  options.discovery.exclude = config.exclude;
+  options.select = config.select;
+  options.ignore = config.ignore;
+  if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
+  const std::string name = config.file.empty() ? "" : config.file.filename().string();
+  if (config.cudnn_version) {
+    options.target.cudnn = parse_version(*config.cudnn_version);
+    if (!options.target.cudnn)
+      throw std::invalid_argument("bad cuDNN version '" + *config.cudnn_version + "' (expected e.g. 7.4 or 8.9.5)");
+    options.target.cudnn_source = name;
+  }
+  add_framework_pins(config.frameworks, name, options.target);
 }
 
 }  // namespace cudnnlint

@@ -59,12 +59,16 @@ bool stdout_wants_color(const std::string& mode) {
          !(term != nullptr && std::string_view(term) == "dumb");
 }
 
+// --lang's value, or nullopt after saying why it is not one.
+std::optional<kb::Lang> lang_or_complain(const std::string& text) {
+  const auto lang = kb::parse_lang(text);
+  if (!lang) std::cerr << "cudnnlint: error: --lang must be 'en' or 'zh', not '" << text << "'\n";
+  return lang;
+}
+
 int run_explain(const std::string& id, const std::string& lang_text) {
-  const auto lang = kb::parse_lang(lang_text);
-  if (!lang) {
-    std::cerr << "cudnnlint: error: --lang must be 'en' or 'zh', not '" << lang_text << "'\n";
-    return kExitError;
-  }
+  const auto lang = lang_or_complain(lang_text);
+  if (!lang) return kExitError;
   const kb::Entry* entry = kb::find(id);
   if (entry == nullptr) {
     // Accept a rule id too: explain the KB entry the rule links to.
@@ -328,11 +332,8 @@ int main(int argc, char** argv) {
     if (server_cmd->parsed()) {
       server::ServerOptions server_options;
       if (!server_lang.empty()) {
-        server_options.lang = kb::parse_lang(server_lang);
-        if (!server_options.lang) {
-          std::cerr << "cudnnlint: error: --lang must be 'en' or 'zh', not '" << server_lang << "'\n";
-          return kExitError;
-        }
+        server_options.lang = lang_or_complain(server_lang);
+        if (!server_options.lang) return kExitError;
       }
       std::ios::sync_with_stdio(false);
       return server::serve(std::cin, std::cout, std::cerr, server_options);
@@ -393,9 +394,14 @@ int main(int argc, char** argv) {
     options.cpp.timeout_seconds = cpp_timeout;
     options.line_hashes = format == "sarif" || format == "json";
     options.discovery.respect_gitignore = !no_gitignore;
-    options.discovery.exclude = exclude.empty() ? config.exclude : exclude;
-    options.select = select.empty() ? config.select : select;
-    options.ignore = ignore.empty() ? config.ignore : ignore;
+    // The configuration, with the command line's flags in its place where given.
+    ProjectConfig effective = config;
+    if (!exclude.empty()) effective.exclude = exclude;
+    if (!select.empty()) effective.select = select;
+    if (!ignore.empty()) effective.ignore = ignore;
+    if (max_file_size > 0) effective.max_file_size = static_cast<std::uintmax_t>(max_file_size);
+    if (!cudnn_version_text.empty()) effective.cudnn_version.reset();
+    apply_project_config(effective, options);
     for (const auto& id : options.select)
       if (!find_rule(id)) throw std::invalid_argument("--select: unknown rule '" + id + "' (see `cudnnlint rules`)");
     for (const auto& id : options.ignore)
@@ -405,34 +411,14 @@ int main(int argc, char** argv) {
       if (const char* from_env = std::getenv("CUDNNLINT_CACHE_DIR"); from_env != nullptr) cache_dir = from_env;
     options.cache.dir = cache_dir;
     options.cache.max_bytes = cache_size_mib << 20;
-    if (max_file_size > 0) options.limits.max_bytes = static_cast<std::uintmax_t>(max_file_size);
-    else if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
-
-    const std::string config_name = config.file.empty() ? "" : config.file.filename().string();
-    if (!cudnn_version_text.empty() || config.cudnn_version) {
-      const std::string text = !cudnn_version_text.empty() ? cudnn_version_text : *config.cudnn_version;
-      options.target.cudnn = parse_version(text);
+    if (!cudnn_version_text.empty()) {
+      options.target.cudnn = parse_version(cudnn_version_text);
       if (!options.target.cudnn)
-        throw std::invalid_argument("bad cuDNN version '" + text + "' (expected e.g. 7.4 or 8.9.5)");
-      options.target.cudnn_source = !cudnn_version_text.empty() ? "--cudnn-version" : config_name;
+        throw std::invalid_argument("bad cuDNN version '" + cudnn_version_text + "' (expected e.g. 7.4 or 8.9.5)");
+      options.target.cudnn_source = "--cudnn-version";
     }
-    // The configuration's frameworks, then --framework per framework on top of them.
-    auto read_frameworks = [&](const std::vector<std::string>& specs, const std::string& where) {
-      std::set<std::string> seen;
-      for (const auto& spec : specs) {
-        auto [name, version] = parse_framework_spec(spec);
-        const FrameworkInfo* known = ApiTable::builtin().framework(name);
-        if (known == nullptr || name == "cudnn")
-          throw std::invalid_argument(where + ": unknown framework '" + name +
-                                      "' (known: torch, tensorflow, keras, flax, haiku, mxnet, paddle; the cuDNN "
-                                      "version is --cudnn-version)");
-        if (!seen.insert(name).second) throw std::invalid_argument(where + ": framework '" + name + "' given twice");
-        options.target.frameworks[name] = version;
-        options.target.framework_sources[name] = where;
-      }
-    };
-    read_frameworks(config.frameworks, config_name);
-    read_frameworks(framework_specs, "--framework");
+    // --framework per framework on top of the configuration's.
+    add_framework_pins(framework_specs, "--framework", options.target);
 
     std::string fail_text = !fail_level_text.empty() ? fail_level_text : config.fail_level.value_or("warning");
     std::optional<Level> fail_level;

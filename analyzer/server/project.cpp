@@ -1,7 +1,6 @@
 #include "server/project.h"
 
 #include "cli/config.h"
-#include "core/target.h"
 #include "cpp/frontend.h"
 #include "discovery/discovery.h"
 
@@ -69,24 +68,12 @@ AnalysisOptions Project::options_for(const std::string& path,
   options.limits.overlay = std::move(overlay);
   options.parsed_python = std::move(parsed);
   // The configuration a command-line run in the workspace would read.
-  ProjectConfig config;
   try {
-    config = load_project_config(root_.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(root_), {});
+    apply_project_config(
+        load_project_config(root_.empty() ? std::filesystem::path(path).parent_path() : std::filesystem::path(root_), {}),
+        options);
   } catch (const std::exception& e) {
     log_ << "cudnnlint server: configuration: " << e.what() << '\n';
-  }
-  options.select = config.select;
-  options.ignore = config.ignore;
-  options.discovery.exclude = config.exclude;
-  if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
-  if (config.cudnn_version) {
-    options.target.cudnn = parse_version(*config.cudnn_version);
-    options.target.cudnn_source = config.file.filename().string();
-  }
-  for (const auto& spec : config.frameworks) {
-    auto [name, version] = parse_framework_spec(spec);
-    options.target.frameworks[name] = version;
-    options.target.framework_sources[name] = config.file.filename().string();
   }
   // A Python document of the workspace: with what it imports and what imports it, and the config
   // files its code may read, as `cudnnlint .` would follow them.
