@@ -2,6 +2,10 @@
 
 #include "core/source_file.h"
 
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
 
 namespace cudnnlint {
 
@@ -57,7 +61,94 @@ bool is_known_class(std::string_view name) {
 // `pattern` counts as a directory boundary for `**` (as the start of a sub-pattern does in git).
 // Reading past either end yields '\0', which neither paths nor patterns contain, so the
 // end-of-string tests read like the C algorithm they mirror.
-Wild match_tail(std::string_view pattern, std::string_view text, bool pathname) {
+class WildMemo;
+Wild match_tail(std::string_view pattern, std::string_view text, bool pathname, WildMemo& memo);
+Wild match_after_star(std::string_view rest, std::string_view text, bool crosses_slashes,
+                      WildMemo& memo, std::vector<std::size_t>& tried);
+
+// Outcomes of (pattern tail, text tail) pairs already matched. The matcher is a pure function of
+// the two tails, and nested stars retry the same pairs: without the memo a pattern such as
+// "**/**/a**/**/b…" takes exponential time (found by fuzz_gitignore). A tail is named by its
+// length, since both are suffixes of the caller's strings.
+class WildMemo {
+ public:
+  WildMemo(std::size_t pattern_size, std::size_t text_size, bool pathname)
+      : pathname_(pathname), row_(text_size + 1), cells_((pattern_size + 1) * (text_size + 1)) {}
+
+  Wild tail(std::string_view pattern, std::string_view text) {
+    const std::size_t cell = pattern.size() * row_ + text.size();
+    if (cell < kTableCells) {
+      // A flat table, made on the first nested match (most matches never recurse).
+      if (table_.empty()) table_.assign(cells_, kUnknown);
+      if (table_[cell] != kUnknown) return static_cast<Wild>(table_[cell]);
+      const Wild outcome = match_tail(pattern, text, pathname_, *this);
+      table_[cell] = static_cast<std::uint8_t>(outcome);
+      return outcome;
+    }
+    if (const auto found = overflow_.find(cell); found != overflow_.end()) return found->second;
+    const Wild outcome = match_tail(pattern, text, pathname_, *this);
+    overflow_.emplace(cell, outcome);
+    return outcome;
+  }
+
+  // A star that crosses '/' followed by `rest`, tried at every start in `text`. Trying from t
+  // fails over to trying from the next candidate, so every start it passed through has the
+  // same outcome: remembering them all keeps "**/a/**/a/…" quadratic, not cubic.
+  Wild after_star(std::string_view rest, std::string_view text, bool crosses_slashes) {
+    std::vector<std::size_t> tried;
+    if (!crosses_slashes) return match_after_star(rest, text, false, *this, tried);
+    const Wild outcome = match_after_star(rest, text, true, *this, tried);
+    for (const std::size_t text_size : tried) crossing_stars_.emplace(key(rest, text_size), outcome);
+    return outcome;
+  }
+
+  const Wild* crossing_star(std::string_view rest, std::size_t text_size) const {
+    const auto found = crossing_stars_.find(key(rest, text_size));
+    return found == crossing_stars_.end() ? nullptr : &found->second;
+  }
+
+ private:
+  static constexpr std::uint8_t kUnknown = 0xff;
+  static constexpr std::size_t kTableCells = std::size_t{1} << 22;  // at most 4 MiB of table
+
+  bool pathname_;
+  std::size_t row_;
+  std::size_t cells_;
+  std::vector<std::uint8_t> table_;                    // cells below kTableCells
+  std::unordered_map<std::size_t, Wild> overflow_;     // the rest, for very long inputs
+  std::unordered_map<std::size_t, Wild> crossing_stars_;  // after_star's outcomes by start
+
+  std::size_t key(std::string_view rest, std::size_t text_size) const {
+    return rest.size() * row_ + text_size;
+  }
+};
+
+// The body of after_star: `tried` collects the text tails (by size) it tried and failed over.
+Wild match_after_star(std::string_view rest, std::string_view text, bool crosses_slashes,
+                      WildMemo& memo, std::vector<std::size_t>& tried) {
+  for (std::size_t t = 0;; ++t) {
+    if (t >= text.size()) return Wild::AbortAll;
+    if (crosses_slashes) {
+      if (const Wild* known = memo.crossing_star(rest, text.size() - t)) return *known;
+      tried.push_back(text.size() - t);
+    }
+    if (!is_glob_special(rest[0])) {
+      // The star is followed by a literal: skip straight to its next occurrence, never
+      // past a '/' that this star cannot cross.
+      const char literal = rest[0];
+      while (t < text.size() && (crosses_slashes || text[t] != '/') && text[t] != literal) ++t;
+      if (t >= text.size() || text[t] != literal) return Wild::NoMatch;
+    }
+    const Wild outcome = memo.tail(rest, text.substr(t));
+    if (outcome != Wild::NoMatch) {
+      if (!crosses_slashes || outcome != Wild::AbortToStarStar) return outcome;
+    } else if (!crosses_slashes && text[t] == '/') {
+      return Wild::AbortToStarStar;
+    }
+  }
+}
+
+Wild match_tail(std::string_view pattern, std::string_view text, bool pathname, WildMemo& memo) {
   const auto pat_at = [&](std::size_t i) -> unsigned char {
     return i < pattern.size() ? static_cast<unsigned char>(pattern[i]) : 0;
   };
@@ -97,7 +188,7 @@ Wild match_tail(std::string_view pattern, std::string_view text, bool pathname) 
           } else if (starts_component && ends_component) {
             // "**/" may stand for no directory at all: "a/**/b" matches "a/b".
             if (pat_at(after) == '/' &&
-                match_tail(pattern.substr(after + 1), text.substr(t), pathname) == Wild::Match) {
+                memo.tail(pattern.substr(after + 1), text.substr(t)) == Wild::Match) {
               return Wild::Match;
             }
             crosses_slashes = true;
@@ -121,26 +212,7 @@ Wild match_tail(std::string_view pattern, std::string_view text, bool pathname) 
           t = slash;  // the loop's increment steps over the '/' in both strings
           break;
         }
-        for (;;) {
-          if (t >= text.size()) break;
-          if (!is_glob_special(pattern[p])) {
-            // The star is followed by a literal: skip straight to its next occurrence, never
-            // past a '/' that this star cannot cross.
-            const char literal = pattern[p];
-            while (t < text.size() && (crosses_slashes || text[t] != '/') && text[t] != literal) {
-              ++t;
-            }
-            if (t >= text.size() || text[t] != literal) return Wild::NoMatch;
-          }
-          const Wild rest = match_tail(pattern.substr(p), text.substr(t), pathname);
-          if (rest != Wild::NoMatch) {
-            if (!crosses_slashes || rest != Wild::AbortToStarStar) return rest;
-          } else if (!crosses_slashes && text[t] == '/') {
-            return Wild::AbortToStarStar;
-          }
-          ++t;
-        }
-        return Wild::AbortAll;
+        return memo.after_star(pattern.substr(p), text.substr(t), crosses_slashes);
       }
 
       case '[': {
@@ -220,7 +292,8 @@ std::string_view trim_trailing_spaces(std::string_view line) {
 } // namespace
 
 bool wildmatch(std::string_view pattern, std::string_view text, bool pathname) {
-  return match_tail(pattern, text, pathname) == Wild::Match;
+  WildMemo memo(pattern.size(), text.size(), pathname);
+  return match_tail(pattern, text, pathname, memo) == Wild::Match;
 }
 
 void IgnoreRules::add_text(std::string_view text) {
