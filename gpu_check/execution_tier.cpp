@@ -102,18 +102,18 @@ void ExecutionTier::check_context(const std::string& after) {
               ": the CUDA context is unusable, so the remaining execution-tier cases were not run";
 }
 
-std::optional<TierResult> ExecutionTier::run(const ReplayConfig& replay) {
+std::optional<TierResult> ExecutionTier::run(const ReplayConfig& replay, const ExecutionInputs& inputs) {
   if (!broken_.empty()) return std::nullopt;
   TierResult result;
-  if (replay.op == "batchnorm") result = run_batchnorm(replay);
-  else if (replay.op == "convolution") result = run_convolution(replay);
+  if (replay.op == "batchnorm") result = run_batchnorm(replay, inputs);
+  else if (replay.op == "convolution") result = run_convolution(replay, inputs);
   else return run_descriptor_tier(cudnn_, replay);  // descriptors alone: nothing more to run
   check_context(replay.op + " (" + result.detail + ")");
   if (!broken_.empty()) return std::nullopt;
   return result;
 }
 
-TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
+TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay, const ExecutionInputs& inputs) {
   TierResult result;
   auto x_desc = make_tensor(cudnn_);
   auto bn_desc = make_tensor(cudnn_);
@@ -138,7 +138,8 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
   const std::size_t count = static_cast<std::size_t>(product(replay.input));
   const std::size_t channels = static_cast<std::size_t>(replay.input[1]);
   const std::size_t per_param = mode == abi::CUDNN_BATCHNORM_SPATIAL ? channels : count / static_cast<std::size_t>(replay.input[0]);
-  const std::vector<double> x_values = batchnorm_input(replay.input);
+  std::vector<double> x_values = batchnorm_input(replay.input);
+  if (inputs.first_input_element && !x_values.empty()) x_values[0] = *inputs.first_input_element;
   std::vector<double> ones(per_param, 1.0), zeros(per_param, 0.0), variance(per_param, 1.0);
   for (std::size_t i = 0; i < per_param; ++i)
     if ((mode == abi::CUDNN_BATCHNORM_SPATIAL ? i : i / (per_param / channels)) == 0) variance[i] = 0.0;
@@ -205,7 +206,7 @@ TierResult ExecutionTier::run_batchnorm(const ReplayConfig& replay) {
   return result;
 }
 
-TierResult ExecutionTier::run_convolution(const ReplayConfig& replay) {
+TierResult ExecutionTier::run_convolution(const ReplayConfig& replay, const ExecutionInputs& inputs) {
   TierResult result;
   auto x_desc = make_tensor(cudnn_);
   auto w_desc = make_filter(cudnn_);
@@ -260,6 +261,8 @@ TierResult ExecutionTier::run_convolution(const ReplayConfig& replay) {
   std::vector<double> x_values(x_count), w_values(w_count);
   for (std::size_t i = 0; i < x_count; ++i) x_values[i] = static_cast<double>(i % 7) * 0.25 - 0.5;
   for (std::size_t i = 0; i < w_count; ++i) w_values[i] = static_cast<double>(i % 5) * 0.25 - 0.5;
+  if (inputs.first_input_element && x_count > 0) x_values[0] = *inputs.first_input_element;
+  if (inputs.first_filter_element && w_count > 0) w_values[0] = *inputs.first_filter_element;
   if (!x.upload(encode(x_values, replay.dtype)) || !wt.upload(encode(w_values, replay.dtype)))
     return not_tested("cudaMemcpy failed", "could not copy the convolution's inputs to the GPU");
   Scalars scalars;

@@ -25,6 +25,14 @@ struct TierResult {
 
 TierResult run_descriptor_tier(const CudnnApi& cudnn, const ReplayConfig& replay);
 
+// Values written over the tier's small finite input pattern: a NaN or Inf in the first element
+// of the input (batch norm, convolution) or the filter (convolution). They measure whether cuDNN
+// fails on non-finite data or propagates it (kb/cuda/cudnn-execution-failed-nonfinite-input).
+struct ExecutionInputs {
+  std::optional<double> first_input_element;
+  std::optional<double> first_filter_element;
+};
+
 // Owns the cuDNN handle. A sticky CUDA error (the context is lost) ends the tier: every later
 // run() returns nullopt and broken() says why.
 class ExecutionTier {
@@ -34,12 +42,12 @@ class ExecutionTier {
   ExecutionTier(const ExecutionTier&) = delete;
   ExecutionTier& operator=(const ExecutionTier&) = delete;
 
-  std::optional<TierResult> run(const ReplayConfig& replay);
+  std::optional<TierResult> run(const ReplayConfig& replay, const ExecutionInputs& inputs = {});
   const std::string& broken() const { return broken_; }
 
  private:
-  TierResult run_batchnorm(const ReplayConfig& replay);
-  TierResult run_convolution(const ReplayConfig& replay);
+  TierResult run_batchnorm(const ReplayConfig& replay, const ExecutionInputs& inputs);
+  TierResult run_convolution(const ReplayConfig& replay, const ExecutionInputs& inputs);
   // Synchronises after a case; on an error that survives clearing, marks the tier broken.
   void check_context(const std::string& after);
 

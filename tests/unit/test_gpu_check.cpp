@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <limits>
 #include <unistd.h>
 #include <vector>
 
@@ -323,6 +325,43 @@ TEST(ExecutionTier, ConvolutionForwardRunsAndAFailingCaseDoesNotPoisonTheNext) {
   EXPECT_FALSE(good->failed) << good->detail;
   EXPECT_FALSE(good->nonfinite) << good->detail;
   std::cout << "[measured] " << good->detail << '\n';
+}
+
+// What kb/cuda/cudnn-execution-failed-nonfinite-input states: cuDNN neither rejects nor fails
+// on NaN/Inf data; it returns SUCCESS and the output carries them (cuDNN >= 7.3 propagates).
+TEST(ExecutionTier, NonFiniteInputsPropagateWithoutAFailingStatus) {
+  REQUIRE_GPU();
+  const GpuEnvironment& env = environment();
+  ExecutionTier tier(*env.cudnn, *env.cuda);
+  ASSERT_TRUE(tier.broken().empty()) << tier.broken();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    const char* what;
+    ReplayConfig replay;
+    ExecutionInputs inputs;
+  };
+  ReplayConfig conv_half = convolution(8, 3, 1, 1, 1);
+  conv_half.dtype = DType::Float16;
+  const std::vector<Case> cases{
+      {"conv fp32, NaN input", convolution(8, 3, 1, 1, 1), {nan, std::nullopt}},
+      {"conv fp32, +Inf input", convolution(8, 3, 1, 1, 1), {inf, std::nullopt}},
+      {"conv fp32, NaN filter", convolution(8, 3, 1, 1, 1), {std::nullopt, nan}},
+      {"conv fp16, NaN input", conv_half, {nan, std::nullopt}},
+      {"batch norm fp32 eps=1e-5, NaN input", batchnorm_replay(1e-5, DType::Float32), {nan, std::nullopt}},
+  };
+  for (const Case& c : cases) {
+    const auto r = tier.run(c.replay, c.inputs);
+    ASSERT_TRUE(r) << c.what << ": " << tier.broken();
+    std::cout << "[measured] cuDNN " << env.cudnn->version << " on " << env.device << ": " << c.what << ": "
+              << r->detail << '\n';
+    EXPECT_EQ(r->status, "CUDNN_STATUS_SUCCESS") << c.what << ": " << r->detail;
+    EXPECT_TRUE(r->nonfinite) << c.what << ": " << r->detail;
+  }
+  // The same tier, with finite data again, is unharmed: non-finite data leaves no sticky error.
+  const auto after = tier.run(convolution(8, 3, 1, 1, 1));
+  ASSERT_TRUE(after) << tier.broken();
+  EXPECT_FALSE(after->nonfinite) << after->detail;
 }
 
 }  // namespace
