@@ -4,6 +4,8 @@
 #include "core/target.h"
 #include "engine/analysis.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstddef>
 #include <filesystem>
 #include <ostream>
@@ -23,6 +25,8 @@ inline constexpr std::size_t kGithubMaxResultsPerRun = 25000;
 
 void write_text(std::ostream& out, const Report& report, bool color);
 void write_json(std::ostream& out, const Report& report);
+// One finding as write_json writes it (for reports that embed findings: triage).
+nlohmann::json finding_json(const Finding& f);
 // Keeps within GitHub's limits: past kGithubMaxResultsPerRun it writes the most severe results
 // and says in toolExecutionNotifications what it left out. Returns how many results it left out.
 std::size_t write_sarif(std::ostream& out, const Report& report);

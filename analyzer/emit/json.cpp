@@ -17,6 +17,9 @@ nlohmann::json position_json(const Location& location) {
           {"end_column_utf16", r.end.column_utf16}};
 }
 
+
+}  // namespace
+
 nlohmann::json finding_json(const Finding& f) {
   nlohmann::json item = position_json(f.location);
   item["rule"] = f.rule_id;
@@ -46,8 +49,6 @@ nlohmann::json finding_json(const Finding& f) {
   }
   return item;
 }
-
-}  // namespace
 
 void write_json(std::ostream& out, const Report& report) {
   nlohmann::json diagnostics = nlohmann::json::array();

@@ -16,11 +16,14 @@
 #include "kb/kb.h"
 #include "rules/rule.h"
 #include "server/server.h"
+#include "triage/report.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -171,6 +174,58 @@ bool apply_fixes(const cudnnlint::AnalysisResult& result, bool unsafe) {
   return files != 0;
 }
 
+// `cudnnlint triage LOG [PATH...]`: exit 0 whenever the triage ran, whatever it found; exit 2 when
+// the log cannot be read.
+int run_triage(const std::string& log_path, const AnalysisOptions& options, const std::string& format,
+               const std::string& output_file, const std::string& source_root_text) {
+  std::ifstream file;
+  std::istream* log = &std::cin;
+  std::string name = "<stdin>";
+  if (log_path != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(log_path, ec)) {
+      std::cerr << "cudnnlint: error: " << valid_utf8(log_path) << ": is a directory, not a log (the tree goes after it: "
+                << "cudnnlint triage LOG PATH)\n";
+      return kExitError;
+    }
+    file.open(log_path, std::ios::binary);
+    if (!file) {
+      std::cerr << "cudnnlint: error: " << valid_utf8(log_path) << ": cannot read the log: " << std::strerror(errno) << '\n';
+      return kExitError;
+    }
+    log = &file;
+    name = log_path;
+  }
+  triage::TriageReport report;
+  try {
+    report = triage::triage(*log, name, options);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "cudnnlint: error: " << valid_utf8(name) << ": cannot read the log: " << e.what() << '\n';
+    return kExitError;
+  }
+  std::ofstream file_out;
+  if (!output_file.empty()) {
+    file_out.open(output_file, std::ios::binary | std::ios::trunc);
+    if (!file_out) throw std::runtime_error("cannot write " + output_file);
+  }
+  std::ostream& out = output_file.empty() ? std::cout : file_out;
+  if (format == "json") {
+    triage::write_json(out, report);
+  } else if (format == "sarif") {
+    triage::write_sarif(out, report, source_root_text.empty() ? find_source_root() : std::filesystem::path(source_root_text));
+  } else {
+    std::ostringstream rendered;
+    triage::write_text(rendered, report);
+    out << valid_utf8(rendered.str());
+  }
+  out.flush();
+  if (!out) throw std::runtime_error("writing the report failed");
+  std::ostringstream diagnostics;
+  write_diagnostics(diagnostics, report.analysis, false);
+  std::cerr << valid_utf8(diagnostics.str());
+  return kExitClean;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -310,6 +365,14 @@ int main(int argc, char** argv) {
       "server", "Run as a language server (LSP 3.17 over stdio) for editors: diagnostics of the open files");
   std::string server_lang;
   server_cmd->add_option("--lang", server_lang, "the KB's language in hovers: en or zh (default: the editor's locale)");
+  std::string triage_log;
+  std::vector<std::string> triage_paths;
+  CLI::App* triage_cmd = app.add_subcommand(
+      "triage", "From a crash log to the code: recognise the failure (KB), map its frames onto PATH (default .), "
+                "rank the findings near them, and say what to do (-f json / -f sarif for data)");
+  triage_cmd->add_option("log", triage_log, "The failed job's log, or - for standard input")->required();
+  triage_cmd->add_option("paths", triage_paths, "The tree the job ran (default: .)");
+  triage_cmd->fallthrough();
   CLI::App* doctor_cmd =
       app.add_subcommand("doctor", "Print the cuDNN and CUDA versions found, the GPU, and which gpu_check tiers can run");
   doctor_cmd->fallthrough();
@@ -377,6 +440,12 @@ int main(int argc, char** argv) {
       return status;
     }
 
+    const bool triaging = triage_cmd->parsed();
+    if (triaging) {
+      if (format != "text" && format != "json" && format != "sarif")
+        throw std::invalid_argument("triage writes text, json or sarif, not " + format);
+      paths = triage_paths.empty() ? std::vector<std::string>{"."} : triage_paths;
+    }
     if (paths.empty()) {
       std::cerr << "cudnnlint: error: no paths given (try `cudnnlint .`; see --help)\n";
       return kExitError;
@@ -431,6 +500,8 @@ int main(int argc, char** argv) {
       throw std::invalid_argument("--baseline and --write-baseline: give one (a new baseline records every finding)");
     std::optional<Baseline> baseline;
     if (!baseline_file.empty()) baseline = Baseline::read(baseline_file);  // a bad file fails before the run
+
+    if (triaging) return run_triage(triage_log, options, format, output_file, source_root_text);
 
     const auto started = std::chrono::steady_clock::now();
     AnalysisResult result;

@@ -1,0 +1,269 @@
+#include "triage/recognise.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <map>
+#include <regex>
+
+namespace cudnnlint::triage {
+
+namespace {
+
+// Evidence weights. A regex that matches more than a bare status name is specific; a bare status
+// name (the generic entries' regex) or the entry's error_code alone says only the family.
+constexpr double kSpecificRegex = 10.0;
+constexpr double kStatusOnlyRegex = 4.0;
+constexpr double kAlias = 3.0;
+constexpr double kErrorCode = 2.0;
+constexpr double kOtherFailureWeight = 0.25;  // an entry matched only by another failure of the log
+constexpr std::size_t kMinAliasLength = 12;  // shorter aliases ("batch_size=0") are not log text
+
+struct CompiledEntry {
+  const kb::Entry* entry = nullptr;
+  std::optional<std::regex> regex;
+  std::vector<std::string> aliases;  // lower-cased
+  std::vector<std::string> leads_to, preceded_by;
+  double confidence = 0.0;
+};
+
+std::vector<std::string> strings_at(const nlohmann::json& data, const char* a, const char* b = nullptr) {
+  std::vector<std::string> out;
+  const nlohmann::json* node = data.contains(a) ? &data.at(a) : nullptr;
+  if (node != nullptr && b != nullptr) node = node->is_object() && node->contains(b) ? &node->at(b) : nullptr;
+  if (node == nullptr || !node->is_array()) return out;
+  for (const auto& item : *node)
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<CompiledEntry> compile(std::span<const kb::Entry> entries) {
+  std::vector<CompiledEntry> out;
+  for (const kb::Entry& entry : entries) {
+    CompiledEntry c;
+    c.entry = &entry;
+    const nlohmann::json& data = *entry.data;
+    if (const auto it = data.find("regex"); it != data.end() && it->is_string() && !it->get<std::string>().empty()) {
+      try {
+        c.regex.emplace(it->get<std::string>(), std::regex::ECMAScript | std::regex::optimize);
+      } catch (const std::regex_error&) {
+        // kb/validate.py and the unit tests keep every regex ECMAScript-compatible; an entry whose
+        // regex does not compile is still matched by its aliases and status.
+      }
+    }
+    for (const std::string& alias : strings_at(data, "aliases"))
+      if (alias.size() >= kMinAliasLength) c.aliases.push_back(lower(alias));
+    c.leads_to = strings_at(data, "transition_graph", "leads_to");
+    c.preceded_by = strings_at(data, "transition_graph", "preceded_by");
+    if (const auto it = data.find("confidence"); it != data.end() && it->is_number()) c.confidence = it->get<double>();
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+bool is_bare_status_name(std::string_view s) {
+  if (!s.starts_with("CUDNN_STATUS_")) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= 'A' && c <= 'Z') || c == '_'; });
+}
+
+// cuDNN 9 numbers the families by thousands; cuDNN 7 and 8 used small numbers.
+std::string status_family_of_number(long number) {
+  switch (number / 1000) {
+    case 2: return "CUDNN_STATUS_BAD_PARAM";
+    case 3: return "CUDNN_STATUS_NOT_SUPPORTED";
+    case 4: return "CUDNN_STATUS_INTERNAL_ERROR";
+    case 5: return "CUDNN_STATUS_EXECUTION_FAILED";
+    default: break;
+  }
+  switch (number) {
+    case 2: return "CUDNN_STATUS_ALLOC_FAILED";
+    case 3: return "CUDNN_STATUS_BAD_PARAM";
+    case 4: return "CUDNN_STATUS_INTERNAL_ERROR";
+    case 8: return "CUDNN_STATUS_EXECUTION_FAILED";
+    case 9: return "CUDNN_STATUS_NOT_SUPPORTED";
+    default: return "";
+  }
+}
+
+struct FailureMatch {
+  double score = 0.0;
+  std::vector<Evidence> evidence;
+};
+
+}  // namespace
+
+std::string cudnn_status_named(std::string_view text) {
+  static constexpr std::array<std::string_view, 5> kFamilies = {
+      "CUDNN_STATUS_BAD_PARAM", "CUDNN_STATUS_NOT_SUPPORTED", "CUDNN_STATUS_INTERNAL_ERROR",
+      "CUDNN_STATUS_EXECUTION_FAILED", "CUDNN_STATUS_ALLOC_FAILED"};
+  for (std::string_view family : kFamilies)
+    if (text.find(family) != std::string_view::npos) return std::string(family);
+  // "cudnn status: 2000", "CUDNN_STATUS 3", "cuDNN error code 5003"
+  static const std::regex kNumbered(R"((?:cudnn|cuDNN|CUDNN)[ _](?:status|STATUS|error|ERROR)(?: code)?[:= (]*(\d{1,4})\b)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (std::regex_search(text.begin(), text.end(), m, kNumbered)) return status_family_of_number(std::stol(m[1].str()));
+  return "";
+}
+
+void rank(std::vector<Candidate>& candidates) {
+  // How many of the other candidates each one leads to: a cause ranks above its consequence.
+  std::map<const kb::Entry*, int> causes;
+  for (const Candidate& a : candidates) {
+    const auto leads = strings_at(*a.entry->data, "transition_graph", "leads_to");
+    int n = 0;
+    for (const Candidate& b : candidates)
+      if (std::find(leads.begin(), leads.end(), b.entry->id) != leads.end()) ++n;
+    causes[a.entry] = n;
+  }
+  auto confidence = [](const Candidate& c) {
+    const auto it = c.entry->data->find("confidence");
+    return it != c.entry->data->end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (causes[a.entry] != causes[b.entry]) return causes[a.entry] > causes[b.entry];
+    if (confidence(a) != confidence(b)) return confidence(a) > confidence(b);
+    return a.entry->id < b.entry->id;
+  });
+}
+
+Recognition recognise(const LogScan& scan, std::span<const kb::Entry> entries) {
+  Recognition out;
+  const std::vector<CompiledEntry> compiled = compile(entries);
+  // matches[failure][entry]
+  std::vector<std::vector<FailureMatch>> matches(scan.failures.size(), std::vector<FailureMatch>(compiled.size()));
+  for (std::size_t f = 0; f < scan.failures.size(); ++f) {
+    const Failure& failure = scan.failures[f];
+    std::vector<std::string_view> lines{failure.text};
+    for (const std::string& line : failure.context) lines.push_back(line);
+    // A message continued on the next lines (TensorFlow puts the status on one line and the cuDNN
+    // call on the next) is also matched as one line.
+    std::string joined = failure.text;
+    for (const std::string& line : failure.context) joined.append(" ").append(line);
+    if (!failure.context.empty()) lines.push_back(joined);
+    std::vector<std::string> lowered;
+    for (std::string_view line : lines) lowered.push_back(lower(line));
+    std::string status;
+    for (std::string_view line : lines)
+      if (status.empty()) status = cudnn_status_named(line);
+    for (std::size_t e = 0; e < compiled.size(); ++e) {
+      const CompiledEntry& c = compiled[e];
+      FailureMatch& match = matches[f][e];
+      for (std::size_t l = 0; l < lines.size(); ++l) {
+        const LogRegion where = l == 0 || l > failure.context.size() ? failure.where : LogRegion{failure.where.line + l, 0, 0};
+        std::match_results<std::string_view::const_iterator> m;
+        if (c.regex && match.score < kSpecificRegex && std::regex_search(lines[l].begin(), lines[l].end(), m, *c.regex)) {
+          const std::string matched = m[0].str();
+          const double points = is_bare_status_name(matched) ? kStatusOnlyRegex : kSpecificRegex;
+          if (points > match.score) {
+            match.score = points;
+            match.evidence.insert(match.evidence.begin(), Evidence{Evidence::Kind::Regex, f, where, matched});
+          }
+        }
+      }
+      bool alias_found = false;
+      for (std::size_t l = 0; l < lines.size() && !alias_found; ++l)
+        for (const std::string& alias : c.aliases)
+          if (lowered[l].find(alias) != std::string::npos) {
+            const LogRegion where = l == 0 || l > failure.context.size() ? failure.where : LogRegion{failure.where.line + l, 0, 0};
+            match.evidence.push_back(Evidence{Evidence::Kind::Alias, f, where, alias});
+            match.score += kAlias;
+            alias_found = true;
+            break;
+          }
+      if (match.score == 0.0 && !status.empty() && c.entry->error_code == status) {
+        match.score = kErrorCode;
+        match.evidence.push_back(Evidence{Evidence::Kind::ErrorCode, f, failure.where, status});
+      }
+    }
+  }
+
+  // The best entry of each failure, by the same order as the final ranking.
+  auto best_of = [&](std::size_t f) -> std::optional<std::size_t> {
+    std::vector<Candidate> ranked;
+    for (std::size_t e = 0; e < compiled.size(); ++e)
+      if (matches[f][e].score > 0) ranked.push_back(Candidate{compiled[e].entry, matches[f][e].score, {}, {}});
+    if (ranked.empty()) return std::nullopt;
+    rank(ranked);
+    for (std::size_t e = 0; e < compiled.size(); ++e)
+      if (compiled[e].entry == ranked.front().entry) return e;
+    return std::nullopt;
+  };
+
+  // The first failure that is not the aftermath of an earlier one.
+  std::optional<std::size_t> first_matched;
+  auto is_aftermath = [&](std::size_t f, std::size_t best) { return f > 0 && !compiled[best].preceded_by.empty(); };
+  for (std::size_t f = 0; f < scan.failures.size() && !out.primary; ++f) {
+    const auto best = best_of(f);
+    if (!best) continue;
+    if (!first_matched) first_matched = f;
+    if (!is_aftermath(f, *best)) out.primary = f;
+  }
+  if (!out.primary && first_matched) {
+    // Only aftermaths were recognised: report the first, located by the first failure of the log.
+    out.primary = first_matched;
+    if (*first_matched > 0)
+      out.notes.push_back("log line " + std::to_string(scan.failures[*first_matched].where.line) +
+                          " is the aftermath of an earlier failure, at log line " +
+                          std::to_string(scan.failures.front().where.line) + " (\"" + scan.failures.front().text.substr(0, 120) +
+                          "\"), which matches no KB entry: look there first");
+  }
+  if (out.primary)
+    for (std::size_t f = 0; f < scan.failures.size(); ++f) {
+      if (f == *out.primary) continue;
+      const auto best = best_of(f);
+      if (best && f > *out.primary && is_aftermath(f, *best))
+        out.notes.push_back("log line " + std::to_string(scan.failures[f].where.line) + " (" + compiled[*best].entry->id +
+                            ") is the aftermath of the failure at log line " +
+                            std::to_string(scan.failures[*out.primary].where.line) + ": it points back to it");
+    }
+  if (!out.primary) return out;
+
+  // Frames: the primary failure's, else the first failure's of its chain that has some.
+  std::size_t frames_from = *out.primary;
+  const bool aftermath_only = first_matched == out.primary && !compiled[*best_of(*out.primary)].preceded_by.empty();
+  if (aftermath_only) {
+    for (std::size_t f = 0; f < *out.primary; ++f)
+      if (!scan.failures[f].frames.empty()) {
+        frames_from = f;
+        break;
+      }
+  }
+  if (scan.failures[frames_from].frames.empty())
+    for (std::size_t f = frames_from + 1; f < scan.failures.size(); ++f) {
+      if (scan.failures[f].link == Failure::Link::None) break;
+      if (!scan.failures[f].frames.empty()) {
+        frames_from = f;
+        break;
+      }
+    }
+  out.frames_from = frames_from;
+
+  for (std::size_t e = 0; e < compiled.size(); ++e) {
+    Candidate candidate{compiled[e].entry, 0.0, {}, {}};
+    const FailureMatch& on_primary = matches[*out.primary][e];
+    candidate.score = on_primary.score;
+    candidate.evidence = on_primary.evidence;
+    double elsewhere = 0.0;
+    for (std::size_t f = 0; f < scan.failures.size(); ++f) {
+      if (f == *out.primary || matches[f][e].score == 0.0) continue;
+      elsewhere = std::max(elsewhere, matches[f][e].score);
+      if (candidate.evidence.size() < 8)
+        candidate.evidence.insert(candidate.evidence.end(), matches[f][e].evidence.begin(), matches[f][e].evidence.end());
+    }
+    if (candidate.score == 0.0) candidate.score = elsewhere * kOtherFailureWeight;
+    if (candidate.score > 0.0) out.candidates.push_back(std::move(candidate));
+  }
+  rank(out.candidates);
+  return out;
+}
+
+}  // namespace cudnnlint::triage
