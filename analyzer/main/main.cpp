@@ -220,9 +220,23 @@ int run_triage(const std::string& log_path, const AnalysisOptions& options, cons
   }
   out.flush();
   if (!out) throw std::runtime_error("writing the report failed");
+  // The analysis's diagnostics about the files that hold or feed the failing frames; the others
+  // (a tree's unrelated C templates that clang cannot parse, say) are counted, not listed.
+  AnalysisResult relevant;
+  std::size_t elsewhere = 0;
+  for (const FileDiagnostic& d : report.analysis.diagnostics) {
+    const bool related = d.path.empty() || std::find(report.related_files.begin(), report.related_files.end(), d.path) !=
+                                               report.related_files.end();
+    const bool named = std::find(options.paths.begin(), options.paths.end(), d.path) != options.paths.end();
+    if (related || named) relevant.diagnostics.push_back(d);
+    else ++elsewhere;
+  }
   std::ostringstream diagnostics;
-  write_diagnostics(diagnostics, report.analysis, false);
+  write_diagnostics(diagnostics, relevant, false);
   std::cerr << valid_utf8(diagnostics.str());
+  if (elsewhere > 0)
+    std::cerr << "cudnnlint: " << plural(elsewhere, "warning") << " about files away from the failing frames not shown "
+              << "(`cudnnlint PATH` lists them)\n";
   return kExitClean;
 }
 

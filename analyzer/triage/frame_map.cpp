@@ -7,8 +7,49 @@ namespace cudnnlint::triage {
 namespace {
 
 constexpr std::size_t kLibraryMinComponents = 3;
+constexpr std::size_t kDriftWindow = 40;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
 
 }  // namespace
+
+void check_against_tree(MappedFrame& frame, std::string_view file_text) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start < file_text.size();) {
+    const std::size_t end = std::min(file_text.find('\n', start), file_text.size());
+    lines.push_back(file_text.substr(start, end - start));
+    start = end + 1;
+  }
+  const std::size_t n = frame.frame.line;
+  const std::string_view code = trim(frame.frame.code);
+  if (n == 0) return;
+  if (code.empty()) {
+    if (n > lines.size()) frame.drift = "line " + std::to_string(n) + " is past the end of the tree's file (" +
+                                        std::to_string(lines.size()) + " lines): the tree is not the version that ran";
+    else frame.tree_line = n;
+    return;
+  }
+  if (n <= lines.size() && trim(lines[n - 1]) == code) {
+    frame.tree_line = n;
+    return;
+  }
+  for (std::size_t d = 1; d <= kDriftWindow; ++d)
+    for (const std::size_t k : {n - std::min(n, d), n + d}) {
+      if (k == 0 || k > lines.size() || trim(lines[k - 1]) != code) continue;
+      frame.tree_line = k;
+      frame.drift = "the log's code is at line " + std::to_string(k) + " in the tree, not " + std::to_string(n) +
+                    ": the file changed since the run";
+      return;
+    }
+  frame.drift = n > lines.size() ? "line " + std::to_string(n) + " is past the end of the tree's file (" +
+                                       std::to_string(lines.size()) + " lines): the tree is not the version that ran"
+                                 : "line " + std::to_string(n) + " of the tree's file holds other code than the log "
+                                   "quotes: the tree is not the version that ran";
+}
 
 std::vector<std::string> path_components(std::string_view path) {
   std::vector<std::string> out;

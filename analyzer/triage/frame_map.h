@@ -22,7 +22,16 @@ struct MappedFrame {
   std::size_t components = 0;       // path components that agree
   bool library = false;             // the log's path is inside a Python installation
   std::vector<std::string> others;  // tree files that tie with `file` (then `file` is the first)
+  // Checked against the tree's file (check_against_tree): the line that holds the log's quoted code
+  // (0 when not found or not checked), and what differs, "" when the line holds that code.
+  std::size_t tree_line = 0;
+  std::string drift;
 };
+
+// Whether the mapped file holds, at the frame's line, the code the log quotes under the frame. A
+// tree at another version than the job's moves code: the nearest line within 40 that holds it
+// is taken instead, and `drift` says so; a line past the end or other code is said too.
+void check_against_tree(MappedFrame& frame, std::string_view file_text);
 
 class TreeIndex {
  public:

@@ -15,6 +15,8 @@ constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
 constexpr std::size_t kBinaryProbeBytes = 64 * 1024;
 constexpr std::size_t kMaxContextLines = 6;
 constexpr std::size_t kMaxFramesPerFailure = 256;
+// Lines at least this long may have been wrapped by the terminal they were copied from (80 columns).
+constexpr std::size_t kWrapWidth = 79;
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -43,6 +45,12 @@ std::optional<Frame> parse_frame(std::string_view line) {
   if (i == close + 8) return std::nullopt;
   if (t.substr(i).starts_with(", in ")) frame.function = std::string(trim(t.substr(i + 5)));
   return frame;
+}
+
+bool is_bare_identifier(std::string_view t) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '>';
+  });
 }
 
 // "RuntimeError: ...", "torch.AcceleratorError: ...", "tensorflow.python.framework.errors_impl.UnknownError: ..."
@@ -95,7 +103,26 @@ class Scanner {
       context_open_ = false;
       return;
     }
-    if (auto frame = parse_frame(t)) {
+    // A frame line wrapped at the terminal's width (forum posts, Windows consoles): `File "...\function.p`
+    // then `y", line 56, in train`; or a function name cut after the line number: `in b` then `ackward`.
+    std::string joined;
+    std::string_view frame_text = t;
+    if (!partial_frame_.empty()) {
+      joined = partial_frame_ + std::string(t);
+      partial_frame_.clear();
+      if (parse_frame(joined)) frame_text = joined;
+    } else if (t.starts_with("File \"") && t.find("\", line ") == std::string_view::npos && raw.size() >= kWrapWidth) {
+      partial_frame_ = std::string(t);
+      return;
+    }
+    if (last_was_frame_ && last_frame_wrapped_ && raw[0] != ' ' && raw[0] != '\t' && is_bare_identifier(t)) {
+      if (Frame* frame = last_frame()) frame->function += std::string(t);
+      last_frame_wrapped_ = false;
+      return;
+    }
+    last_frame_wrapped_ = false;
+    if (auto frame = parse_frame(frame_text)) {
+      last_frame_wrapped_ = raw.size() >= kWrapWidth;
       frame->log_line = number;
       context_open_ = false;
       last_was_frame_ = true;
@@ -188,7 +215,16 @@ class Scanner {
   }
 
  private:
+  Frame* last_frame() {
+    if (in_traceback_) return pending_.empty() ? nullptr : &pending_.back();
+    if (!frames_after_) return nullptr;
+    Failure* failure = current(*frames_after_);
+    return failure == nullptr || failure->frames.empty() ? nullptr : &failure->frames.back();
+  }
+
   LogScan& scan_;
+  std::string partial_frame_;  // the first half of a wrapped `File "...` line
+  bool last_frame_wrapped_ = false;
   bool in_traceback_ = false;
   bool last_was_frame_ = false;
   bool context_open_ = false;

@@ -2,6 +2,7 @@
 
 #include "discovery/discovery.h"
 #include "engine/import_closure.h"
+#include "core/source_file.h"
 #include "kb/kb.h"
 
 #include <nlohmann/json.hpp>
@@ -42,16 +43,17 @@ Place place_of(const Location& where, const std::vector<MappedFrame>& frames, st
     const MappedFrame& frame = frames[i];
     if (frame.file.empty() || frame.file != where.path) continue;
     const std::size_t line = where.range.begin.line;
-    const std::size_t distance = frame.frame.line > line ? frame.frame.line - line : line - frame.frame.line;
+    const std::size_t at = frame.tree_line != 0 ? frame.tree_line : frame.frame.line;  // where the code is now
+    const std::size_t distance = at > line ? at - line : line - at;
     const double base = i == failing ? kFailingFrameFile : kOtherFrameFile;
     const double score = base - std::min(kMaxDistancePenalty, static_cast<double>(distance) / 2.0);
     if (score > best.score) {
       best.score = score;
       best.reason = std::string(i == failing ? "in the failing frame's file" : "in a frame's file") + " (" +
-                    frame.file + ":" + std::to_string(frame.frame.line) + "), " +
+                    frame.file + ":" + std::to_string(at) + "), " +
                     (distance == 0 ? std::string("on the frame's line")
                                    : std::to_string(distance) + (distance == 1 ? " line " : " lines ") +
-                                         (line < frame.frame.line ? "above" : "below"));
+                                         (line < at ? "above" : "below"));
     }
   }
   if (best.score == 0.0 && imported.count(where.path) != 0) {
@@ -68,8 +70,13 @@ std::vector<const nlohmann::json*> workarounds_of(const TriageReport& report) {
   if (report.recognition.candidates.empty()) return out;
   const nlohmann::json& data = *report.recognition.candidates.front().entry->data;
   if (const auto it = data.find("workarounds"); it != data.end() && it->is_array())
-    for (const auto& item : *it)
-      if (item.is_object()) out.push_back(&item);
+    for (const auto& item : *it) {
+      if (!item.is_object()) continue;
+      // Running cudnnlint on the tree, or triage on the log, is what this report has just done.
+      const std::string how = item.value("how", "");
+      if (how.find("cudnnlint triage") != std::string::npos || how.starts_with("cudnnlint ")) continue;
+      out.push_back(&item);
+    }
   return out;
 }
 
@@ -84,8 +91,12 @@ TriageReport triage(std::istream& log, std::string log_name, const AnalysisOptio
   const TreeIndex tree(discovered.files);
   std::size_t failing = 0;  // the innermost frame that maps onto the tree
   if (report.recognition.frames_from) {
-    for (const Frame& frame : report.scan.failures[*report.recognition.frames_from].frames)
-      report.frames.push_back(tree.map(frame));
+    for (const Frame& frame : report.scan.failures[*report.recognition.frames_from].frames) {
+      MappedFrame mapped = tree.map(frame);
+      if (!mapped.file.empty())
+        if (const auto text = read_file_bytes(mapped.file)) check_against_tree(mapped, *text);
+      report.frames.push_back(std::move(mapped));
+    }
     for (std::size_t i = 0; i < report.frames.size(); ++i)
       if (!report.frames[i].file.empty()) failing = i;
   }
@@ -147,7 +158,8 @@ TriageReport triage(std::istream& log, std::string log_name, const AnalysisOptio
             if (id.is_string()) neighbours.insert(id.get<std::string>());
       }
     const double top_score = candidates.empty() ? 0.0 : candidates.front().score;
-    for (const auto& [id, boost] : boosts) {
+    for (const auto& [boosted_id, boost] : boosts) {
+      const std::string& id = boosted_id;  // a structured binding cannot be captured (C++20 before clang 16)
       auto it = std::find_if(candidates.begin(), candidates.end(), [&](const Candidate& c) { return c.entry->id == id; });
       double add = boost;
       if (it == candidates.end()) {

@@ -32,6 +32,16 @@ nlohmann::json frame_json(const Frame& frame) {
           {"log_line", frame.log_line}};
 }
 
+nlohmann::json target_json(const Target& target) {
+  nlohmann::json frameworks = nlohmann::json::object();
+  for (const auto& [name, version] : target.frameworks)
+    frameworks[name] = version ? nlohmann::json(version->str()) : nlohmann::json(nullptr);
+  return {{"cudnn", target.cudnn ? nlohmann::json(target.cudnn->str()) : nlohmann::json(nullptr)},
+          {"cudnn_source", target.cudnn_source},
+          {"frameworks", std::move(frameworks)},
+          {"framework_sources", target.framework_sources}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const TriageReport& report) {
@@ -68,6 +78,8 @@ nlohmann::json to_json(const TriageReport& report) {
     item["components_matched"] = m.components;
     item["library"] = m.library;
     item["also_matches"] = m.others;
+    item["tree_line"] = m.tree_line == 0 ? nlohmann::json(nullptr) : nlohmann::json(m.tree_line);
+    item["drift"] = m.drift;
     frames.push_back(std::move(item));
   }
   nlohmann::json findings = nlohmann::json::array();
@@ -95,9 +107,12 @@ nlohmann::json to_json(const TriageReport& report) {
       {"frames_from_failure", optional_index(report.recognition.frames_from)},
       {"notes", report.recognition.notes},
       {"candidates", std::move(candidates)},
+      {"top_is_tied", report.recognition.candidates.size() > 1 &&
+                          report.recognition.candidates[0].score == report.recognition.candidates[1].score},
       {"frames", std::move(frames)},
       {"related_files", report.related_files},
       {"files_analysed", report.analysis.files_discovered},
+      {"target", target_json(report.analysis.target)},
       {"findings", std::move(findings)},
       {"explained", report.explained},
       {"workarounds_kind", report.explained ? "workarounds" : "run-time checks and workarounds"},

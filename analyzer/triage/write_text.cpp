@@ -97,6 +97,9 @@ void write_text(std::ostream& out, const TriageReport& report) {
           << " on log line " << ev.where.line << ": \"" << cut(ev.matched, 100) << "\"\n";
     }
     for (const std::string& boost : c.boosts) out << "       raised by " << boost << '\n';
+    if (i + 1 < recognition.candidates.size() && recognition.candidates[i + 1].score == c.score)
+      out << "       ties with " << recognition.candidates[i + 1].entry->id
+          << ": the log alone cannot tell them apart (the code, or the run, decides)\n";
   }
   if (recognition.candidates.size() > kCandidatesShown)
     out << "  (" << recognition.candidates.size() - kCandidatesShown << " more in -f json)\n";
@@ -120,10 +123,13 @@ void write_text(std::ostream& out, const TriageReport& report) {
     }
     out << '\n';
     if (!m.frame.code.empty()) out << "        " << cut(m.frame.code, 160) << '\n';
+    if (!m.drift.empty()) out << "        (!) " << m.drift << '\n';
   }
 
   out << "\nFindings that may explain it (" << report.analysis.files_discovered << " files analysed";
-  if (!report.related_files.empty()) out << "; " << report.related_files.size() << " hold or feed the failing frames";
+  if (!report.related_files.empty())
+    out << "; " << report.related_files.size()
+        << (report.related_files.size() == 1 ? " holds or feeds" : " hold or feed") << " the failing frames";
   out << "):\n";
   if (report.findings.empty()) out << "  none\n";
   for (std::size_t i = 0; i < report.findings.size(); ++i) {

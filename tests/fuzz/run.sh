@@ -16,10 +16,11 @@ declare -A seeds=(
   [config]="tests/fixtures/pins tests/fixtures/values"
   [sarif]="tests/fuzz/corpus/sarif"
   [gitignore]="tests/fuzz/corpus/gitignore"
+  [triage]="tests/fixtures/triage/real tests/fixtures/triage/seed004"
 )
 status=0
 failed=0
-for harness in python config sarif gitignore; do
+for harness in python config sarif gitignore triage; do
   corpus="$out/corpus-$harness"
   mkdir -p "$corpus"
   limit=()
@@ -33,5 +34,5 @@ for harness in python config sarif gitignore; do
     echo "fuzz_$harness: $(grep -E '^stat::number_of_executed_units' "$out/$harness.log" | awk '{print $2}') executions, no crash"
   fi
 done
-echo "fuzz: $((4 - failed)) passed, $failed failed"
+echo "fuzz: $((5 - failed)) passed, $failed failed"
 exit $status

@@ -65,6 +65,26 @@ TEST(LogScan, FramesAfterTheErrorLineBelongToIt) {
   EXPECT_EQ(s.failures[1].frames[0].function, "batch_to");
 }
 
+TEST(LogScan, FrameLinesWrappedAtEightyColumnsAreJoined) {
+  // As posted in microsoft/human-pose-estimation.pytorch#112 (tests/fixtures/triage/real/01-*).
+  const LogScan s = scan(
+      "Traceback (most recent call last):\n"
+      "  File \"H:\\paper_coding\\human-pose-estimation.pytorch-master\\lib\\core\\function.p\n"
+      "y\", line 56, in train\n"
+      "    loss.backward( ) # allow_unreachable=True)  #retain_graph=True\n"
+      "  File \"E:\\Python36\\lib\\site-packages\\torch\\autograd\\__init__.py\", line 93, in b\n"
+      "ackward\n"
+      "    allow_unreachable=True)  # allow_unreachable flag\n"
+      "RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM\n");
+  ASSERT_EQ(s.failures.size(), 1u);
+  ASSERT_EQ(s.failures[0].frames.size(), 2u);
+  EXPECT_EQ(s.failures[0].frames[0].path, "H:\\paper_coding\\human-pose-estimation.pytorch-master\\lib\\core\\function.py");
+  EXPECT_EQ(s.failures[0].frames[0].line, 56u);
+  EXPECT_EQ(s.failures[0].frames[0].code, "loss.backward( ) # allow_unreachable=True)  #retain_graph=True");
+  EXPECT_EQ(s.failures[0].frames[1].function, "backward");
+  EXPECT_EQ(s.failures[0].frames[1].code, "allow_unreachable=True)  # allow_unreachable flag");
+}
+
 TEST(LogScan, MessageContinuationIsContextAndRepeatsFold) {
   const LogScan s = scan(
       "UnknownError: 2 root error(s) found.\n"
@@ -184,6 +204,34 @@ TEST(FrameMap, LongestSuffixWinsAndLibrariesNeedThreeComponents) {
   EXPECT_EQ(tie.components, 1u);
   EXPECT_EQ(tie.others.size(), 1u);
   EXPECT_EQ(tree.map(Frame{"nothing.py", 1, "", "", 5}).file, "");
+}
+
+MappedFrame mapped(Frame frame) {
+  MappedFrame m;
+  m.frame = std::move(frame);
+  m.file = "x.py";
+  m.components = 1;
+  return m;
+}
+
+TEST(FrameMap, TheTreeIsCheckedForTheLogsCode) {
+  const std::string file = "a = 1\nb = 2\nreturn self.fusion(fused)\n";
+  MappedFrame same = mapped(Frame{"x.py", 3, "f", "return self.fusion(fused)", 1});
+  check_against_tree(same, file);
+  EXPECT_EQ(same.tree_line, 3u);
+  EXPECT_EQ(same.drift, "");
+  MappedFrame moved = mapped(Frame{"x.py", 1, "f", "return self.fusion(fused)", 1});
+  check_against_tree(moved, file);
+  EXPECT_EQ(moved.tree_line, 3u);
+  EXPECT_NE(moved.drift.find("at line 3 in the tree, not 1"), std::string::npos) << moved.drift;
+  MappedFrame past = mapped(Frame{"x.py", 9, "f", "", 1});
+  check_against_tree(past, file);
+  EXPECT_EQ(past.tree_line, 0u);
+  EXPECT_NE(past.drift.find("past the end"), std::string::npos);
+  MappedFrame other = mapped(Frame{"x.py", 2, "f", "y = conv(x)", 1});
+  check_against_tree(other, file);
+  EXPECT_EQ(other.tree_line, 0u);
+  EXPECT_NE(other.drift.find("holds other code"), std::string::npos);
 }
 
 }  // namespace
