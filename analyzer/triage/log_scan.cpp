@@ -73,7 +73,8 @@ bool is_error_report(std::string_view t) {
       "could not convert BatchDescriptor", "Cudnn error", "returned nan values", "cudaError"};
   for (std::string_view marker : kMarkers)
     if (t.find(marker) != std::string_view::npos) return true;
-  return false;
+  // A device-side assert as the kernel prints it: "Loss.cu:245: ... thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed."
+  return t.find("Assertion `") != std::string_view::npos && t.ends_with("failed.");
 }
 
 class Scanner {
@@ -149,8 +150,19 @@ class Scanner {
     }
     if (t == "..." || t.starts_with("^")) return;  // elided frames, caret markers
     const bool exception = is_exception_line(t);
-    if (exception || is_error_report(t)) {
+    const bool report = !exception && is_error_report(t);
+    if (report && context_open_ && last_failure_is_exception_) {
+      // The rest of an exception's message ("Search for `cudaErrorAssert' ...", TensorFlow's
+      // "(0) Unknown: CUDNN_STATUS_BAD_PARAM" under "2 root error(s) found."): context, not a new failure.
+      Failure* failure = current(last_failure_);
+      if (failure != nullptr && failure->context.size() < kMaxContextLines) {
+        failure->context.emplace_back(t);
+        return;
+      }
+    }
+    if (exception || report) {
       add_failure(t, number, offset, full_length);
+      last_failure_is_exception_ = exception;
       return;
     }
     if (context_open_) {
@@ -170,9 +182,23 @@ class Scanner {
     return &tail_[serial - tail_first];
   }
 
+  // Lines that differ only in numbers (a kernel's thread index, a retry count) are one failure.
+  static bool same_but_numbers(std::string_view a, std::string_view b) {
+    std::size_t i = 0, j = 0;
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() || j < b.size()) {
+      if (i < a.size() && digit(a[i])) { ++i; continue; }
+      if (j < b.size() && digit(b[j])) { ++j; continue; }
+      if (i >= a.size() || j >= b.size() || a[i] != b[j]) return false;
+      ++i;
+      ++j;
+    }
+    return true;
+  }
+
   void add_failure(std::string_view t, std::size_t number, std::uint64_t offset, std::size_t full_length) {
     Failure* previous = serial_ > 0 ? current(serial_ - 1) : nullptr;
-    if (previous != nullptr && !in_traceback_ && previous->text == t && previous->frames.empty() &&
+    if (previous != nullptr && !in_traceback_ && same_but_numbers(previous->text, t) && previous->frames.empty() &&
         previous->where.line + previous->repeats + previous->context.size() + 1 >= number) {
       ++previous->repeats;  // the same line again (a message printed twice, a retry loop)
       return;
@@ -228,6 +254,7 @@ class Scanner {
   bool in_traceback_ = false;
   bool last_was_frame_ = false;
   bool context_open_ = false;
+  bool last_failure_is_exception_ = false;  // the newest failure is a Python exception line
   std::vector<Frame> pending_;
   std::optional<std::size_t> frames_after_;  // serial of the failure that takes the frames that follow
   std::size_t last_failure_ = 0;

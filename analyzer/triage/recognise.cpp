@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <mutex>
 #include <regex>
 
 namespace cudnnlint::triage {
@@ -137,7 +138,19 @@ void rank(std::vector<Candidate>& candidates) {
 
 Recognition recognise(const LogScan& scan, std::span<const kb::Entry> entries) {
   Recognition out;
-  const std::vector<CompiledEntry> compiled = compile(entries);
+  // std::regex compiles slowly: the compiled-in KB (kb::entries(), alive for the whole process)
+  // is compiled once; any other list of entries (tests) on each call.
+  static std::once_flag compiled_once;
+  static std::vector<CompiledEntry> compiled_kb;
+  std::vector<CompiledEntry> compiled_here;
+  const std::vector<CompiledEntry>* compiled_ptr = &compiled_here;
+  if (entries.data() == kb::entries().data() && entries.size() == kb::entries().size()) {
+    std::call_once(compiled_once, [&] { compiled_kb = compile(kb::entries()); });
+    compiled_ptr = &compiled_kb;
+  } else {
+    compiled_here = compile(entries);
+  }
+  const std::vector<CompiledEntry>& compiled = *compiled_ptr;
   // matches[failure][entry]
   std::vector<std::vector<FailureMatch>> matches(scan.failures.size(), std::vector<FailureMatch>(compiled.size()));
   for (std::size_t f = 0; f < scan.failures.size(); ++f) {
@@ -245,6 +258,18 @@ Recognition recognise(const LogScan& scan, std::span<const kb::Entry> entries) {
         break;
       }
     }
+  if (scan.failures[frames_from].frames.empty())
+    for (std::size_t f = *out.primary + 1; f < scan.failures.size(); ++f)
+      if (!scan.failures[f].frames.empty()) {
+        // A kernel's device-side assert prints no Python frames; the exception that reports it
+        // later does: its frames are where the failure surfaced, not where it happened.
+        frames_from = f;
+        out.notes.push_back("the failure at log line " + std::to_string(scan.failures[*out.primary].where.line) +
+                            " has no Python frames; the frames are those of log line " +
+                            std::to_string(scan.failures[f].where.line) +
+                            ", where it surfaced (CUDA reports kernel faults at a later call)");
+        break;
+      }
   out.frames_from = frames_from;
 
   for (std::size_t e = 0; e < compiled.size(); ++e) {

@@ -115,6 +115,27 @@ def test_log_from_standard_input(cli):
     assert report["candidates"][0]["id"] == "cuda/cudnn-execution-failed-nonfinite-input"
 
 
+# ---- Real logs recorded on a GPU (tests/fixtures/triage/h200: NVIDIA H200, torch 2.11.0+cu130)
+
+
+@pytest.mark.parametrize("log, line, code", [
+    ("async.log", 34, "loss.backward()"),  # the assert surfaced at the next call that checked
+    ("blocking.log", 32, "loss = F.cross_entropy(logits, labels)"),  # CUDA_LAUNCH_BLOCKING=1: at the loss
+])
+def test_device_side_assert_is_the_first_failure_and_the_cuda_error_its_aftermath(cli, log, line, code):
+    h200 = TRIAGE / "h200"
+    report = triage_json(cli, h200 / log, h200 / "tree")
+    assert report["candidates"][0]["id"] == "pytorch/class-target-out-of-range"
+    primary = report["failures"][report["primary_failure"]]
+    assert "Assertion `t >= 0 && t < n_classes` failed." in primary["text"] and primary["repeats"] == 2
+    assert any("aftermath" in n for n in report["notes"]) and any("where it surfaced" in n for n in report["notes"])
+    frame = failing_frame(report)
+    assert frame["file"].endswith("h200/tree/train.py") and frame["line"] == line and frame["code"] == code
+    assert frame["drift"] == ""
+    hows = "\n".join(w["how"] for w in report["workarounds"])
+    assert "CUDA_LAUNCH_BLOCKING=1" in hows
+
+
 # ---- Real logs from public issues
 
 

@@ -90,11 +90,30 @@ TEST(LogScan, MessageContinuationIsContextAndRepeatsFold) {
       "UnknownError: 2 root error(s) found.\n"
       "  (0) Unknown: CUDNN_STATUS_BAD_PARAM\n"
       "in tensorflow/stream_executor/cuda/cuda_dnn.cc(1285): 'cudnnSetTensorNdDescriptor(...)'\n"
+      "\n"
       "CUDNN_STATUS_BAD_PARAM\n"
       "CUDNN_STATUS_BAD_PARAM\n");
-  ASSERT_EQ(s.failures.size(), 3u);
-  EXPECT_EQ(s.failures[1].context.size(), 1u);
-  EXPECT_EQ(s.failures[2].repeats, 1u);
+  ASSERT_EQ(s.failures.size(), 2u);
+  // An exception's message goes on over lines that name the status: one failure, with context.
+  EXPECT_EQ(s.failures[0].context.size(), 2u);
+  EXPECT_EQ(s.failures[1].repeats, 1u);
+}
+
+TEST(LogScan, DeviceSideAssertLinesAreOneFailure) {
+  // As torch 2.11.0+cu130 printed them on an H200 (tests/fixtures/triage/h200/async.log).
+  const LogScan s = scan(
+      "/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+      "thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+      "/pytorch/aten/src/ATen/native/cuda/Loss.cu:245: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], "
+      "thread: [6,0,0] Assertion `t >= 0 && t < n_classes` failed.\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/w/train.py\", line 34, in main\n"
+      "    loss.backward()\n"
+      "torch.AcceleratorError: CUDA error: device-side assert triggered\n");
+  ASSERT_EQ(s.failures.size(), 2u);
+  EXPECT_EQ(s.failures[0].repeats, 1u);
+  EXPECT_TRUE(s.failures[0].frames.empty());
+  EXPECT_EQ(s.failures[1].frames.size(), 1u);
 }
 
 TEST(LogScan, LongLinesAreCutAndBinaryIsNoticed) {
@@ -111,13 +130,15 @@ TEST(LogScan, LongLinesAreCutAndBinaryIsNoticed) {
 
 TEST(LogScan, FailuresKeepTheFirstAndTheLastHalves) {
   std::string text;
-  for (int i = 0; i < 1000; ++i) text += "RuntimeError: failure number " + std::to_string(i) + "\nok\n";
+  // Neighbours differ in a word: lines that differ only in numbers fold into one failure.
+  auto line = [](int i) { return "RuntimeError: failure number " + std::to_string(i) + (i % 2 ? " odd" : " even"); };
+  for (int i = 0; i < 1000; ++i) text += line(i) + "\nok\n";
   const LogScan s = scan(text);
   ASSERT_EQ(s.failures.size(), kMaxFailures);
   EXPECT_EQ(s.failures_dropped, 1000 - kMaxFailures);
-  EXPECT_EQ(s.failures.front().text, "RuntimeError: failure number 0");
-  EXPECT_EQ(s.failures[kMaxFailures / 2].text, "RuntimeError: failure number " + std::to_string(1000 - kMaxFailures / 2));
-  EXPECT_EQ(s.failures.back().text, "RuntimeError: failure number 999");
+  EXPECT_EQ(s.failures.front().text, line(0));
+  EXPECT_EQ(s.failures[kMaxFailures / 2].text, line(static_cast<int>(1000 - kMaxFailures / 2)));
+  EXPECT_EQ(s.failures.back().text, line(999));
 }
 
 TEST(Recognise, StatusNamesAndNumbersInBothNumberings) {
