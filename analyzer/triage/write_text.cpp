@@ -97,7 +97,7 @@ void write_text(std::ostream& out, const TriageReport& report) {
           << " on log line " << ev.where.line << ": \"" << cut(ev.matched, 100) << "\"\n";
     }
     for (const std::string& boost : c.boosts) out << "       raised by " << boost << '\n';
-    if (i + 1 < recognition.candidates.size() && recognition.candidates[i + 1].score == c.score)
+    if (i == 0 && recognition.candidates.size() > 1 && recognition.candidates[1].score == c.score)
       out << "       ties with " << recognition.candidates[i + 1].entry->id
           << ": the log alone cannot tell them apart (the code, or the run, decides)\n";
   }
@@ -117,6 +117,7 @@ void write_text(std::ostream& out, const TriageReport& report) {
     if (!m.frame.function.empty()) out << " in " << m.frame.function;
     if (!m.file.empty()) {
       out << "  ->  " << m.file << ':' << m.frame.line;
+      if (m.components == 1 && path_components(m.frame.path).size() > 1) out << " (by the file name alone)";
       if (!m.others.empty()) out << " (as likely: " << m.others.front() << (m.others.size() > 1 ? ", ..." : "") << ")";
     } else {
       out << (m.library ? "  (a library: not in the tree)" : "  (not in the tree)");
