@@ -80,6 +80,9 @@ void write_text(std::ostream& out, const TriageReport& report) {
 
   const Failure& primary = scan.failures[*recognition.primary];
   out << "\nFailure (log line " << primary.where.line << "): " << cut(primary.text, 300) << '\n';
+  for (std::size_t i = 0; i < primary.context.size() && i < 3; ++i)  // TF's op, cuDNN's call, a wrapped message
+    out << "    " << cut(primary.context[i], 200) << '\n';
+  if (primary.repeats > 0) out << "  (" << primary.repeats << " more such lines right after it)\n";
   for (std::size_t i = *recognition.primary + 1; i < scan.failures.size() && i <= *recognition.primary + 3; ++i)
     out << "  then, log line " << scan.failures[i].where.line << ": " << cut(scan.failures[i].text, 200) << '\n';
   for (const std::string& note : recognition.notes) out << "  " << note << '\n';
