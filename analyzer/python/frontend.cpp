@@ -10,6 +10,7 @@
 #include "python/extract/shape_chain.h"
 #include "python/imports.h"
 #include "python/incremental_tree.h"
+#include "python/module_parts.h"
 #include "python/regions.h"
 #include "python/resolver.h"
 #include "python/scopes.h"
@@ -185,6 +186,71 @@ std::size_t max_bracket_depth(std::string_view text) {
 
 }  // namespace
 
+void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& table, const PythonOptions& options,
+                   std::span<const std::string_view> skipped_names, FileFacts& facts) {
+  ImportTable imports(ModuleContext{options.module, options.is_package});
+  ScopeTree scopes;
+  scopes.build(root, locator.source, imports, table.qualified_names());
+  scopes.add_module_bindings(skipped_names);
+  auto wants = [&](std::string_view family) {
+    return std::find(options.families.begin(), options.families.end(), family) != options.families.end();
+  };
+  NormalizationExtractor normalization;
+  ConvGeometryExtractor conv_geometry;
+  LoaderExtractor loader(table);
+  TensorDtypeExtractor tensor_dtype;
+  ShapeChainExtractor shape_chain;
+  ArgparseExtractor argparse;
+  ConfigDefaultsExtractor config_defaults;
+  std::vector<Extractor*> extractors;
+  if (wants(kNormalizationFamily)) extractors.push_back(&normalization);
+  if (wants(kConvolutionFamily)) extractors.push_back(&conv_geometry);
+  if (wants(kLoaderFamily)) extractors.push_back(&loader);
+  if (wants(kDtypeFamily)) extractors.push_back(&tensor_dtype);
+  if (wants(kShapeFamily)) extractors.push_back(&shape_chain);
+  if (options.argparse) extractors.push_back(&argparse);
+  if (options.config_defaults) extractors.push_back(&config_defaults);
+
+  const std::vector<std::string> roots = framework_roots(table);
+  Resolver resolver(locator, scopes, imports, table, options.module, roots, facts);
+  resolver.run(root, extractors);
+}
+
+std::string whole_text_features(std::string_view source) {
+  // What extractors read from the module's whole text rather than from nodes: LoaderExtractor
+  // (a TensorFlow import at module level), ShapeChainExtractor (Sequential, Input(, def forward,
+  // image_data_format), TensorDtypeExtractor (the default-dtype and autocast switches, a
+  // mixed_float16 policy line, `import torch` at module level). A new such read must be added here.
+  std::string features;
+  features += imports_at_module_level(source, {"tensorflow", "keras", "tf_keras"}) ? 'T' : '-';
+  for (const std::string_view word : {"Sequential", "Input(", "def forward", "image_data_format", "set_default_dtype",
+                                      "set_default_tensor_type", "set_autocast_enabled", "amp.initialize", "import "})
+    features += may_contain_any(source, {std::string(word)}) ? '1' : '0';
+  for (std::size_t at = source.find("mixed_float16"); at != std::string_view::npos; at = source.find("mixed_float16", at + 1)) {
+    const std::size_t line = source.rfind('\n', at) == std::string_view::npos ? 0 : source.rfind('\n', at) + 1;
+    features += '|';
+    features += source.substr(line, std::min(source.find('\n', at), source.size()) - line);
+  }
+  // `import torch` lines: which of them bind torch is read from the text.
+  for (std::size_t at = 0; at < source.size();) {
+    const std::size_t end = std::min(source.find('\n', at), source.size());
+    if (source.substr(at, end - at).starts_with("import ")) {
+      features += '|';
+      features += source.substr(at, end - at);
+    }
+    at = end + 1;
+  }
+  return features;
+}
+
+std::vector<std::string> imported_frameworks(std::string_view source, const ApiTable& table) {
+  std::vector<std::string> frameworks;
+  for (const auto& module : imported_top_modules(source))
+    if (const FrameworkInfo* fw = table.framework_for_module(module))
+      if (std::find(frameworks.begin(), frameworks.end(), fw->key) == frameworks.end()) frameworks.push_back(fw->key);
+  return frameworks;
+}
+
 PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser,
                               const PythonOptions& options) {
   PythonAnalysis result;
@@ -203,14 +269,13 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
                                       std::to_string(kMaxBracketDepth) + "): not parsed, no findings from it"});
     return result;
   }
+  // The language server's document: the parts an edit did not touch keep their facts.
+  if (options.parsed && options.parsed->parts && options.parsed->text == source)
+    if (auto by_parts = analyze_by_parts(file, table, parser, options, *options.parsed->parts)) return std::move(*by_parts);
   Parsed parsed = parse(file, source, parser, options);
   result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
   if (parsed.plan && parsed.plan->nothing_relevant) {
-    for (const auto& module : imported_top_modules(source))
-      if (const FrameworkInfo* fw = table.framework_for_module(module))
-        if (std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), fw->key) ==
-            result.facts.frameworks.end())
-          result.facts.frameworks.push_back(fw->key);
+    result.facts.frameworks = imported_frameworks(source, table);
     result.facts.suppressions = suppression_comments(
         source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
     return result;
@@ -233,40 +298,12 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
     result.diagnostics.push_back(std::move(diag));
   }
 
-  ImportTable imports(ModuleContext{options.module, options.is_package});
-  ScopeTree scopes;
-  scopes.build(root, source, imports, table.qualified_names());
-  if (parsed.plan) scopes.add_module_bindings(parsed.plan->skipped_names);
   // The frameworks a file imports, read from its text: region parsing may leave out imports that
   // no parsed code uses, and the list must not depend on it.
-  for (const auto& module : imported_top_modules(source))
-    if (const FrameworkInfo* fw = table.framework_for_module(module))
-      if (std::find(result.facts.frameworks.begin(), result.facts.frameworks.end(), fw->key) ==
-          result.facts.frameworks.end())
-        result.facts.frameworks.push_back(fw->key);
-
-  auto wants = [&](std::string_view family) {
-    return std::find(options.families.begin(), options.families.end(), family) != options.families.end();
-  };
-  NormalizationExtractor normalization;
-  ConvGeometryExtractor conv_geometry;
-  LoaderExtractor loader(table);
-  TensorDtypeExtractor tensor_dtype;
-  ShapeChainExtractor shape_chain;
-  ArgparseExtractor argparse;
-  ConfigDefaultsExtractor config_defaults;
-  std::vector<Extractor*> extractors;
-  if (wants(kNormalizationFamily)) extractors.push_back(&normalization);
-  if (wants(kConvolutionFamily)) extractors.push_back(&conv_geometry);
-  if (wants(kLoaderFamily)) extractors.push_back(&loader);
-  if (wants(kDtypeFamily)) extractors.push_back(&tensor_dtype);
-  if (wants(kShapeFamily)) extractors.push_back(&shape_chain);
-  if (options.argparse) extractors.push_back(&argparse);
-  if (options.config_defaults) extractors.push_back(&config_defaults);
-
-  const std::vector<std::string> roots = framework_roots(table);
-  Resolver resolver(locator, scopes, imports, table, options.module, roots, result.facts);
-  resolver.run(root, extractors);
+  result.facts.frameworks = imported_frameworks(source, table);
+  static const std::vector<std::string_view> kNone;
+  extract_facts(root, locator, table, options, parsed.plan ? std::span<const std::string_view>(parsed.plan->skipped_names) : std::span<const std::string_view>(kNone),
+                result.facts);
   result.facts.suppressions = suppression_comments(
       source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
   return result;

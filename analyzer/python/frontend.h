@@ -11,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,18 @@ bool names_any(std::string_view text, const std::vector<std::string>& words);
 
 PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser,
                               const PythonOptions& options);
+
+// ---- for python/module_parts.cpp: the steps of analyze_python --------------------------------
+struct NodeLocator;  // python/const_eval.h
+// The facts one parsed tree yields (a whole module, a region parse, one part of a module), with the
+// names the parse left out bound at module level.
+void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& table, const PythonOptions& options,
+                   std::span<const std::string_view> skipped_names, FileFacts& facts);
+// What the extractors read from a module's whole text, not from its tree: two texts with the same
+// features and the same statements give the same facts.
+std::string whole_text_features(std::string_view source);
+// The frameworks (API-table keys) a module's text imports, in order of first import.
+std::vector<std::string> imported_frameworks(std::string_view source, const ApiTable& table);
 
 // Whether `text` parses as Python without a syntax error (the check after a fix is applied).
 bool parses_without_error(std::string_view text);

@@ -1,5 +1,7 @@
 #include "python/incremental_tree.h"
 
+#include "python/module_parts.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -54,6 +56,8 @@ std::shared_ptr<const ParsedSource> IncrementalTree::parse(std::string_view text
   if (!tree) throw std::runtime_error("the Python parser gave up on this text");
   auto parsed = std::make_shared<ParsedSource>();
   parsed->text = std::string(text);
+  if (!parts_) parts_ = std::make_shared<ModulePartsCache>();
+  parsed->parts = parts_;
   // The snapshot gets its own copy (a reference count: cheap), so that the next edit, which
   // changes tree_ in place, cannot reach a tree an analysis still reads.
   parsed->tree = TreePtr(ts_tree_copy(tree.get()));

@@ -14,9 +14,14 @@ namespace cudnnlint::python {
 
 // A text and its tree, handed to the analysis (PythonOptions::parsed), which uses the tree when
 // the file it reads is this text, byte for byte.
+class ModulePartsCache;  // python/module_parts.h
+
 struct ParsedSource {
   std::string text;
   TreePtr tree;
+  // The facts of the document's parts from its last analysis, kept across edits (shared by every
+  // snapshot of one document).
+  std::shared_ptr<ModulePartsCache> parts;
 };
 
 class IncrementalTree {
@@ -36,6 +41,7 @@ class IncrementalTree {
   Parser parser_;
   TreePtr tree_;                                 // the last tree, with the edits since told
   std::shared_ptr<const ParsedSource> current_;  // the last snapshot; null after an edit
+  std::shared_ptr<ModulePartsCache> parts_;
   bool last_incremental_ = false;
 };
 

@@ -1277,3 +1277,123 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
 }
 
 }  // namespace cudnnlint::python
+
+namespace cudnnlint::python {
+
+namespace {
+
+// Whether a chunk is a plain import statement (`import a.b as c`, `from .x import (y, z)`, a star
+// or `__future__` import): one that binds names and does nothing else.
+bool is_plain_import(std::string_view text) {
+  const std::string_view rest = text.substr(code_start(text));
+  if (!starts_with_keyword(rest, "from") && !starts_with_keyword(rest, "import")) return false;
+  return rest.find(';') == std::string_view::npos;
+}
+
+}  // namespace
+
+std::size_t code_start(std::string_view chunk) {
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t code = skip_blanks(chunk, at);
+    if (code >= chunk.size()) return chunk.size();
+    if (chunk[code] != '#' && chunk[code] != '\n' && chunk[code] != '\r') return at;
+    const std::size_t newline = chunk.find('\n', code);
+    if (newline == std::string_view::npos) return chunk.size();
+    at = newline + 1;
+  }
+}
+
+std::optional<ModuleParts> split_into_parts(std::string_view source) {
+  // A lone CR ends a line for Python but not for tree-sitter's row count (as in plan_parse).
+  for (std::size_t at = source.find('\r'); at != std::string_view::npos; at = source.find('\r', at + 1))
+    if (at + 1 >= source.size() || source[at + 1] != '\n') return std::nullopt;
+  auto chunks = split_top_level(source);
+  if (!chunks) return std::nullopt;
+  ModuleParts parts;
+  parts.chunks = std::move(*chunks);
+  const std::size_t count = parts.chunks.size();
+  parts.binds.resize(count);
+  std::vector<std::size_t> leader(count);
+  for (std::size_t k = 0; k < count; ++k) leader[k] = k;
+  auto find = [&](std::size_t k) {
+    while (leader[k] != k) k = leader[k] = leader[leader[k]];
+    return k;
+  };
+  auto join = [&](std::size_t a, std::size_t b) {
+    a = find(a), b = find(b);
+    if (a != b) leader[std::max(a, b)] = std::min(a, b);
+  };
+  std::vector<std::vector<std::string_view>> ids(count);
+  std::vector<char> shared(count, 0);
+  std::optional<std::size_t> script;  // the first module statement: every other one joins it
+  WordMap<std::vector<std::size_t>> binders;
+  for (std::size_t k = 0; k < count; ++k) {
+    const TopLevelChunk& chunk = parts.chunks[k];
+    const std::string_view text = source.substr(chunk.begin, chunk.end - chunk.begin);
+    code_identifiers(text, ids[k]);
+    if (!chunk.is_definition && is_plain_import(text)) {
+      shared[k] = 1;
+      continue;
+    }
+    const bool rebinds_from_inside =
+        std::any_of(ids[k].begin(), ids[k].end(), [](std::string_view w) { return w == "global" || w == "nonlocal"; });
+    if (chunk.is_definition && !rebinds_from_inside) {
+      if (!chunk.name.empty()) parts.binds[k].push_back(chunk.name);
+    } else {
+      // A module statement, or a def that rebinds module names (`global X`): part of the script.
+      bound_names(text, parts.binds[k], [](std::string_view) { return true; });
+      // bound_names leaves plain imports to its caller (`import torch` binds torch): a statement
+      // holding an import (`try: import apex`, `import a; import b`) binds every word it names.
+      if (std::find(ids[k].begin(), ids[k].end(), std::string_view("import")) != ids[k].end())
+        parts.binds[k].insert(parts.binds[k].end(), ids[k].begin(), ids[k].end());
+      if (chunk.is_definition && !chunk.name.empty()) parts.binds[k].push_back(chunk.name);
+      if (script) join(*script, k);
+      else script = k;
+    }
+    for (const auto name : parts.binds[k]) binders[name].push_back(k);
+  }
+  for (const auto& [name, chunks_binding] : binders)
+    for (const std::size_t k : chunks_binding) join(chunks_binding.front(), k);
+  for (std::size_t k = 0; k < count; ++k) {
+    if (shared[k]) continue;
+    for (const auto w : ids[k])
+      if (const auto it = binders.find(w); it != binders.end()) join(k, it->second.front());
+  }
+  std::vector<std::size_t> part_of(count, static_cast<std::size_t>(-1));
+  for (std::size_t k = 0; k < count; ++k) {
+    if (shared[k]) {
+      parts.shared.push_back(k);
+      continue;
+    }
+    const std::size_t root = find(k);
+    if (part_of[root] == static_cast<std::size_t>(-1)) {
+      part_of[root] = parts.parts.size();
+      parts.parts.emplace_back();
+    }
+    parts.parts[part_of[root]].push_back(k);
+  }
+  return parts;
+}
+
+std::vector<TSRange> ranges_of(std::string_view source, const ModuleParts& parts, std::span<const std::size_t> chunks) {
+  std::vector<TSRange> ranges;
+  std::uint32_t row = 0, scanned = 0;
+  for (const std::size_t k : chunks) {
+    const std::uint32_t begin = parts.chunks[k].begin, end = parts.chunks[k].end;
+    if (begin >= end) continue;
+    if (!ranges.empty() && ranges.back().end_byte == begin) {
+      for (; scanned < end; ++scanned) row += source[scanned] == '\n' ? 1 : 0;
+      ranges.back().end_byte = end;
+      ranges.back().end_point = point_at(source, end, row);
+      continue;
+    }
+    for (; scanned < begin; ++scanned) row += source[scanned] == '\n' ? 1 : 0;
+    const TSPoint start = point_at(source, begin, row);
+    for (; scanned < end; ++scanned) row += source[scanned] == '\n' ? 1 : 0;
+    ranges.push_back(TSRange{start, point_at(source, end, row), begin, end});
+  }
+  return ranges;
+}
+
+}  // namespace cudnnlint::python

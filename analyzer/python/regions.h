@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,5 +78,31 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
 
 // Whether `text` names `word` as a whole identifier.
 bool mentions_identifier(std::string_view text, std::string_view word);
+
+}  // namespace cudnnlint::python
+
+namespace cudnnlint::python {
+
+// A module cut into parts that can be analysed apart (the language server re-analyses only the
+// part an edit touched). Two top-level statements are in the same part when one names a name the
+// other binds (a class and the code that calls it, a constant and its readers), and every
+// module statement that is not a plain import is in one part with all the others (the module's
+// own statements are read as one script). Plain imports are in every part's parse.
+struct ModuleParts {
+  std::vector<TopLevelChunk> chunks;       // the module's top-level statements, in order
+  std::vector<std::size_t> shared;         // the plain imports: parsed with every part
+  std::vector<std::vector<std::size_t>> parts;  // chunk indices, each in order; parts ordered by first chunk
+  std::vector<std::vector<std::string_view>> binds;  // the module names each chunk binds
+};
+
+// Where a chunk's first line of code starts: past the comment lines and blank lines above the
+// statement, which its chunk holds (chunk.size() when it holds nothing else).
+std::size_t code_start(std::string_view chunk);
+
+// nullopt when the text confuses the lexer (the caller analyses the module whole).
+std::optional<ModuleParts> split_into_parts(std::string_view source);
+
+// tree-sitter ranges covering `chunks` (indices into parts.chunks, in order), adjacent ones joined.
+std::vector<TSRange> ranges_of(std::string_view source, const ModuleParts& parts, std::span<const std::size_t> chunks);
 
 }  // namespace cudnnlint::python

@@ -76,8 +76,10 @@ class Client:
                 return message
 
 
-def measure(binary, root, path, text, edits):
-    """didOpen, then `edits` edits of `text` at `path` in workspace `root`; returns the figures."""
+def measure(binary, root, path, text, edits, newlines=False):
+    """didOpen, then `edits` edits of `text` at `path` in workspace `root`; returns the figures.
+    newlines: each edit adds or removes a line break in the middle of the file, so that every line
+    below moves (what pressing Enter does), instead of changing an eps."""
     uri = "file://" + path
     lines = text.split("\n")
     targets = [i for i, line in enumerate(lines) if "eps=1e-5" in line]
@@ -94,6 +96,22 @@ def measure(binary, root, path, text, edits):
     latencies = []
     current = {}
     for k in range(edits):
+        if newlines:
+            line = len(lines) // 2
+            column = len(lines[line])
+            if k % 2 == 0:
+                change = {"range": {"start": {"line": line, "character": column},
+                                    "end": {"line": line, "character": column}}, "text": "\n"}
+            else:
+                change = {"range": {"start": {"line": line, "character": column},
+                                    "end": {"line": line + 1, "character": 0}}, "text": ""}
+            t0 = time.perf_counter()
+            client.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                         "params": {"textDocument": {"uri": uri, "version": k + 2}, "contentChanges": [change]}})
+            message = client.until("textDocument/publishDiagnostics")
+            latencies.append(time.perf_counter() - t0)
+            assert message["params"]["version"] == k + 2
+            continue
         if targets:  # change one batch norm's eps: the diagnostics change every time
             line = targets[k % len(targets)]
             column = lines[line].index("eps=") + 4
@@ -133,6 +151,8 @@ def main():
     ap.add_argument("--cudnnlint", default=os.path.join(REPO_ROOT, "build", "cudnnlint"))
     ap.add_argument("--edits", type=int, default=200)
     ap.add_argument("--lines", type=int, default=5000)
+    ap.add_argument("--newlines", action="store_true",
+                    help="edits that add and remove a line break mid-file (every line below moves)")
     ap.add_argument("--project", help="an existing workspace (a fetched repository) to open FILE in instead")
     ap.add_argument("--file", help="with --project: the file to edit, relative to it")
     args = ap.parse_args()
@@ -142,14 +162,14 @@ def main():
         with open(path, encoding="utf-8") as f:
             text = f.read()
         print(f"workspace {root}, editing {args.file} (its imports are analysed with it)")
-        measure(args.cudnnlint, root, path, text, args.edits)
+        measure(args.cudnnlint, root, path, text, args.edits, args.newlines)
         return
     with tempfile.TemporaryDirectory(prefix="bench-server-") as tmp:
         text = model_text(args.lines)
         path = os.path.join(tmp, "model.py")
         with open(path, "w") as f:
             f.write(text)
-        measure(args.cudnnlint, tmp, path, text, args.edits)
+        measure(args.cudnnlint, tmp, path, text, args.edits, args.newlines)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,55 @@
+// The language server's analysis of an edited module, part by part (python/regions.h,
+// split_into_parts): a part whose text, and whose imports' text, are what they were at the last
+// analysis keeps its facts, moved to where the part now sits; only the parts an edit touched are
+// parsed and walked again. A 5,000-line module of independent classes then costs a keystroke one
+// class, not 70,000 nodes. A module whose definitions all name each other is one part: it gains
+// nothing, and loses nothing.
+#pragma once
+
+#include "python/frontend.h"
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cudnnlint::python {
+
+class ModulePartsCache {
+ public:
+  // A top-level statement of a part's parse: its bytes in the file and its first line, then.
+  struct Place {
+    std::uint32_t begin = 0, end = 0, line = 0;
+    bool operator==(const Place&) const = default;
+  };
+  struct Entry {
+    FileFacts facts;
+    std::vector<Place> places;  // the parse's statements (imports and the part's own), in order
+  };
+  struct Counts {
+    std::size_t parts = 0, reused = 0;
+  };
+  // What the last analysis did (for tests and the benchmark).
+  Counts last() const {
+    const std::lock_guard lock(mutex_);
+    return last_;
+  }
+
+ private:
+  friend std::optional<PythonAnalysis> analyze_by_parts(const SourceFile&, const ApiTable&, const Parser&,
+                                                        const PythonOptions&, ModulePartsCache&);
+  mutable std::mutex mutex_;
+  // By the options the facts depend on: the entries of the last analysis, by their parts' text.
+  std::map<std::string, std::unordered_map<std::string, Entry>> entries_;
+  Counts last_;
+};
+
+// nullopt when the module cannot be cut (a syntax error, a text the lexer cannot split, a single
+// part): analyze_python then analyses it whole, as always.
+std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const ApiTable& table, const Parser& parser,
+                                               const PythonOptions& options, ModulePartsCache& cache);
+
+}  // namespace cudnnlint::python

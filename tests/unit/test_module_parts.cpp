@@ -1,0 +1,244 @@
+// The language server's analysis by parts (python/module_parts.h) must give exactly the facts a
+// whole-module analysis gives: on every Python file of the fixtures and examples, first from
+// nothing, then after an edit above every part (each part's facts kept and moved), then after an
+// edit inside one part (that part analysed again).
+#include "cache/codec.h"
+#include "core/api_table.h"
+#include "core/facts_locations.h"
+#include "core/source_file.h"
+#include "python/frontend.h"
+#include "python/incremental_tree.h"
+#include "python/module_parts.h"
+#include "python/regions.h"
+#include "python/syntax.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace cudnnlint::python {
+namespace {
+
+namespace fs = std::filesystem;
+
+PythonOptions all_families() {
+  PythonOptions options;
+  options.mode = ParseMode::Full;
+  options.module = "pkg.model";
+  options.families = {std::string(kNormalizationFamily), std::string(kConvolutionFamily), std::string(kLoaderFamily),
+                      std::string(kDtypeFamily), std::string(kShapeFamily)};
+  options.argparse = true;
+  options.config_defaults = true;
+  return options;
+}
+
+// The facts as a sorted list of encoded single facts: the parts' order of facts is not the
+// module's, and nothing downstream reads it.
+std::string canonical(const FileFacts& facts) {
+  std::vector<std::string> items;
+  auto each = [&](auto member) {
+    for (const auto& fact : facts.*member) {
+      FileFacts one;
+      (one.*member).push_back(fact);
+      items.push_back(cache::encode(one));
+    }
+  };
+  each(&FileFacts::normalizations);
+  each(&FileFacts::loaders);
+  each(&FileFacts::conv_geometries);
+  each(&FileFacts::descriptors);
+  each(&FileFacts::tensor_inputs);
+  each(&FileFacts::low_precision_constants);
+  each(&FileFacts::shape_chains);
+  each(&FileFacts::forwardings);
+  each(&FileFacts::arguments);
+  each(&FileFacts::config_defaults);
+  std::sort(items.begin(), items.end());
+  std::string out;
+  for (const auto& item : items) out += nlohmann::json::from_msgpack(item).dump() + "\n";
+  FileFacts rest = facts;
+  rest.normalizations.clear(), rest.loaders.clear(), rest.conv_geometries.clear(), rest.descriptors.clear();
+  rest.tensor_inputs.clear(), rest.low_precision_constants.clear(), rest.shape_chains.clear();
+  rest.forwardings.clear(), rest.arguments.clear(), rest.config_defaults.clear();
+  return out + nlohmann::json::from_msgpack(cache::encode(rest)).dump();
+}
+
+// The facts only one side has, one per line ("-" the whole module's, "+" the parts'); "" when equal.
+std::string difference(const std::string& parts, const std::string& whole) {
+  auto lines = [](const std::string& text) {
+    std::multiset<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.insert(line);
+    return out;
+  };
+  const auto a = lines(parts), b = lines(whole);
+  std::string out;
+  for (const auto& line : b)
+    if (a.count(line) < b.count(line)) out += "- " + line + "\n";
+  for (const auto& line : a)
+    if (b.count(line) < a.count(line)) out += "+ " + line + "\n";
+  return out;
+}
+
+std::vector<fs::path> python_files() {
+  std::vector<fs::path> files;
+  for (const char* folder : {"tests/fixtures", "examples"}) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(fs::path(CUDNNLINT_SOURCE_DIR) / folder, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+      if (it->is_regular_file() && it->path().extension() == ".py") files.push_back(it->path());
+  }
+  // A real tree besides (tests/bench/corpus: timm and transformers), when one is named.
+  if (const char* corpus = std::getenv("CUDNNLINT_PARTS_CORPUS"); corpus != nullptr) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(corpus, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file() && it->path().extension() == ".py") files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Analyses {
+  const Parser parser;
+  const PythonOptions base = all_families();
+
+  std::string whole(const std::string& path, const std::string& text) const {
+    const SourceFile file(path, text);
+    return canonical(analyze_python(file, ApiTable::builtin(), parser, base).facts);
+  }
+  // By parts when the module cuts into several; `cut` says whether it did.
+  std::string by_parts(const std::string& path, const std::string& text, IncrementalTree& tree, bool& cut) const {
+    PythonOptions options = base;
+    options.parsed = tree.parse(text);
+    const SourceFile file(path, text);
+    const auto analysis = analyze_by_parts(file, ApiTable::builtin(), parser, options, *options.parsed->parts);
+    cut = analysis.has_value();
+    return analysis ? canonical(analysis->facts) : whole(path, text);
+  }
+};
+
+TEST(ModuleParts, EveryFixtureGivesTheWholeModulesFacts) {
+  const Analyses analyses;
+  std::size_t cut_files = 0, facts_seen = 0, moved_parts = 0;
+  for (const fs::path& path : python_files()) {
+    SCOPED_TRACE(path.string());
+    const std::string text = read(path);
+    IncrementalTree tree;
+    bool cut = false;
+    const std::string expected = analyses.whole(path.string(), text);
+    EXPECT_EQ(difference(analyses.by_parts(path.string(), text, tree, cut), expected), "");
+    if (!cut) continue;
+    ++cut_files;
+    facts_seen += static_cast<std::size_t>(std::count(expected.begin(), expected.end(), '\n'));
+    // Two lines above everything: every part but the first statement's (whose text now starts
+    // with them) is kept, and moved.
+    const std::string shifted = "# a comment\n\n" + text;
+    tree.edit(text, 0, 0, "# a comment\n\n");
+    EXPECT_EQ(difference(analyses.by_parts(path.string(), shifted, tree, cut), analyses.whole(path.string(), shifted)), "");
+    const auto counts = tree.parse(shifted)->parts->last();
+    EXPECT_GE(counts.reused + 1, counts.parts);
+    moved_parts += counts.reused;
+    // A line inside the last part: that part is analysed again, the ones above are kept unmoved.
+    const auto parts = split_into_parts(shifted);
+    ASSERT_TRUE(parts.has_value());
+    const std::size_t last = parts->parts.back().back();
+    const std::size_t at = parts->chunks[last].end;
+    const std::string edited = shifted.substr(0, at) + "\n# edited\n" + shifted.substr(at);
+    tree.edit(shifted, at, at, "\n# edited\n");
+    EXPECT_EQ(difference(analyses.by_parts(path.string(), edited, tree, cut), analyses.whole(path.string(), edited)), "");
+  }
+  // The corpus must exercise the path: many files cut into parts, with facts in them.
+  EXPECT_GT(cut_files, 10u);
+  EXPECT_GT(facts_seen, 100u);
+  EXPECT_GT(moved_parts, 20u);
+}
+
+TEST(ModuleParts, AnEditReanalysesOnlyItsPart) {
+  std::string text = "import torch.nn as nn\n";
+  for (int i = 0; i < 5; ++i)
+    text += "\nclass Block" + std::to_string(i) + "(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.bn = nn.BatchNorm2d(8, eps=1e-5)\n";
+  IncrementalTree tree;
+  PythonOptions options = all_families();
+  const Parser parser;
+  auto analyse = [&](const std::string& now) {
+    options.parsed = tree.parse(now);
+    const SourceFile file("model.py", now);
+    return analyze_by_parts(file, ApiTable::builtin(), parser, options, *options.parsed->parts);
+  };
+  ASSERT_TRUE(analyse(text).has_value());
+  EXPECT_EQ(options.parsed->parts->last().parts, 5u);
+  EXPECT_EQ(options.parsed->parts->last().reused, 0u);
+  const std::size_t at = text.find("1e-5", text.find("Block2"));
+  const std::string edited = text.substr(0, at) + "1e-9" + text.substr(at + 4);
+  tree.edit(text, at, at + 4, "1e-9");
+  const auto after = analyse(edited);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_EQ(options.parsed->parts->last().reused, 4u);
+  ASSERT_EQ(after->facts.normalizations.size(), 5u);
+  EXPECT_EQ(std::count_if(after->facts.normalizations.begin(), after->facts.normalizations.end(),
+                          [](const NormalizationFact& f) { return f.eps && f.eps->spelling == "1e-9"; }),
+            1);
+  // A class that names another joins its part: editing the named one reanalyses both.
+  const auto parts = split_into_parts(text + "\nclass Net(nn.Module):\n    def __init__(self):\n        self.b = Block0()\n");
+  ASSERT_TRUE(parts.has_value());
+  EXPECT_EQ(parts->parts.size(), 5u);
+}
+
+TEST(ModuleParts, ModuleStatementsAreOnePartWithWhatTheyName) {
+  const std::string text =
+      "import torch.nn as nn\nEPS = 1e-3\n\nclass A(nn.Module):\n    pass\n\nclass B(nn.Module):\n"
+      "    def f(self):\n        return nn.BatchNorm2d(4, eps=EPS)\n\ndef helper():\n    return 1\n\nmodel = A()\n";
+  const auto parts = split_into_parts(text);
+  ASSERT_TRUE(parts.has_value());
+  ASSERT_EQ(parts->shared.size(), 1u);  // the import
+  // EPS, B (names EPS), A and `model = A()` (the script names A) are one part; helper is alone.
+  ASSERT_EQ(parts->parts.size(), 2u);
+  EXPECT_EQ(parts->parts[0].size(), 4u);
+  EXPECT_EQ(parts->chunks[parts->parts[1].front()].name, "helper");
+}
+
+// for_each_location must reach every Location the facts hold: counted against the facts' JSON,
+// where a location is an object with a path and a range.
+std::size_t locations_in(const nlohmann::json& j) {
+  std::size_t n = 0;
+  if (j.is_object()) {
+    if (j.contains("path") && j.contains("range")) ++n;
+    for (const auto& [key, value] : j.items()) n += locations_in(value);
+  } else if (j.is_array()) {
+    for (const auto& value : j) n += locations_in(value);
+  }
+  return n;
+}
+
+TEST(ModuleParts, ForEachLocationReachesEveryLocation) {
+  const Analyses analyses;
+  std::size_t total = 0;
+  for (const fs::path& path : python_files()) {
+    SCOPED_TRACE(path.string());
+    const SourceFile file(path.string(), read(path));
+    FileFacts facts = analyze_python(file, ApiTable::builtin(), analyses.parser, analyses.base).facts;
+    std::size_t visited = 0;
+    for_each_location(facts, [&](Location&) { ++visited; });
+    ASSERT_EQ(visited, locations_in(nlohmann::json::from_msgpack(cache::encode(facts))));
+    total += visited;
+  }
+  EXPECT_GT(total, 500u);
+}
+
+}  // namespace
+}  // namespace cudnnlint::python
