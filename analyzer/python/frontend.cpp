@@ -78,8 +78,8 @@ struct Parsed {
 
 Parsed parse(const SourceFile& file, std::string_view source, const Parser& parser, const PythonOptions& options) {
   Parsed parsed;
-  if (options.parsed && options.parsed->tree && options.parsed->text == source) {
-    parsed.tree = TreePtr(ts_tree_copy(options.parsed->tree.get()));
+  if (options.parsed && options.parsed->text == source && options.parsed->tree() != nullptr) {
+    parsed.tree = TreePtr(ts_tree_copy(options.parsed->tree()));
     return parsed;
   }
   if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
@@ -315,8 +315,8 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
   exports.module = module;
   const std::string_view source = std::string_view(file.text()).substr(file.content_offset());
   const NodeLocator locator{file, source, file.content_offset()};
-  const TreePtr tree = parsed != nullptr && parsed->tree && parsed->text == source
-                           ? TreePtr(ts_tree_copy(parsed->tree.get()))
+  const TreePtr tree = parsed != nullptr && parsed->text == source && parsed->tree() != nullptr
+                           ? TreePtr(ts_tree_copy(parsed->tree()))
                            : parser.parse(source);
   if (!tree) return exports;
   const TSNode root = ts_tree_root_node(tree.get());

@@ -29,7 +29,29 @@ TSPoint advance(TSPoint start, std::string_view inserted) {
 
 }  // namespace
 
+ParsedSource::ParsedSource(std::string source, TreePtr edited, std::shared_ptr<ModulePartsCache> cache)
+    : text(std::move(source)), parts(std::move(cache)), edited_(std::move(edited)) {}
+
+const TSTree* ParsedSource::tree() const {
+  std::call_once(once_, [this] {
+    thread_local const Parser parser;
+    TreePtr tree = edited_ ? parser.reparse(text, edited_.get()) : parser.parse(text);
+    const std::lock_guard lock(mutex_);
+    tree_ = std::move(tree);
+    edited_.reset();
+    parsed_ = true;
+  });
+  return tree_.get();
+}
+
+bool ParsedSource::parsed() const {
+  const std::lock_guard lock(mutex_);
+  return parsed_;
+}
+
 void IncrementalTree::edit(std::string_view before, std::size_t begin, std::size_t old_end, std::string_view inserted) {
+  // The last snapshot's tree, when an analysis asked for it, is the newest: the edit goes to it.
+  if (current_ && current_->parsed() && current_->tree() != nullptr) tree_ = TreePtr(ts_tree_copy(current_->tree()));
   current_.reset();
   if (!tree_) return;  // nothing parsed yet: the next parse is whole anyway
   begin = std::min(begin, before.size());
@@ -51,18 +73,14 @@ void IncrementalTree::reset() {
 
 std::shared_ptr<const ParsedSource> IncrementalTree::parse(std::string_view text) {
   if (current_ && current_->text == text) return current_;
+  // The snapshot before, if parsed, is the tree of the text the edits since were told against.
+  if (current_ && current_->parsed() && current_->tree() != nullptr) tree_ = TreePtr(ts_tree_copy(current_->tree()));
   last_incremental_ = tree_ != nullptr;
-  TreePtr tree = tree_ ? parser_.reparse(text, tree_.get()) : parser_.parse(text);
-  if (!tree) throw std::runtime_error("the Python parser gave up on this text");
-  auto parsed = std::make_shared<ParsedSource>();
-  parsed->text = std::string(text);
   if (!parts_) parts_ = std::make_shared<ModulePartsCache>();
-  parsed->parts = parts_;
   // The snapshot gets its own copy (a reference count: cheap), so that the next edit, which
   // changes tree_ in place, cannot reach a tree an analysis still reads.
-  parsed->tree = TreePtr(ts_tree_copy(tree.get()));
-  tree_ = std::move(tree);
-  current_ = std::move(parsed);
+  current_ = std::make_shared<ParsedSource>(std::string(text), tree_ ? TreePtr(ts_tree_copy(tree_.get())) : nullptr,
+                                            parts_);
   return current_;
 }
 

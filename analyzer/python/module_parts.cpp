@@ -83,9 +83,11 @@ std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const Api
                                                const PythonOptions& options, ModulePartsCache& cache) {
   const std::string_view source = std::string_view(file.text()).substr(file.content_offset());
   const auto base = static_cast<std::uint32_t>(file.content_offset());
-  // A syntax error: the whole module is analysed, and the error said where it is.
-  if (options.parsed && options.parsed->tree && options.parsed->text == source &&
-      ts_node_has_error(ts_tree_root_node(options.parsed->tree.get())))
+  // A syntax error: the whole module is analysed, and the error said where it is. The whole tree is
+  // looked at when an analysis already parsed it; otherwise the parts tell (each part an edit
+  // touched is parsed, and one that does not parse alone sends the module to the whole analysis).
+  if (options.parsed && options.parsed->text == source && options.parsed->parsed() &&
+      options.parsed->tree() != nullptr && ts_node_has_error(ts_tree_root_node(options.parsed->tree())))
     return std::nullopt;
   // The project step's later rounds extend the API table with the project's own callables: kept
   // facts were extracted against the built-in one, so only that one's analyses are kept.

@@ -580,3 +580,53 @@ async def test_pull_diagnostics_and_a_refresh_when_an_imported_module_changes(pu
     report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(
         text_document=types.TextDocumentIdentifier(uri=model_uri)))
     assert list(report.items) == []
+
+
+PARTS_MODEL = "import torch.nn as nn\n" + "".join(
+    f"\n\nclass Block{n}(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+    f"        self.bn = nn.BatchNorm2d(8, eps={'0.0' if n == 1 else '1e-5'})\n\n"
+    f"    def forward(self, x):\n        return self.bn(x)\n" for n in range(4))
+
+
+@pytest.mark.asyncio
+async def test_edits_by_parts_keep_the_other_parts_findings_and_their_lines(client: LanguageClient):
+    """A module of independent classes is analysed by parts (python/module_parts.h): an edit to one
+    class keeps the others' findings, moved when lines come above them; a syntax error in a part
+    sends the module to the whole analysis, which says where the error is; fixing it clears it."""
+    path = client.root / "blocks.py"
+    path.write_text(PARTS_MODEL)  # the buffer is what is analysed; the file must exist
+    uri = open_model(client, path, PARTS_MODEL)
+    line_of = lambda text: text.split("\n").index("        self.bn = nn.BatchNorm2d(8, eps=0.0)")
+    _, message = await next_diagnostics(client, uri)
+    assert [(d.code, d.range.start.line) for d in message.diagnostics] == [("bn-eps-zero", line_of(PARTS_MODEL))], message.diagnostics
+    text = PARTS_MODEL
+    version = 1
+
+    async def change(start, end, new_text):
+        nonlocal text, version
+        version += 1
+        lines = text.split("\n")
+        offset = lambda p: sum(len(line) + 1 for line in lines[:p[0]]) + p[1]
+        text = text[:offset(start)] + new_text + text[offset(end):]
+        client.text_document_did_change(types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=start[0], character=start[1]),
+                                  end=types.Position(line=end[0], character=end[1])), text=new_text)]))
+        _, message = await next_diagnostics(client, uri)
+        return [(d.code, d.range.start.line, d.message) for d in message.diagnostics]
+
+    # Two lines into Block0 (above the finding): the finding moves down two lines.
+    assert [(c, l) for c, l, _ in await change((5, 0), (5, 0), "        # one\n        # two\n")] == [
+        ("bn-eps-zero", line_of(PARTS_MODEL) + 2)]
+    # A syntax error in Block3: said, with its line; Block1's finding stays.
+    block3 = text.split("\n").index("class Block3(nn.Module):")
+    found = await change((block3 + 5, 20), (block3 + 5, 21), " ")  # `def forward(self  x):`
+    assert ("bn-eps-zero", line_of(PARTS_MODEL) + 2) in [(c, l) for c, l, _ in found], found
+    assert any(c is None and "syntax error" in m and l == block3 + 5 for c, l, m in found), found
+    found = await change((block3 + 5, 20), (block3 + 5, 21), ",")
+    assert [(c, l) for c, l, _ in found] == [("bn-eps-zero", line_of(PARTS_MODEL) + 2)]
+    # Block1's eps fixed: nothing left.
+    line = line_of(text)
+    column = text.split("\n")[line].index("eps=") + 4
+    assert await change((line, column), (line, column + 3), "1e-5") == []

@@ -52,14 +52,34 @@ TEST(IncrementalTree, FirstParseIsWholeAndEditsReuseTheTree) {
   auto first = tree.parse(text);
   EXPECT_FALSE(tree.last_parse_was_incremental());
   EXPECT_EQ(tree.parse(text), first);  // no edit: the same snapshot
+  EXPECT_FALSE(first->parsed());       // nothing asked for the tree yet: nothing parsed
+  ASSERT_NE(first->tree(), nullptr);
+  EXPECT_TRUE(first->parsed());
   const std::size_t at = text.find("1e-5");
   edit(tree, text, at, at + 4, "0.0");
   auto second = tree.parse(text);
   EXPECT_TRUE(tree.last_parse_was_incremental());
   EXPECT_NE(second, first);
   EXPECT_EQ(second->text, text);
-  EXPECT_EQ(sexp(second->tree.get()), fresh_sexp(text));
-  EXPECT_EQ(sexp(first->tree.get()), fresh_sexp(kModel));  // an earlier snapshot is untouched
+  EXPECT_EQ(sexp(second->tree()), fresh_sexp(text));
+  EXPECT_EQ(sexp(first->tree()), fresh_sexp(kModel));  // an earlier snapshot is untouched
+}
+
+// Snapshots nobody asks the tree of: the edits pile up on the last tree parsed, and the next tree
+// asked for is reparsed from it with all of them.
+TEST(IncrementalTree, EditsPileUpUntilATreeIsAskedFor) {
+  IncrementalTree tree;
+  std::string text = kModel;
+  ASSERT_NE(tree.parse(text)->tree(), nullptr);
+  for (int step = 0; step < 30; ++step) {
+    const std::size_t at = text.find("eps=") + 4;
+    const std::string inserted = step % 3 == 0 ? "\n" : "1";
+    edit(tree, text, at, at, inserted);
+    const auto snapshot = tree.parse(text);
+    EXPECT_TRUE(tree.last_parse_was_incremental());
+    if (step % 7 == 6) ASSERT_EQ(sexp(snapshot->tree()), fresh_sexp(text)) << "after edit " << step;
+  }
+  ASSERT_EQ(sexp(tree.parse(text)->tree()), fresh_sexp(text));
 }
 
 TEST(IncrementalTree, ManyRandomEditsAcrossLinesMatchAFreshParse) {
@@ -73,10 +93,10 @@ TEST(IncrementalTree, ManyRandomEditsAcrossLinesMatchAFreshParse) {
     const std::size_t end = std::min(text.size(), begin + random() % 12);
     edit(tree, text, begin, end, pieces[random() % std::size(pieces)]);
     if (step % 3 == 0) {
-      ASSERT_EQ(sexp(tree.parse(text)->tree.get()), fresh_sexp(text)) << "after edit " << step;
+      ASSERT_EQ(sexp(tree.parse(text)->tree()), fresh_sexp(text)) << "after edit " << step;
     }
   }
-  ASSERT_EQ(sexp(tree.parse(text)->tree.get()), fresh_sexp(text));
+  ASSERT_EQ(sexp(tree.parse(text)->tree()), fresh_sexp(text));
 }
 
 TEST(IncrementalTree, ResetParsesFromNothing) {
@@ -84,7 +104,7 @@ TEST(IncrementalTree, ResetParsesFromNothing) {
   tree.parse(kModel);
   tree.reset();
   const std::string other = "x = 1\n";
-  EXPECT_EQ(sexp(tree.parse(other)->tree.get()), fresh_sexp(other));
+  EXPECT_EQ(sexp(tree.parse(other)->tree()), fresh_sexp(other));
   EXPECT_FALSE(tree.last_parse_was_incremental());
 }
 

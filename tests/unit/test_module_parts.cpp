@@ -116,9 +116,16 @@ struct Analyses {
   const Parser parser;
   const PythonOptions base = all_families();
 
+  // The facts, then the diagnostics (a syntax error must be said either way).
+  static std::string described(const PythonAnalysis& analysis) {
+    std::string out = canonical(analysis.facts);
+    for (const FileDiagnostic& d : analysis.diagnostics)
+      out += "\ndiagnostic " + std::to_string(d.position ? d.position->line : 0) + " " + d.message;
+    return out;
+  }
   std::string whole(const std::string& path, const std::string& text) const {
     const SourceFile file(path, text);
-    return canonical(analyze_python(file, ApiTable::builtin(), parser, base).facts);
+    return described(analyze_python(file, ApiTable::builtin(), parser, base));
   }
   // By parts when the module cuts into several; `cut` says whether it did.
   std::string by_parts(const std::string& path, const std::string& text, IncrementalTree& tree, bool& cut) const {
@@ -127,7 +134,7 @@ struct Analyses {
     const SourceFile file(path, text);
     const auto analysis = analyze_by_parts(file, ApiTable::builtin(), parser, options, *options.parsed->parts);
     cut = analysis.has_value();
-    return analysis ? canonical(analysis->facts) : whole(path, text);
+    return analysis ? described(*analysis) : whole(path, text);
   }
 };
 
@@ -197,6 +204,28 @@ TEST(ModuleParts, AnEditReanalysesOnlyItsPart) {
   const auto parts = split_into_parts(text + "\nclass Net(nn.Module):\n    def __init__(self):\n        self.b = Block0()\n");
   ASSERT_TRUE(parts.has_value());
   EXPECT_EQ(parts->parts.size(), 5u);
+}
+
+// A part that does not parse sends the module to the whole analysis, which says where the error is
+// (the whole tree is never parsed for the parts: the edited part's own parse tells).
+TEST(ModuleParts, APartWithASyntaxErrorSendsTheModuleWhole) {
+  const std::string good = "import torch.nn as nn\n\ndef a():\n    return nn.BatchNorm2d(4, eps=0.0)\n\n"
+                           "def c():\n    return nn.BatchNorm2d(4, eps=1e-5)\n\n"
+                           "def d():\n    return nn.BatchNorm2d(4, eps=1e-3)\n\ndef b(x):\n    return x\n";
+  const std::string bad = good.substr(0, good.size() - 6) + "return x +\n";
+  IncrementalTree tree;
+  PythonOptions options = all_families();
+  const Parser parser;
+  options.parsed = tree.parse(good);
+  ASSERT_TRUE(analyze_by_parts(SourceFile("m.py", good), ApiTable::builtin(), parser, options, *options.parsed->parts));
+  EXPECT_FALSE(options.parsed->parsed());
+  tree.reset();
+  options.parsed = tree.parse(bad);
+  EXPECT_FALSE(analyze_by_parts(SourceFile("m.py", bad), ApiTable::builtin(), parser, options, *options.parsed->parts));
+  const PythonAnalysis whole = analyze_python(SourceFile("m.py", bad), ApiTable::builtin(), parser, options);
+  ASSERT_EQ(whole.diagnostics.size(), 1u);
+  EXPECT_NE(whole.diagnostics[0].message.find("syntax error"), std::string::npos);
+  EXPECT_EQ(whole.facts.normalizations.size(), 3u);  // the parts that parse are still read
 }
 
 TEST(ModuleParts, ModuleStatementsAreOnePartWithWhatTheyName) {
