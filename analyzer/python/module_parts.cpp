@@ -122,10 +122,14 @@ std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const Api
   for (const std::size_t k : parts->shared) append_text(shared_key, code_of(k));
 
   const std::lock_guard lock(cache.mutex_);
-  auto& previous = cache.entries_[options_key(options)];
+  auto& context = cache.contexts_[options_key(options)];
+  if (context.shared != shared_key) {
+    context.shared = std::move(shared_key);
+    context.entries.clear();
+  }
+  auto& previous = context.entries;
   auto key_of = [&](const std::vector<std::size_t>& part) {
-    std::string key = shared_key;
-    key += '|';
+    std::string key;
     for (const std::size_t k : part) append_text(key, code_of(k));
     return key;
   };

@@ -42,8 +42,13 @@ class ModulePartsCache {
   friend std::optional<PythonAnalysis> analyze_by_parts(const SourceFile&, const ApiTable&, const Parser&,
                                                         const PythonOptions&, ModulePartsCache&);
   mutable std::mutex mutex_;
-  // By the options the facts depend on: the entries of the last analysis, by their parts' text.
-  std::map<std::string, std::unordered_map<std::string, Entry>> entries_;
+  // What every part's facts depend on besides its own text: the module's imports and what the
+  // extractors read from its whole text. Entries of another context are dropped.
+  struct Context {
+    std::string shared;
+    std::unordered_map<std::string, Entry> entries;  // the last analysis's, by their parts' text
+  };
+  std::map<std::string, Context> contexts_;  // by the options the facts depend on
   Counts last_;
 };
 
