@@ -168,6 +168,7 @@ class Server {
         background_.cancel(uri);
         findings_.erase(uri);
         inputs_.erase(uri);
+        analysed_in_background_.erase(uri);
       }
       const auto it = documents_.find(uri);
       if (it == documents_.end()) return;
@@ -328,8 +329,10 @@ class Server {
   }
 
   void publish(const Document& document) {
-    if (pull_) return;  // the client asks (textDocument/diagnostic)
+    // C, C++ and CUDA run in the background whether the client pulls or is pushed to: a pull is
+    // answered with the last result at once, never by waiting for clang.
     if (cpp::is_cpp_source(document.path())) return publish_in_background(document);
+    if (pull_) return;  // the client asks (textDocument/diagnostic)
     send_notification("textDocument/publishDiagnostics",
                       {{"uri", document.uri()}, {"version", document.version()}, {"diagnostics", diagnostics_of(document)}});
   }
@@ -353,6 +356,12 @@ class Server {
       const std::lock_guard lock(state_mutex_);
       if (cancelled.load()) return;
       json diagnostics = record(*snapshot, options, result);
+      if (pull_) {
+        // Kept for the next pull; the client is asked to pull again, or, when it cannot be asked,
+        // the result is pushed.
+        analysed_in_background_[snapshot->uri()] = diagnostics;
+        if (refresh_support_) return send_request("workspace/diagnostic/refresh", nullptr);
+      }
       send_notification("textDocument/publishDiagnostics",
                         {{"uri", snapshot->uri()}, {"version", snapshot->version()}, {"diagnostics", std::move(diagnostics)}});
     });
@@ -374,6 +383,9 @@ class Server {
   void republish(const std::vector<const Document*>& documents) {
     if (documents.empty()) return;
     if (pull_) {
+      // A C/C++/CUDA document is analysed again in the background, which asks for the pull itself.
+      for (const Document* document : documents)
+        if (cpp::is_cpp_source(document->path())) publish_in_background(*document);
       if (refresh_support_) send_request("workspace/diagnostic/refresh", nullptr);
       return;
     }
@@ -499,6 +511,12 @@ class Server {
 
   json pull_diagnostics(const json& params) {
     Document& document = open_document(params);
+    if (cpp::is_cpp_source(document.path())) {
+      // The last background analysis's (none yet: empty); a newer one asks for a pull when done.
+      const std::lock_guard lock(state_mutex_);
+      const auto kept = analysed_in_background_.find(document.uri());
+      return {{"kind", "full"}, {"items", kept == analysed_in_background_.end() ? json::array() : kept->second}};
+    }
     return {{"kind", "full"}, {"items", diagnostics_of(document)}};
   }
 
@@ -545,6 +563,7 @@ class Server {
   std::map<std::string, std::unique_ptr<Document>> documents_;
   std::map<std::string, python::IncrementalTree> trees_;  // by URI: open Python documents' trees
   std::map<std::string, std::vector<Finding>> findings_;  // by URI: the last analysis of each open document
+  std::map<std::string, json> analysed_in_background_;   // by URI, pull mode: a C/C++/CUDA document's last diagnostics
   kb::Lang lang_ = kb::Lang::En;
   // The background thread publishes too: findings_ and inputs_ are shared (state_mutex_), and
   // messages are written whole (out_mutex_).

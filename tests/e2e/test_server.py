@@ -297,6 +297,45 @@ def test_cpp_files_are_analysed_from_the_saved_file_on_open_and_save(tmp_path):
     assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()[-2000:]
 
 
+def test_a_pull_for_a_cpp_file_is_answered_at_once_and_the_background_result_asks_for_another(tmp_path):
+    """Pull mode: clang never runs on the request's thread. The first pull gets what is known (nothing
+    yet), the background analysis then asks the client to pull again (workspace/diagnostic/refresh),
+    and the next pull gets its result; a save starts another."""
+    path = tmp_path / "desc.cpp"
+    path.write_text(CPP_SOURCE.replace("BATCH", "0"))
+    uri = path.as_uri()
+    proc, reader = start_server()
+    capabilities = {"textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": True}}}
+    send(proc, request(1, "initialize", {"capabilities": capabilities})
+         + notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "cpp", "version": 1,
+                                                            "text": path.read_text()}})
+         + request(2, "textDocument/diagnostic", {"textDocument": {"uri": uri}}))
+
+    def until(predicate):
+        while True:
+            message = reader.messages.get(timeout=120)
+            assert message is not None, "the server closed its output"
+            assert message.get("method") != "textDocument/publishDiagnostics", message  # pull mode: nothing pushed
+            if predicate(message):
+                return message
+
+    first = until(lambda m: m.get("id") == 2)
+    assert first["result"] == {"kind": "full", "items": []}  # answered before clang is done
+    refresh = until(lambda m: m.get("method") == "workspace/diagnostic/refresh")
+    send(proc, frame(json.dumps({"jsonrpc": "2.0", "id": refresh["id"], "result": None}))
+         + request(3, "textDocument/diagnostic", {"textDocument": {"uri": uri}}))
+    second = until(lambda m: m.get("id") == 3)
+    assert [d["code"] for d in second["result"]["items"]] == ["cudnn-desc-bad-dim"]
+    # Fixed and saved: another background analysis, another refresh, and the next pull is clean.
+    path.write_text(CPP_SOURCE.replace("BATCH", "1"))
+    send(proc, notify("textDocument/didSave", {"textDocument": {"uri": uri}}))
+    until(lambda m: m.get("method") == "workspace/diagnostic/refresh")
+    send(proc, request(4, "textDocument/diagnostic", {"textDocument": {"uri": uri}}))
+    assert until(lambda m: m.get("id") == 4)["result"]["items"] == []
+    send(proc, request(5, "shutdown") + notify("exit", {}))
+    assert proc.wait(timeout=120) == 0, proc.stderr.read().decode()[-2000:]
+
+
 def test_cpp_analysis_runs_in_the_background_debounced_and_a_newer_save_supersedes_it(tmp_path):
     path = tmp_path / "desc.cpp"
     path.write_text(CPP_SOURCE.replace("BATCH", "0"))
