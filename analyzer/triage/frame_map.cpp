@@ -9,12 +9,6 @@ namespace {
 constexpr std::size_t kLibraryMinComponents = 3;
 constexpr std::size_t kDriftWindow = 40;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 void check_against_tree(MappedFrame& frame, std::string_view file_text) {
@@ -25,7 +19,7 @@ void check_against_tree(MappedFrame& frame, std::string_view file_text) {
     start = end + 1;
   }
   const std::size_t n = frame.frame.line;
-  const std::string_view code = trim(frame.frame.code);
+  const std::string_view code = trim_blanks(frame.frame.code);
   if (n == 0) return;
   if (code.empty()) {
     if (n > lines.size()) frame.drift = "line " + std::to_string(n) + " is past the end of the tree's file (" +
@@ -33,13 +27,13 @@ void check_against_tree(MappedFrame& frame, std::string_view file_text) {
     else frame.tree_line = n;
     return;
   }
-  if (n <= lines.size() && trim(lines[n - 1]) == code) {
+  if (n <= lines.size() && trim_blanks(lines[n - 1]) == code) {
     frame.tree_line = n;
     return;
   }
   for (std::size_t d = 1; d <= kDriftWindow; ++d)
     for (const std::size_t k : {n - std::min(n, d), n + d}) {
-      if (k == 0 || k > lines.size() || trim(lines[k - 1]) != code) continue;
+      if (k == 0 || k > lines.size() || trim_blanks(lines[k - 1]) != code) continue;
       frame.tree_line = k;
       frame.drift = "the log's code is at line " + std::to_string(k) + " in the tree, not " + std::to_string(n) +
                     ": the file changed since the run";

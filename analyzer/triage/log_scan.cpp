@@ -9,6 +9,12 @@
 
 namespace cudnnlint::triage {
 
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
 namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
@@ -18,19 +24,13 @@ constexpr std::size_t kMaxFramesPerFailure = 256;
 // Lines at least this long may have been wrapped by the terminal they were copied from (80 columns).
 constexpr std::size_t kWrapWidth = 79;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 bool is_identifier_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
 // `File "path", line N, in function` (Python's traceback frame line), leading space allowed.
 std::optional<Frame> parse_frame(std::string_view line) {
-  const std::string_view t = trim(line);
+  const std::string_view t = trim_blanks(line);
   if (!t.starts_with("File \"")) return std::nullopt;
   const std::size_t close = t.find("\", line ", 6);
   if (close == std::string_view::npos) return std::nullopt;
@@ -43,7 +43,7 @@ std::optional<Frame> parse_frame(std::string_view line) {
     ++i;
   }
   if (i == close + 8) return std::nullopt;
-  if (t.substr(i).starts_with(", in ")) frame.function = std::string(trim(t.substr(i + 5)));
+  if (t.substr(i).starts_with(", in ")) frame.function = std::string(trim_blanks(t.substr(i + 5)));
   return frame;
 }
 
@@ -82,7 +82,7 @@ class Scanner {
   explicit Scanner(LogScan& scan) : scan_(scan) {}
 
   void line(std::string_view raw, std::size_t number, std::uint64_t offset, std::size_t full_length) {
-    const std::string_view t = trim(raw);
+    const std::string_view t = trim_blanks(raw);
     if (t.empty()) {
       context_open_ = false;
       return;

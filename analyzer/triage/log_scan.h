@@ -9,9 +9,13 @@
 #include <cstdint>
 #include <istream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudnnlint::triage {
+
+// `s` without the blanks (spaces, tabs, CRs) at either end.
+std::string_view trim_blanks(std::string_view s);
 
 // A region of the log: 1-based line, byte offset of the line's start, and the bytes kept.
 struct LogRegion {

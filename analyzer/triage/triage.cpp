@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace cudnnlint::triage {
@@ -91,10 +92,15 @@ TriageReport triage(std::istream& log, std::string log_name, const AnalysisOptio
   const TreeIndex tree(discovered.files);
   std::size_t failing = 0;  // the innermost frame that maps onto the tree
   if (report.recognition.frames_from) {
+    // A file is read once, however many frames fall in it (a recursive model: hundreds).
+    std::map<std::string, std::optional<std::string>, std::less<>> texts;
     for (const Frame& frame : report.scan.failures[*report.recognition.frames_from].frames) {
       MappedFrame mapped = tree.map(frame);
-      if (!mapped.file.empty())
-        if (const auto text = read_file_bytes(mapped.file)) check_against_tree(mapped, *text);
+      if (!mapped.file.empty()) {
+        auto [text, fresh] = texts.try_emplace(mapped.file);
+        if (fresh) text->second = read_file_bytes(mapped.file);
+        if (text->second) check_against_tree(mapped, *text->second);
+      }
       report.frames.push_back(std::move(mapped));
     }
     for (std::size_t i = 0; i < report.frames.size(); ++i)
