@@ -301,9 +301,9 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   // The frameworks a file imports, read from its text: region parsing may leave out imports that
   // no parsed code uses, and the list must not depend on it.
   result.facts.frameworks = imported_frameworks(source, table);
-  static const std::vector<std::string_view> kNone;
-  extract_facts(root, locator, table, options, parsed.plan ? std::span<const std::string_view>(parsed.plan->skipped_names) : std::span<const std::string_view>(kNone),
-                result.facts);
+  std::span<const std::string_view> skipped;
+  if (parsed.plan) skipped = parsed.plan->skipped_names;
+  extract_facts(root, locator, table, options, skipped, result.facts);
   result.facts.suppressions = suppression_comments(
       source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
   return result;

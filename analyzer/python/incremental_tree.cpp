@@ -3,7 +3,6 @@
 #include "python/module_parts.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace cudnnlint::python {
 
@@ -35,23 +34,21 @@ ParsedSource::ParsedSource(std::string source, TreePtr edited, std::shared_ptr<M
 const TSTree* ParsedSource::tree() const {
   std::call_once(once_, [this] {
     thread_local const Parser parser;
-    TreePtr tree = edited_ ? parser.reparse(text, edited_.get()) : parser.parse(text);
-    const std::lock_guard lock(mutex_);
-    tree_ = std::move(tree);
+    tree_ = edited_ ? parser.reparse(text, edited_.get()) : parser.parse(text);
     edited_.reset();
     parsed_ = true;
   });
   return tree_.get();
 }
 
-bool ParsedSource::parsed() const {
-  const std::lock_guard lock(mutex_);
-  return parsed_;
+bool ParsedSource::parsed() const { return parsed_; }
+
+void IncrementalTree::adopt_parsed_snapshot() {
+  if (current_ && current_->parsed() && current_->tree() != nullptr) tree_ = TreePtr(ts_tree_copy(current_->tree()));
 }
 
 void IncrementalTree::edit(std::string_view before, std::size_t begin, std::size_t old_end, std::string_view inserted) {
-  // The last snapshot's tree, when an analysis asked for it, is the newest: the edit goes to it.
-  if (current_ && current_->parsed() && current_->tree() != nullptr) tree_ = TreePtr(ts_tree_copy(current_->tree()));
+  adopt_parsed_snapshot();
   current_.reset();
   if (!tree_) return;  // nothing parsed yet: the next parse is whole anyway
   begin = std::min(begin, before.size());
@@ -73,8 +70,7 @@ void IncrementalTree::reset() {
 
 std::shared_ptr<const ParsedSource> IncrementalTree::parse(std::string_view text) {
   if (current_ && current_->text == text) return current_;
-  // The snapshot before, if parsed, is the tree of the text the edits since were told against.
-  if (current_ && current_->parsed() && current_->tree() != nullptr) tree_ = TreePtr(ts_tree_copy(current_->tree()));
+  adopt_parsed_snapshot();
   last_incremental_ = tree_ != nullptr;
   if (!parts_) parts_ = std::make_shared<ModulePartsCache>();
   // The snapshot gets its own copy (a reference count: cheap), so that the next edit, which

@@ -9,6 +9,7 @@
 #include "python/syntax.h"
 
 #include <cstddef>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,11 +38,10 @@ class ParsedSource {
   bool parsed() const;
 
  private:
-  mutable std::once_flag once_;
-  mutable std::mutex mutex_;
+  mutable std::once_flag once_;  // tree_ is written once, under it
   mutable TreePtr edited_;
   mutable TreePtr tree_;
-  mutable bool parsed_ = false;
+  mutable std::atomic<bool> parsed_ = false;
 };
 
 class IncrementalTree {
@@ -59,6 +59,9 @@ class IncrementalTree {
   bool last_parse_was_incremental() const { return last_incremental_; }
 
  private:
+  // The last snapshot's tree, when an analysis asked for it, is the newest tree: edits go to it.
+  void adopt_parsed_snapshot();
+
   TreePtr tree_;                                 // the last tree known, with the edits since told
   std::shared_ptr<const ParsedSource> current_;  // the last snapshot; null after an edit
   std::shared_ptr<ModulePartsCache> parts_;

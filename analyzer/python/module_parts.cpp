@@ -128,26 +128,30 @@ std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const Api
     context.entries.clear();
   }
   auto& previous = context.entries;
-  auto key_of = [&](const std::vector<std::size_t>& part) {
+  // Each part by the code of its statements.
+  std::vector<std::string> keys;
+  keys.reserve(parts->parts.size());
+  for (const auto& part : parts->parts) {
     std::string key;
     for (const std::size_t k : part) append_text(key, code_of(k));
-    return key;
-  };
+    keys.push_back(std::move(key));
+  }
   // A part to analyse again that holds most of the module (one whose definitions all name each
   // other): a fresh parse of it costs more than the whole module's incremental reparse, so the
   // module is analysed whole, from the tree kept across edits.
-  for (const auto& part : parts->parts) {
+  for (std::size_t p = 0; p < parts->parts.size(); ++p) {
     std::size_t bytes = 0;
-    for (const std::size_t k : part) bytes += text_of(k).size();
-    if (2 * bytes > source.size() && !previous.contains(key_of(part))) return std::nullopt;
+    for (const std::size_t k : parts->parts[p]) bytes += text_of(k).size();
+    if (2 * bytes > source.size() && !previous.contains(keys[p])) return std::nullopt;
   }
   std::unordered_map<std::string, ModulePartsCache::Entry> kept;
   ModulePartsCache::Counts counts;
-  for (const auto& part : parts->parts) {
+  for (std::size_t p = 0; p < parts->parts.size(); ++p) {
+    const auto& part = parts->parts[p];
     std::vector<std::size_t> chunks = parts->shared;
     chunks.insert(chunks.end(), part.begin(), part.end());
     std::sort(chunks.begin(), chunks.end());
-    std::string key = key_of(part);
+    std::string& key = keys[p];
     std::vector<ModulePartsCache::Place> places;
     places.reserve(chunks.size());
     for (const std::size_t k : chunks)

@@ -432,6 +432,37 @@ TSPoint point_at(std::string_view source, std::uint32_t offset, std::uint32_t ro
   return TSPoint{row, column};
 }
 
+// tree-sitter ranges from byte spans given in order, adjacent spans joined (fewer, larger ranges);
+// rows are counted once over the text, whatever the number of spans.
+class RangeBuilder {
+ public:
+  explicit RangeBuilder(std::string_view source) : source_(source) {}
+  void add(std::uint32_t begin, std::uint32_t end) {
+    if (begin >= end) return;
+    advance_rows(begin);
+    const TSPoint start = point_at(source_, begin, row_);
+    advance_rows(end);
+    const TSPoint stop = point_at(source_, end, row_);
+    if (!ranges.empty() && ranges.back().end_byte == begin) {
+      ranges.back().end_byte = end;
+      ranges.back().end_point = stop;
+    } else {
+      ranges.push_back(TSRange{start, stop, begin, end});
+    }
+    bytes += end - begin;
+  }
+  std::vector<TSRange> ranges;
+  std::size_t bytes = 0;
+
+ private:
+  void advance_rows(std::uint32_t to) {
+    for (; scanned_ < to; ++scanned_)
+      if (source_[scanned_] == '\n') ++row_;
+  }
+  std::string_view source_;
+  std::uint32_t row_ = 0, scanned_ = 0;
+};
+
 }  // namespace
 
 bool mentions_identifier(std::string_view text, std::string_view word) { return mentions_word(text, word); }
@@ -1048,29 +1079,8 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     plan.nothing_relevant = true;
     return plan;
   }
-  std::uint32_t row = 0;
-  std::uint32_t scanned = 0;
-  auto advance_rows = [&](std::uint32_t to) {
-    for (; scanned < to; ++scanned) {
-      const char c = source[scanned];
-      if (c == '\n') ++row;
-    }
-  };
-  auto include = [&](std::uint32_t begin, std::uint32_t end) {
-    if (begin >= end) return;
-    // Extend the previous range when pieces are adjacent: fewer, larger ranges.
-    advance_rows(begin);
-    const TSPoint start = point_at(source, begin, row);
-    advance_rows(end);
-    const TSPoint stop = point_at(source, end, row);
-    if (!plan.ranges.empty() && plan.ranges.back().end_byte == begin) {
-      plan.ranges.back().end_byte = end;
-      plan.ranges.back().end_point = stop;
-    } else {
-      plan.ranges.push_back(TSRange{start, stop, begin, end});
-    }
-    plan.parsed_bytes += end - begin;
-  };
+  RangeBuilder included(source);
+  auto include = [&](std::uint32_t begin, std::uint32_t end) { included.add(begin, end); };
   // A large relevant definition is parsed in parts.
   //  - A class: its header and class-level statements, the methods that are relevant by the same
   //    tests as top-level definitions, __init__ when the header names an API (the class may be a
@@ -1272,6 +1282,8 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     if (chunk.is_definition && !whole[k]) include_definition(chunk, 0, false, {}, ids[k]);
     else include(chunk.begin, chunk.end);
   }
+  plan.ranges = std::move(included.ranges);
+  plan.parsed_bytes = included.bytes;
   if (plan.parsed_bytes >= source.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain
   return plan;
 }
@@ -1313,7 +1325,7 @@ std::optional<ModuleParts> split_into_parts(std::string_view source) {
   ModuleParts parts;
   parts.chunks = std::move(*chunks);
   const std::size_t count = parts.chunks.size();
-  parts.binds.resize(count);
+  std::vector<std::vector<std::string_view>> binds(count);  // the module names each chunk binds
   std::vector<std::size_t> leader(count);
   for (std::size_t k = 0; k < count; ++k) leader[k] = k;
   auto find = [&](std::size_t k) {
@@ -1339,19 +1351,19 @@ std::optional<ModuleParts> split_into_parts(std::string_view source) {
     const bool rebinds_from_inside =
         std::any_of(ids[k].begin(), ids[k].end(), [](std::string_view w) { return w == "global" || w == "nonlocal"; });
     if (chunk.is_definition && !rebinds_from_inside) {
-      if (!chunk.name.empty()) parts.binds[k].push_back(chunk.name);
+      if (!chunk.name.empty()) binds[k].push_back(chunk.name);
     } else {
       // A module statement, or a def that rebinds module names (`global X`): part of the script.
-      bound_names(text, parts.binds[k], [](std::string_view) { return true; });
+      bound_names(text, binds[k], [](std::string_view) { return true; });
       // bound_names leaves plain imports to its caller (`import torch` binds torch): a statement
       // holding an import (`try: import apex`, `import a; import b`) binds every word it names.
       if (std::find(ids[k].begin(), ids[k].end(), std::string_view("import")) != ids[k].end())
-        parts.binds[k].insert(parts.binds[k].end(), ids[k].begin(), ids[k].end());
-      if (chunk.is_definition && !chunk.name.empty()) parts.binds[k].push_back(chunk.name);
+        binds[k].insert(binds[k].end(), ids[k].begin(), ids[k].end());
+      if (chunk.is_definition && !chunk.name.empty()) binds[k].push_back(chunk.name);
       if (script) join(*script, k);
       else script = k;
     }
-    for (const auto name : parts.binds[k]) binders[name].push_back(k);
+    for (const auto name : binds[k]) binders[name].push_back(k);
   }
   for (const auto& [name, chunks_binding] : binders)
     for (const std::size_t k : chunks_binding) join(chunks_binding.front(), k);
@@ -1377,23 +1389,9 @@ std::optional<ModuleParts> split_into_parts(std::string_view source) {
 }
 
 std::vector<TSRange> ranges_of(std::string_view source, const ModuleParts& parts, std::span<const std::size_t> chunks) {
-  std::vector<TSRange> ranges;
-  std::uint32_t row = 0, scanned = 0;
-  for (const std::size_t k : chunks) {
-    const std::uint32_t begin = parts.chunks[k].begin, end = parts.chunks[k].end;
-    if (begin >= end) continue;
-    if (!ranges.empty() && ranges.back().end_byte == begin) {
-      for (; scanned < end; ++scanned) row += source[scanned] == '\n' ? 1 : 0;
-      ranges.back().end_byte = end;
-      ranges.back().end_point = point_at(source, end, row);
-      continue;
-    }
-    for (; scanned < begin; ++scanned) row += source[scanned] == '\n' ? 1 : 0;
-    const TSPoint start = point_at(source, begin, row);
-    for (; scanned < end; ++scanned) row += source[scanned] == '\n' ? 1 : 0;
-    ranges.push_back(TSRange{start, point_at(source, end, row), begin, end});
-  }
-  return ranges;
+  RangeBuilder included(source);
+  for (const std::size_t k : chunks) included.add(parts.chunks[k].begin, parts.chunks[k].end);
+  return std::move(included.ranges);
 }
 
 }  // namespace cudnnlint::python

@@ -92,7 +92,6 @@ struct ModuleParts {
   std::vector<TopLevelChunk> chunks;       // the module's top-level statements, in order
   std::vector<std::size_t> shared;         // the plain imports: parsed with every part
   std::vector<std::vector<std::size_t>> parts;  // chunk indices, each in order; parts ordered by first chunk
-  std::vector<std::vector<std::string_view>> binds;  // the module names each chunk binds
 };
 
 // Where a chunk's first line of code starts: past the comment lines and blank lines above the

@@ -77,7 +77,9 @@ TEST(IncrementalTree, EditsPileUpUntilATreeIsAskedFor) {
     edit(tree, text, at, at, inserted);
     const auto snapshot = tree.parse(text);
     EXPECT_TRUE(tree.last_parse_was_incremental());
-    if (step % 7 == 6) ASSERT_EQ(sexp(snapshot->tree()), fresh_sexp(text)) << "after edit " << step;
+    if (step % 7 == 6) {
+      ASSERT_EQ(sexp(snapshot->tree()), fresh_sexp(text)) << "after edit " << step;
+    }
   }
   ASSERT_EQ(sexp(tree.parse(text)->tree()), fresh_sexp(text));
 }
