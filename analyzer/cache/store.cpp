@@ -156,6 +156,12 @@ std::optional<FileStat> stat_file(const std::string& path) {
   return out;
 }
 
+bool stat_is_settled(const FileStat& stat) {
+  const std::int64_t now = nanoseconds_now();
+  return stat.mtime_ns <= now - static_cast<std::int64_t>(kRacyWindowNs) &&
+         stat.ctime_ns <= now - static_cast<std::int64_t>(kRacyWindowNs);
+}
+
 std::string encode_index(const std::unordered_map<std::string, Store::Record>& records) {
   PackWriter w;
   w.out.append(kIndexMagic);
@@ -315,10 +321,7 @@ std::optional<Hash128> Store::known_hash(const std::string& absolute_path, const
 }
 
 void Store::remember(const std::string& absolute_path, const FileStat& stat, const Hash128& hash) {
-  const std::int64_t now = nanoseconds_now();
-  if (stat.mtime_ns > now - static_cast<std::int64_t>(kRacyWindowNs) ||
-      stat.ctime_ns > now - static_cast<std::int64_t>(kRacyWindowNs))
-    return;
+  if (!stat_is_settled(stat)) return;
   std::lock_guard lock(mutex_);
   auto [it, added] = records_.try_emplace(absolute_path);
   if (!added && it->second.stat == stat && it->second.hash == hash) return;

@@ -40,6 +40,10 @@ struct FileStat {
 };
 
 std::optional<FileStat> stat_file(const std::string& path);
+// Whether a stat is old enough to vouch for the bytes read after it: a file modified in the last
+// two seconds is not, since a second change within the file system's timestamp granularity would
+// leave its stat alike (git's "racily clean" entries).
+bool stat_is_settled(const FileStat& stat);
 
 struct StoreCounters {
   std::atomic<std::size_t> entry_hits{0}, entry_misses{0}, entries_written{0};
@@ -58,9 +62,7 @@ class Store {
 
   // The hash of a file's bytes when a stat record says it and `now` matches it. Thread-safe.
   std::optional<Hash128> known_hash(const std::string& absolute_path, const FileStat& now) const;
-  // Records a file's hash, taken from bytes read after `stat` was taken. A file modified in the
-  // last two seconds is not recorded: a second change within the file system's timestamp
-  // granularity would leave its stat alike (git's "racily clean" entries).
+  // Records a file's hash, taken from bytes read after `stat` was taken, when the stat is settled.
   void remember(const std::string& absolute_path, const FileStat& stat, const Hash128& hash);
 
   std::optional<std::string> entry(const Hash128& key);

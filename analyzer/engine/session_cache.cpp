@@ -51,14 +51,47 @@ void SessionCache::put_exports(const cache::Hash128& key, const cache::Hash128& 
   exports_.insert_or_assign(key, std::move(exports));
 }
 
-std::optional<PythonFileResult> SessionFirstPass::after_read(std::size_t file, std::string_view bytes) {
-  if (open_ != nullptr && open_->contains(files_[file])) return std::nullopt;
+std::optional<cache::Hash128> SessionCache::known_hash(const std::string& path, const cache::FileStat& now) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = hashes_.find(path);
+  if (it == hashes_.end() || it->second.first != now) return std::nullopt;
+  return it->second.second;
+}
+
+void SessionCache::remember_hash(const std::string& path, const cache::FileStat& stat, const cache::Hash128& hash) {
+  if (!cache::stat_is_settled(stat)) return;
+  const std::lock_guard lock(mutex_);
+  if (hashes_.size() >= max_entries_ && !hashes_.contains(path)) hashes_.clear();  // rarely reached
+  hashes_.insert_or_assign(path, std::pair{stat, hash});
+}
+
+cache::Hash128 SessionFirstPass::slot_of(std::size_t file) const {
   const ModuleInfo& module = modules_.of(file);
   cache::KeyBuilder slot;
   slot.add("session python").add(fingerprint_).add(files_[file]).add(module.name);
   slot.add(static_cast<std::uint64_t>(module.is_package));
-  const cache::Hash128 slot_key = slot.key();
-  const cache::Hash128 key = cache::KeyBuilder().add(slot_key).add(cache::hash_bytes(bytes)).key();
+  return slot.key();
+}
+
+std::optional<PythonFileResult> SessionFirstPass::before_read(std::size_t file) {
+  // An open document's text is the editor's buffer, not the file: it is read (from the overlay).
+  if (open_ != nullptr && open_->contains(files_[file])) return std::nullopt;
+  stats_[file] = cache::stat_file(files_[file]);
+  if (!stats_[file]) return std::nullopt;
+  const auto hash = session_.known_hash(files_[file], *stats_[file]);
+  if (!hash) return std::nullopt;
+  const cache::Hash128 slot_key = slot_of(file);
+  const cache::Hash128 key = cache::KeyBuilder().add(slot_key).add(*hash).key();
+  keys_[file] = std::pair{key, slot_key};
+  return session_.find(key);
+}
+
+std::optional<PythonFileResult> SessionFirstPass::after_read(std::size_t file, std::string_view bytes) {
+  if (open_ != nullptr && open_->contains(files_[file])) return std::nullopt;
+  const cache::Hash128 slot_key = slot_of(file);
+  const cache::Hash128 hash = cache::hash_bytes(bytes);
+  if (stats_[file]) session_.remember_hash(files_[file], *stats_[file], hash);
+  const cache::Hash128 key = cache::KeyBuilder().add(slot_key).add(hash).key();
   keys_[file] = std::pair{key, slot_key};
   return session_.find(key);
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cache/hash.h"
+#include "cache/store.h"
 #include "engine/analysis.h"
 #include "engine/module_index.h"
 #include "engine/python_pass.h"
@@ -33,6 +34,10 @@ class SessionCache {
   std::size_t hits() const;
   // What a module binds at its top level (the project step's `from .constants import EPS`).
   std::shared_ptr<const python::ModuleExports> find_exports(const cache::Hash128& key) const;
+  // The hash of a file's bytes while its stat is the one recorded with it: on each keystroke the
+  // document's imports are then neither read nor hashed again.
+  std::optional<cache::Hash128> known_hash(const std::string& path, const cache::FileStat& now) const;
+  void remember_hash(const std::string& path, const cache::FileStat& stat, const cache::Hash128& hash);
   void put_exports(const cache::Hash128& key, const cache::Hash128& slot,
                    std::shared_ptr<const python::ModuleExports> exports);
 
@@ -44,6 +49,7 @@ class SessionCache {
   std::deque<cache::Hash128> order_;  // oldest first: the first to go when the session is full
   std::unordered_map<cache::Hash128, std::shared_ptr<const python::ModuleExports>, cache::Hash128Hasher> exports_;
   std::unordered_map<cache::Hash128, cache::Hash128, cache::Hash128Hasher> export_slots_;
+  std::unordered_map<std::string, std::pair<cache::FileStat, cache::Hash128>> hashes_;  // by path
   mutable std::size_t hits_ = 0;
 };
 
@@ -55,8 +61,8 @@ class SessionFirstPass final : public FirstPassCache {
   SessionFirstPass(SessionCache& session, const std::vector<std::string>& files, const ModuleIndex& modules,
                    std::string fingerprint, const ParsedPythonFiles* open = nullptr)
       : session_(session), files_(files), modules_(modules), fingerprint_(std::move(fingerprint)), open_(open),
-        keys_(files.size()) {}
-  std::optional<PythonFileResult> before_read(std::size_t) override { return std::nullopt; }
+        keys_(files.size()), stats_(files.size()) {}
+  std::optional<PythonFileResult> before_read(std::size_t file) override;
   std::optional<PythonFileResult> after_read(std::size_t file, std::string_view bytes) override;
   void store(std::size_t file, const PythonFileResult& result) override;
 
@@ -66,8 +72,11 @@ class SessionFirstPass final : public FirstPassCache {
   const ModuleIndex& modules_;
   std::string fingerprint_;
   const ParsedPythonFiles* open_;
-  // By file (each written by one worker only): its entry's key and slot.
+  cache::Hash128 slot_of(std::size_t file) const;
+  // By file (each written by one worker only): its entry's key and slot, and its stat before it
+  // was read.
   std::vector<std::optional<std::pair<cache::Hash128, cache::Hash128>>> keys_;
+  std::vector<std::optional<cache::FileStat>> stats_;
 };
 
 }  // namespace cudnnlint

@@ -76,15 +76,15 @@ struct Parsed {
   std::optional<ParsePlan> plan;
 };
 
-Parsed parse(const SourceFile& file, std::string_view source, const Parser& parser, const PythonOptions& options) {
+// `plan`: the region plan, in Regions mode; one with nothing relevant was answered by the caller.
+Parsed parse(std::string_view source, const Parser& parser, const PythonOptions& options,
+             std::optional<ParsePlan> plan) {
   Parsed parsed;
   if (options.parsed && options.parsed->text == source && options.parsed->tree() != nullptr) {
     parsed.tree = TreePtr(ts_tree_copy(options.parsed->tree()));
     return parsed;
   }
-  if (options.mode == ParseMode::Regions) parsed.plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
-                                                       options.own_names_count);
-  if (parsed.plan && parsed.plan->nothing_relevant) return parsed;  // no tree: nothing to extract
+  parsed.plan = std::move(plan);
   if (parsed.plan) {
     parsed.tree = parser.parse(source, parsed.plan->ranges);
     // A region parse that stumbles may have been cut at a wrong place (an f-string the small
@@ -92,7 +92,6 @@ Parsed parse(const SourceFile& file, std::string_view source, const Parser& pars
     if (!parsed.tree || ts_node_has_error(ts_tree_root_node(parsed.tree.get()))) parsed.plan.reset();
   }
   if (!parsed.plan) parsed.tree = parser.parse(source);
-  (void)file;
   return parsed;
 }
 
@@ -269,17 +268,25 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
                                       std::to_string(kMaxBracketDepth) + "): not parsed, no findings from it"});
     return result;
   }
-  // The language server's document: the parts an edit did not touch keep their facts.
-  if (options.parsed && options.parsed->parts && options.parsed->text == source)
-    if (auto by_parts = analyze_by_parts(file, table, parser, options, *options.parsed->parts)) return std::move(*by_parts);
-  Parsed parsed = parse(file, source, parser, options);
-  result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
-  if (parsed.plan && parsed.plan->nothing_relevant) {
+  // The plan comes first, for the language server's document too (whose whole tree is kept): a
+  // text with no relevant region gives what a command-line run gives, with no walk of a tree
+  // (timm's 5,300-line vision_transformer.py, walked whole on every keystroke, took 15 ms).
+  std::optional<ParsePlan> plan;
+  if (options.mode == ParseMode::Regions)
+    plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
+                      options.own_names_count);
+  if (plan && plan->nothing_relevant) {
+    result.parsed_bytes = plan->parsed_bytes;
     result.facts.frameworks = imported_frameworks(source, table);
     result.facts.suppressions = suppression_comments(
         source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
     return result;
   }
+  // The language server's document: the parts an edit did not touch keep their facts.
+  if (options.parsed && options.parsed->parts && options.parsed->text == source)
+    if (auto by_parts = analyze_by_parts(file, table, parser, options, *options.parsed->parts)) return std::move(*by_parts);
+  Parsed parsed = parse(source, parser, options, std::move(plan));
+  result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
   if (!parsed.tree) {
     result.diagnostics.push_back({FileDiagnostic::Severity::Error, file.path(), std::nullopt,
                                   "the Python parser gave up on this file (too deeply nested?); skipped"});

@@ -8,9 +8,7 @@ CallArgs collect_args(TSNode argument_list, std::string_view source) {
   const Grammar& g = Grammar::get();
   CallArgs args;
   if (!is(argument_list, g.argument_list)) return args;
-  const uint32_t n = ts_node_named_child_count(argument_list);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode arg = ts_node_named_child(argument_list, i);
+  for (const TSNode arg : named_children(argument_list)) {
     const TSSymbol sym = ts_node_symbol(arg);
     if (sym == g.comment) continue;
     if (sym == g.keyword_argument) {
@@ -129,9 +127,7 @@ const Scope* Resolver::name_scope(TSNode at) const {
   const TSNode outermost = nested_.front();
   if (!ts_node_is_null(at) && is_comprehension(ts_node_symbol(outermost))) {
     // The first iterable is evaluated in the class body: `[f(c) for c in CHANNELS]`.
-    const uint32_t n = ts_node_named_child_count(outermost);
-    for (uint32_t i = 0; i < n; ++i) {
-      const TSNode clause = ts_node_named_child(outermost, i);
+    for (const TSNode clause : named_children(outermost)) {
       if (!is(clause, g_.for_in_clause)) continue;
       const TSNode iterable = field(clause, g_.f_right);
       if (!ts_node_is_null(iterable) && ts_node_start_byte(at) >= ts_node_start_byte(iterable) &&
@@ -157,9 +153,7 @@ void Resolver::shadow_identifiers(TSNode node, int depth) {
     shadowed_.push_back(node_text(node, source_));
     return;
   }
-  const uint32_t n = ts_node_named_child_count(node);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode child = ts_node_named_child(node, i);
+  for (const TSNode child : named_children(node)) {
     // A default value is not a binding: `lambda eps=EPS: ...` binds eps only.
     if (is(node, g_.default_parameter) && ts_node_eq(child, field(node, g_.f_value))) continue;
     shadow_identifiers(child, depth + 1);
@@ -167,9 +161,7 @@ void Resolver::shadow_identifiers(TSNode node, int depth) {
 }
 
 void Resolver::shadow_comprehension_targets(TSNode comprehension) {
-  const uint32_t n = ts_node_named_child_count(comprehension);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode child = ts_node_named_child(comprehension, i);
+  for (const TSNode child : named_children(comprehension)) {
     if (is(child, g_.for_in_clause)) shadow_identifiers(field(child, g_.f_left));
   }
 }
@@ -304,8 +296,7 @@ void Resolver::add_guard(TSNode subject, TSNode classes) {
   if (is(classes, g_.parenthesized_expression)) classes = ts_node_named_child(classes, 0);
   std::vector<TSNode> candidates;
   if (is(classes, g_.tuple)) {
-    const uint32_t n = ts_node_named_child_count(classes);
-    for (uint32_t i = 0; i < n; ++i) candidates.push_back(ts_node_named_child(classes, i));
+    for (const TSNode child : named_children(classes)) candidates.push_back(child);
   } else {
     candidates.push_back(classes);
   }

@@ -61,8 +61,7 @@ void ScopeTree::bind_target(Scope& scope, TSNode target, std::string_view source
   }
   // Tuple/list unpacking, starred targets: every identifier inside is (re)bound, never simply.
   if (is(target, g.attribute) || is(target, g.subscript)) return;
-  const uint32_t n = ts_node_named_child_count(target);
-  for (uint32_t i = 0; i < n; ++i) bind_target(scope, ts_node_named_child(target, i), source, depth + 1);
+  for (const TSNode child : named_children(target)) bind_target(scope, child, source, depth + 1);
 }
 
 void ScopeTree::bind_parameters(Scope& scope, TSNode parameters, std::string_view source) {
@@ -149,8 +148,7 @@ void ScopeTree::note_self_targets(Scope& method, TSNode target, TSNode value, st
       note_self_attribute(method, node, {}, source);
       continue;
     }
-    const uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) pending.push_back(ts_node_named_child(node, i));
+    for (const TSNode child : named_children(node)) pending.push_back(child);
   }
 }
 
@@ -166,8 +164,7 @@ void ScopeTree::bind_walrus(Scope& scope, TSNode expression, std::string_view so
       const TSNode name = field(node, g.f_name);
       if (is(name, g.identifier)) count_binding(scope, node_text(name, source));
     }
-    const uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) pending.push_back(ts_node_named_child(node, i));
+    for (const TSNode child : named_children(node)) pending.push_back(child);
   }
 }
 
@@ -181,8 +178,7 @@ void ScopeTree::bind_pattern_names(Scope& scope, TSNode pattern, std::string_vie
       count_binding(scope, node_text(node, source));
       continue;
     }
-    const uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) pending.push_back(ts_node_named_child(node, i));
+    for (const TSNode child : named_children(node)) pending.push_back(child);
   }
 }
 
@@ -275,9 +271,7 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
     if (sym == g.case_clause) {
       // Capture patterns bind names: count every name in the patterns (a class or constant named
       // there is counted too, which only makes fewer names constant).
-      const uint32_t n = ts_node_named_child_count(node);
-      for (uint32_t i = 0; i < n; ++i) {
-        const TSNode child = ts_node_named_child(node, i);
+      for (const TSNode child : named_children(node)) {
         if (is(child, g.case_pattern)) bind_pattern_names(current, child, source);
       }
       return true;

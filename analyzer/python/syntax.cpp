@@ -143,4 +143,18 @@ TreePtr Parser::reparse(std::string_view text, const TSTree* old) const {
   return TreePtr(ts_parser_parse_string(parser_.get(), old, text.data(), static_cast<uint32_t>(text.size())));
 }
 
+std::vector<TSNode> named_children(TSNode node) {
+  std::vector<TSNode> children;
+  if (ts_node_is_null(node)) return children;
+  TSTreeCursor cursor = ts_tree_cursor_new(node);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      const TSNode child = ts_tree_cursor_current_node(&cursor);
+      if (ts_node_is_named(child)) children.push_back(child);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return children;
+}
+
 }  // namespace cudnnlint::python

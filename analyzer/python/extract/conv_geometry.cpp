@@ -20,8 +20,7 @@ std::vector<std::optional<IntegerValue>> per_axis(TSNode node, int axes, Resolve
   if (is(node, g.tuple) || is(node, g.list) || is(node, g.parenthesized_expression)) {
     const TSNode inner = is(node, g.parenthesized_expression) ? ts_node_named_child(node, 0) : node;
     if (is(inner, g.tuple) || is(inner, g.list)) {
-      const uint32_t n = ts_node_named_child_count(inner);
-      for (uint32_t i = 0; i < n; ++i) out.push_back(integer_of(ts_node_named_child(inner, i), r));
+      for (const TSNode child : named_children(inner)) out.push_back(integer_of(child, r));
       if (static_cast<int>(out.size()) != axes) out.clear();
       return out;
     }

@@ -23,8 +23,7 @@ std::vector<std::optional<IntegerValue>> dims_of(const CallArgs& args, Resolver&
   if (ts_node_is_null(shape)) return out;
   shape = strip(shape);
   if (is(shape, g.tuple) || is(shape, g.list)) {
-    const uint32_t n = ts_node_named_child_count(shape);
-    for (uint32_t i = 0; i < n; ++i) out.push_back(integer_of(ts_node_named_child(shape, i), r));
+    for (const TSNode child : named_children(shape)) out.push_back(integer_of(child, r));
     return out;
   }
   // `torch.randn(10, 3)`: every positional is a dimension.

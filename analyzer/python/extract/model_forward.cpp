@@ -87,8 +87,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
   ModelClass model;
   TSNode init{}, forward{};
   const TSNode body = field(class_definition, g.f_body);
-  for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
-    const TSNode member = ts_node_named_child(body, i);
+  for (const TSNode member : named_children(body)) {
     TSNode definition = member;
     if (is(member, g.decorated_definition) && ts_node_named_child_count(member) > 0)
       definition = ts_node_named_child(member, ts_node_named_child_count(member) - 1);
@@ -133,8 +132,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
   // The layers: `self.name = <call>` among __init__'s own statements (not under an if or a loop).
   const TSNode init_body = field(init, g.f_body);
   Resolver::ScopeVisit in_init(r, model.init_scope);
-  for (uint32_t i = 0; i < ts_node_named_child_count(init_body); ++i) {
-    const TSNode statement = ts_node_named_child(init_body, i);
+  for (const TSNode statement : named_children(init_body)) {
     if (!is(statement, g.expression_statement) || ts_node_named_child_count(statement) != 1) continue;
     const TSNode assignment = ts_node_named_child(statement, 0);
     if (!is(assignment, g.assignment)) continue;
@@ -291,7 +289,7 @@ class ForwardReader {
       return std::nullopt;
     }
     if (is(node, g.tuple) || is(node, g.list)) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) evaluate(ts_node_named_child(node, i), depth + 1);
+      for (const TSNode child : named_children(node)) evaluate(child, depth + 1);
       return std::nullopt;
     }
     if (is(node, g.subscript) || is(node, g.attribute)) {

@@ -115,9 +115,7 @@ void NormalizationExtractor::on_dictionary(TSNode dictionary, Resolver& r) {
   std::optional<std::string> type;
   TSNode eps{};
   std::vector<std::pair<std::string, TSNode>> others;
-  const uint32_t n = ts_node_named_child_count(dictionary);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode pair = ts_node_named_child(dictionary, i);
+  for (const TSNode pair : named_children(dictionary)) {
     if (is(pair, g.comment)) continue;
     if (!is(pair, g.pair)) return;  // a ** splat: the keys are not all visible
     const auto key = string_literal(field(pair, g.f_key), r.source());

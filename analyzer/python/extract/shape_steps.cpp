@@ -103,9 +103,7 @@ std::vector<TSNode> sequential_layers(TSNode call, const std::string& framework,
   TSNode list = argument(args, 0, "layers");
   list = strip(list);
   if (ts_node_is_null(list) || !(is(list, g.list) || is(list, g.tuple))) return out;
-  const uint32_t n = ts_node_named_child_count(list);
-  for (uint32_t i = 0; i < n; ++i) {
-    const TSNode item = ts_node_named_child(list, i);
+  for (const TSNode item : named_children(list)) {
     if (is(item, g.list_splat)) return {};
     out.push_back(item);
   }

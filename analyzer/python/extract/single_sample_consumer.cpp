@@ -26,7 +26,7 @@ bool pools_to_one(TSNode call, Resolver& r) {
   size = strip(size);
   std::vector<TSNode> parts;
   if (is(size, g.tuple) || is(size, g.list)) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(size); ++i) parts.push_back(ts_node_named_child(size, i));
+    for (const TSNode child : named_children(size)) parts.push_back(child);
   } else {
     parts.push_back(size);
   }

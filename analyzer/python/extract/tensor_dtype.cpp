@@ -162,16 +162,14 @@ std::optional<AutocastRegion> autocast_around(TSNode node, Resolver& r) {
   const Grammar& g = Grammar::get();
   for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at)) {
     if (is(at, g.with_statement)) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(at); ++i) {
-        const TSNode clause = ts_node_named_child(at, i);
+      for (const TSNode clause : named_children(at)) {
         if (!is(clause, g.with_clause)) continue;
         const std::string_view text = r.text(clause);
         if (text.find("autocast") != std::string_view::npos) return AutocastRegion{clause, autocast_dtype(text)};
       }
     }
     if (is(at, g.decorated_definition)) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(at); ++i) {
-        const TSNode child = ts_node_named_child(at, i);
+      for (const TSNode child : named_children(at)) {
         if (is(child, g.function_definition) || is(child, g.class_definition)) continue;
         const std::string_view text = r.text(child);
         if (text.find("autocast") != std::string_view::npos) return AutocastRegion{child, autocast_dtype(text)};

@@ -87,7 +87,7 @@ std::optional<TransformedSize> transformed_size(TSNode node, Resolver& r) {
     const CallArgs args = collect_args(field(pipeline, g.f_arguments), r.source());
     const TSNode list = strip(argument(args, 0, "transforms"));
     if (ts_node_is_null(list) || !(is(list, g.list) || is(list, g.tuple))) return std::nullopt;
-    for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) steps.push_back(strip(ts_node_named_child(list, i)));
+    for (const TSNode child : named_children(list)) steps.push_back(strip(child));
   } else {
     steps.push_back(pipeline);
   }
