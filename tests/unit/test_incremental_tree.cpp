@@ -130,5 +130,34 @@ TEST(IncrementalTree, TheAnalysisUsesTheTreeOnlyForItsOwnText) {
   EXPECT_EQ(eps_of(with_default), "default");  // another text: its own parse, not the tree's facts
 }
 
+// In Regions mode the plan comes first for the server's document too: a text in which no region
+// is relevant gets the command line's answer (frameworks, suppressions, no facts) without its tree
+// ever being parsed; a text with a relevant region is analysed.
+TEST(IncrementalTree, ADocumentWithNothingRelevantIsAnsweredFromItsPlanWithoutItsTree) {
+  PythonOptions options;
+  options.mode = ParseMode::Regions;
+  options.families = {std::string(kNormalizationFamily)};
+  options.trigger_words = ApiTable::builtin().trigger_words(options.families);
+  options.triggers = ApiTable::builtin().quoted_tokens(options.families);
+  const Parser parser;
+  IncrementalTree tree;
+  const std::string quiet =
+      "import torch\n# nn.BatchNorm2d(8, eps=0.0), in a comment only\n\ndef double(x):\n"
+      "    return 2 * x  # cudnnlint: ignore[cudnn-bn-eps-too-small]\n";
+  options.parsed = tree.parse(quiet);
+  const PythonAnalysis answered = analyze_python(SourceFile("model.py", quiet), ApiTable::builtin(), parser, options);
+  EXPECT_FALSE(options.parsed->parsed());
+  EXPECT_EQ(answered.parsed_bytes, 0u);
+  EXPECT_TRUE(answered.facts.normalizations.empty());
+  EXPECT_EQ(answered.facts.frameworks, std::vector<std::string>{"torch"});
+  EXPECT_EQ(answered.facts.suppressions.size(), 1u);
+
+  const std::string relevant = quiet + "bn = torch.nn.BatchNorm2d(8, eps=0.0)\n";
+  options.parsed = tree.parse(relevant);
+  const PythonAnalysis analysed = analyze_python(SourceFile("model.py", relevant), ApiTable::builtin(), parser, options);
+  EXPECT_GT(analysed.parsed_bytes, 0u);
+  EXPECT_EQ(analysed.facts.normalizations.size(), 1u);
+}
+
 }  // namespace
 }  // namespace cudnnlint::python

@@ -80,6 +80,33 @@ INSTANTIATE_TEST_SUITE_P(
                    "torch.nn.BatchNorm2d"},
         ImportCase{"import torch.nn as nn\nnorm = nn.BatchNorm2d\nnorm(3, eps=1e-6)\n", "torch.nn.BatchNorm2d"}));
 
+// named_children walks a node's children with one cursor; it must give what indexing gives, for
+// every node: comments among arguments, dictionary entries, decorators, nested brackets.
+TEST(Syntax, NamedChildrenAreTheIndexedNamedChildren) {
+  const std::string text =
+      "@register\ndef f(a, *args, b=1, **kw):\n    cfgs = {'a': _cfg(url='', eps=1e-5),  # one\n"
+      "            'b': dict(x=[1, (2, 3)], **kw)}\n    return g(a,  # why\n             b, *args)\n"
+      "class C(nn.Module, metaclass=M):\n    x: int = 3\n    def __init__(self):\n"
+      "        self.bn = nn.BatchNorm2d(8, eps=(y := 1e-5))\n";
+  const python::Parser parser;
+  const python::TreePtr tree = parser.parse(text);
+  std::size_t nodes = 0;
+  std::vector<TSNode> pending{ts_tree_root_node(tree.get())};
+  while (!pending.empty()) {
+    const TSNode node = pending.back();
+    pending.pop_back();
+    std::vector<TSNode> indexed;
+    for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) indexed.push_back(ts_node_named_child(node, i));
+    const std::vector<TSNode> walked = python::named_children(node);
+    ASSERT_EQ(walked.size(), indexed.size()) << ts_node_type(node);
+    for (std::size_t i = 0; i < walked.size(); ++i) EXPECT_TRUE(ts_node_eq(walked[i], indexed[i])) << ts_node_type(node);
+    pending.insert(pending.end(), indexed.begin(), indexed.end());
+    ++nodes;
+  }
+  EXPECT_GT(nodes, 80u);
+  EXPECT_TRUE(python::named_children(TSNode{}).empty());
+}
+
 TEST(ImportResolutionNegative, UnknownModulesAndLocalNamesGiveNoFacts) {
   EXPECT_TRUE(facts_of("import mylib\nmylib.BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());
   EXPECT_TRUE(facts_of("BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());

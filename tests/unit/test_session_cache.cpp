@@ -4,6 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
 namespace cudnnlint {
 namespace {
 
@@ -52,6 +59,55 @@ TEST(SessionCache, ExportsFollowTheSameSlots) {
   session.put_exports(key_of("b"), key_of("constants.py"), second);
   EXPECT_EQ(session.find_exports(key_of("a")), nullptr);
   EXPECT_EQ(session.find_exports(key_of("b")), second);
+}
+
+namespace fs = std::filesystem;
+
+void write_file(const fs::path& path, std::string_view text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+// An imported module whose stat is unchanged is answered before it is read (its hash known from
+// the last read); a changed one, a file changed in the last two seconds (its stat cannot vouch for
+// its bytes) and an open document are read.
+TEST(SessionFirstPass, AnUnchangedFileIsAnsweredByItsStatAndAChangedOneIsRead) {
+  const fs::path dir = fs::temp_directory_path() / ("cudnnlint-session-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string layers = (dir / "layers.py").string(), open = (dir / "model.py").string();
+  write_file(layers, "EPS = 1e-5\n");
+  write_file(open, "import layers\n");
+  const std::vector<std::string> files{layers, open};
+  const ModuleIndex modules(files);
+  ParsedPythonFiles open_documents;
+  open_documents[open] = nullptr;
+  SessionCache session;
+  auto first_pass = [&] { return SessionFirstPass(session, files, modules, "options", &open_documents); };
+
+  {  // Written just now: read, and its hash not trusted to its stat.
+    SessionFirstPass pass = first_pass();
+    EXPECT_FALSE(pass.before_read(0));
+    EXPECT_FALSE(pass.after_read(0, "EPS = 1e-5\n"));
+    pass.store(0, result_with(11));
+  }
+  EXPECT_FALSE(first_pass().before_read(0));
+
+  // Two seconds later the stat vouches for the bytes read after it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  {
+    SessionFirstPass pass = first_pass();
+    EXPECT_FALSE(pass.before_read(0));  // the hash is first remembered by this read
+    ASSERT_TRUE(pass.after_read(0, "EPS = 1e-5\n"));
+  }
+  {
+    SessionFirstPass pass = first_pass();
+    const auto answered = pass.before_read(0);
+    ASSERT_TRUE(answered);
+    EXPECT_EQ(answered->bytes_parsed, 11u);
+    EXPECT_FALSE(pass.before_read(1));  // the open document: its buffer is read
+  }
+  write_file(layers, "EPS = 0.0\n");  // changed: its stat with it
+  EXPECT_FALSE(first_pass().before_read(0));
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -916,10 +916,12 @@ void TensorDtypeExtractor::on_other_call(TSNode call, Resolver& r) {
   const Grammar& g = Grammar::get();
   const TSNode callee = field(call, g.f_function);
   if (!is(strip(callee), g.call) && !is(callee, g.identifier)) return;
-  const CallArgs args = args_of(call, r);
-  if (args.positional.empty() || args.first_star == 0) return;
+  // The consumer first: most calls named by a plain identifier (`len(x)`) are not one, and their
+  // arguments need not be collected.
   auto c = consumer_of(callee, call, r);
   if (!c) return;
+  const CallArgs args = args_of(call, r);
+  if (args.positional.empty() || args.first_star == 0) return;
   if (flags(r).default_dtype_changed || flags(r).autocast_switched) c->weights = DType::Unknown;
   emit_input(*c, short_text(r.text(callee)), args.positional.front(), call, r, false);
 }
