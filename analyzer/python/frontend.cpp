@@ -271,19 +271,28 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   // The plan comes first, for the language server's document too (whose whole tree is kept): a
   // text with no relevant region gives what a command-line run gives, with no walk of a tree
   // (timm's 5,300-line vision_transformer.py, walked whole on every keystroke, took 15 ms).
+  // With a kept tree only whether anything is relevant matters (the tree is walked whole then),
+  // and that is answered at the first relevant statement.
+  const bool tree_kept = options.parsed && options.parsed->text == source;
   std::optional<ParsePlan> plan;
-  if (options.mode == ParseMode::Regions)
+  bool irrelevant = false;
+  if (options.mode == ParseMode::Regions && tree_kept) {
+    irrelevant = nothing_relevant(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
+                                  options.own_names_count);
+  } else if (options.mode == ParseMode::Regions) {
     plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
                       options.own_names_count);
-  if (plan && plan->nothing_relevant) {
-    result.parsed_bytes = plan->parsed_bytes;
+    irrelevant = plan && plan->nothing_relevant;
+  }
+  if (irrelevant) {
+    result.parsed_bytes = 0;
     result.facts.frameworks = imported_frameworks(source, table);
     result.facts.suppressions = suppression_comments(
         source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
     return result;
   }
   // The language server's document: the parts an edit did not touch keep their facts.
-  if (options.parsed && options.parsed->parts && options.parsed->text == source)
+  if (tree_kept && options.parsed->parts)
     if (auto by_parts = analyze_by_parts(file, table, parser, options, *options.parsed->parts)) return std::move(*by_parts);
   Parsed parsed = parse(source, parser, options, std::move(plan));
   result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();

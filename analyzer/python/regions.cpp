@@ -789,10 +789,15 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
   return split_statements(source, 0, source.size(), "");
 }
 
-std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
-                                    const std::vector<std::string>& trigger_words,
-                                    const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs,
-                                    bool own_names_count) {
+namespace {
+
+// `relevance_only`: the plan is wanted only for whether anything is relevant; answered as soon as
+// one chunk is (a plan with no ranges and nothing_relevant false).
+std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                                           const std::vector<std::string>& trigger_words,
+                                           const std::vector<std::string>& attributes,
+                                           const std::vector<WordPair>& pairs, bool own_names_count,
+                                           bool relevance_only) {
   // A trigger counts where it is code: in a docstring or a comment it cannot make a call. Words
   // count as whole identifiers (`use_batch_norm` is not `batch_norm`); quoted triggers ('BN',
   // mmcv's registry names) are strings by nature and count anywhere.
@@ -846,8 +851,10 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
     if (!chunk.is_definition) simple[k] = is_simple_statement(text) ? 1 : import_names(text) ? 2 : 0;
     const bool rebinds = std::any_of(ids[k].begin(), ids[k].end(),
                                      [](std::string_view w) { return w == "global" || w == "nonlocal"; });
-    if (names_a_trigger_in(text, ids[k]) || rebinds || (chunk.is_definition && assigns_attribute(text, attributes)))
+    if (names_a_trigger_in(text, ids[k]) || rebinds || (chunk.is_definition && assigns_attribute(text, attributes))) {
       relevant[k] = 1;
+      if (relevance_only) return ParsePlan{};  // relevance only spreads: something is relevant
+    }
   }
   // Pairs: a definition holding both halves is relevant; the module's own statements are read as
   // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
@@ -967,6 +974,11 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
           whole[c] = 1;
         }
     }
+  }
+  if (relevance_only) {  // what follows spreads relevance from relevant chunks: it adds no first one
+    ParsePlan plan;
+    plan.nothing_relevant = std::none_of(relevant.begin(), relevant.end(), [](char r) { return r != 0; });
+    return plan;
   }
   // A few sweeps settle almost every file (a name is usually bound above its uses); past
   // kMaxSweeps, a worklist over an index of who mentions each word finishes in linear time.
@@ -1286,6 +1298,22 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
   plan.parsed_bytes = included.bytes;
   if (plan.parsed_bytes >= source.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain
   return plan;
+}
+
+}  // namespace
+
+std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                                    const std::vector<std::string>& trigger_words,
+                                    const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs,
+                                    bool own_names_count) {
+  return plan_or_relevance(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count, false);
+}
+
+bool nothing_relevant(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                      const std::vector<std::string>& trigger_words, const std::vector<std::string>& attributes,
+                      const std::vector<WordPair>& pairs, bool own_names_count) {
+  const auto plan = plan_or_relevance(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count, true);
+  return plan && plan->nothing_relevant;
 }
 
 }  // namespace cudnnlint::python

@@ -75,6 +75,12 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
                                     const std::vector<std::string>& attributes,
                                     const std::vector<WordPair>& pairs = {}, bool own_names_count = true);
 
+// Whether plan_parse would answer nothing_relevant, with the same arguments; answered at the first
+// relevant chunk (the language server asks it of its document on every keystroke, and walks the
+// tree it keeps when something is relevant).
+bool nothing_relevant(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                      const std::vector<std::string>& trigger_words, const std::vector<std::string>& attributes,
+                      const std::vector<WordPair>& pairs = {}, bool own_names_count = true);
 
 // Whether `text` names `word` as a whole identifier.
 bool mentions_identifier(std::string_view text, std::string_view word);

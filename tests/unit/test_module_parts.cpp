@@ -269,5 +269,32 @@ TEST(ModuleParts, ForEachLocationReachesEveryLocation) {
   EXPECT_GT(total, 500u);
 }
 
+// The language server asks nothing_relevant of its document instead of making a plan; it must say
+// what the plan says, with and without the definitions' own names, with and without a word pair.
+TEST(ModuleParts, NothingRelevantSaysWhatThePlanSays) {
+  const PythonOptions base = all_families();
+  const std::vector<std::string> triggers = ApiTable::builtin().quoted_tokens(base.families);
+  const std::vector<std::string> words = ApiTable::builtin().trigger_words(base.families);
+  const std::vector<std::string> attributes = ApiTable::builtin().instance_attributes();
+  WordPair pair;
+  pair.first = {"randint", "randn", "long"};
+  pair.second = {"Conv2d", std::string(kSmallFloatLiteral)};
+  const std::vector<WordPair> no_pairs, one_pair{pair};
+  std::size_t irrelevant = 0, relevant = 0;
+  for (const fs::path& path : python_files()) {
+    SCOPED_TRACE(path.string());
+    const std::string text = read(path);
+    for (const bool own_names_count : {false, true})
+      for (const auto* pairs : {&no_pairs, &one_pair}) {
+        const auto plan = plan_parse(text, triggers, words, attributes, *pairs, own_names_count);
+        const bool planned = plan && plan->nothing_relevant;
+        ASSERT_EQ(nothing_relevant(text, triggers, words, attributes, *pairs, own_names_count), planned);
+        ++(planned ? irrelevant : relevant);
+      }
+  }
+  EXPECT_GT(irrelevant, 20u);
+  EXPECT_GT(relevant, 200u);
+}
+
 }  // namespace
 }  // namespace cudnnlint::python
