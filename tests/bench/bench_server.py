@@ -6,6 +6,9 @@ The goal for Python is p95 <= 10 ms.
 
 Usage: python3 tests/bench/bench_server.py [--cudnnlint build/cudnnlint] [--edits 200] [--lines 5000]
        python3 tests/bench/bench_server.py --project /path/to/repo --file pkg/model.py  (a real workspace)
+       python3 tests/bench/bench_server.py --project /path/to/repo --min-lines 2500 --edits 40
+           (every file of the workspace of at least that many lines, one line each, then how many
+           meet the goal)
 Python 3 standard library only.
 """
 
@@ -76,7 +79,7 @@ class Client:
                 return message
 
 
-def measure(binary, root, path, text, edits, newlines=False):
+def measure(binary, root, path, text, edits, newlines=False, quiet=False):
     """didOpen, then `edits` edits of `text` at `path` in workspace `root`; returns the figures.
     newlines: each edit adds or removes a line break in the middle of the file, so that every line
     below moves (what pressing Enter does), instead of changing an eps."""
@@ -140,6 +143,8 @@ def measure(binary, root, path, text, edits, newlines=False):
     client.proc.wait(timeout=30)
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+    if quiet:
+        return p(0.50), p(0.95)
     print(f"file: {text.count(chr(10)):,} lines, {len(text) / 1000:.0f} kB; {edits} edits; didOpen {opened * 1000:.1f} ms")
     print(f"didChange -> publishDiagnostics: p50 {p(0.50):.1f} ms, p95 {p(0.95):.1f} ms, "
           f"max {latencies[-1] * 1000:.1f} ms, mean {statistics.mean(latencies) * 1000:.1f} ms (goal: p95 <= 10 ms)")
@@ -155,7 +160,29 @@ def main():
                     help="edits that add and remove a line break mid-file (every line below moves)")
     ap.add_argument("--project", help="an existing workspace (a fetched repository) to open FILE in instead")
     ap.add_argument("--file", help="with --project: the file to edit, relative to it")
+    ap.add_argument("--min-lines", type=int,
+                    help="with --project and no --file: every Python file of at least this many lines, in turn")
     args = ap.parse_args()
+    if args.project and not args.file and args.min_lines:
+        root = os.path.abspath(args.project)
+        files = []
+        for folder, _, names in os.walk(root):
+            for name in names:
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        text = f.read()
+                    if text.count("\n") >= args.min_lines:
+                        files.append((text.count("\n"), path, text))
+        files.sort(key=lambda f: (-f[0], f[1]))
+        print(f"workspace {root}: {len(files)} files of at least {args.min_lines:,} lines, {args.edits} edits each")
+        met = 0
+        for lines, path, text in files:
+            p50, p95 = measure(args.cudnnlint, root, path, text, args.edits, args.newlines, quiet=True)
+            met += p95 <= 10
+            print(f"{lines:6,} lines  p50 {p50:5.1f} ms  p95 {p95:5.1f} ms  {os.path.relpath(path, root)}", flush=True)
+        print(f"p95 <= 10 ms in {met} of {len(files)} files")
+        return
     if args.project:
         root = os.path.abspath(args.project)
         path = os.path.join(root, args.file)
