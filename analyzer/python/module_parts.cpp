@@ -77,6 +77,36 @@ void append_facts(FileFacts& to, const FileFacts& from) {
   append(to.config_defaults, from.config_defaults);
 }
 
+// The note for `part`, the part of `cut` that sends the module whole.
+ModulePartsCache::WholeNote whole_note(std::string_view source, const ModuleParts& cut, const std::vector<std::size_t>& part) {
+  ModulePartsCache::WholeNote note{std::string(source), {}};
+  for (const std::size_t k : part) note.chunks.emplace_back(cut.chunks[k].begin, cut.chunks[k].end);
+  return note;
+}
+
+// Whether `now` differs from `note.text` only inside one of its statements (by common prefix and
+// suffix); if so the note is moved onto `now`.
+bool edited_inside(ModulePartsCache::WholeNote& note, std::string_view now) {
+  const std::string_view before = note.text;
+  const std::size_t shorter = std::min(before.size(), now.size());
+  std::size_t prefix = 0;
+  while (prefix < shorter && before[prefix] == now[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == now[now.size() - 1 - suffix]) ++suffix;
+  const std::size_t old_end = before.size() - suffix;
+  const auto inside = std::find_if(note.chunks.begin(), note.chunks.end(), [&](const auto& chunk) {
+    return chunk.first < prefix && old_end <= chunk.second;
+  });
+  if (inside == note.chunks.end()) return false;
+  const auto delta = static_cast<std::int64_t>(now.size()) - static_cast<std::int64_t>(before.size());
+  for (auto it = inside; it != note.chunks.end(); ++it) {
+    if (it != inside) it->first = static_cast<std::uint32_t>(it->first + delta);
+    it->second = static_cast<std::uint32_t>(it->second + delta);
+  }
+  note.text.assign(now);
+  return true;
+}
+
 }  // namespace
 
 std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const ApiTable& table, const Parser& parser,
@@ -92,8 +122,22 @@ std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const Api
   // The project step's later rounds extend the API table with the project's own callables: kept
   // facts were extracted against the built-in one, so only that one's analyses are kept.
   if (&table != &ApiTable::builtin()) return std::nullopt;
+  {
+    const std::lock_guard lock(cache.mutex_);
+    if (cache.whole_ && edited_inside(*cache.whole_, source)) {
+      cache.last_ = {};
+      return std::nullopt;
+    }
+    cache.whole_.reset();
+  }
   const auto parts = split_into_parts(source);
-  if (!parts || parts->parts.size() < 2) return std::nullopt;
+  if (!parts) return std::nullopt;
+  if (parts->parts.size() < 2) {
+    const std::lock_guard lock(cache.mutex_);
+    ++cache.cuts_;
+    if (parts->parts.size() == 1) cache.whole_ = whole_note(source, *parts, parts->parts.front());
+    return std::nullopt;
+  }
   const NodeLocator locator{file, source, base};
 
   PythonAnalysis result;
@@ -122,6 +166,7 @@ std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const Api
   for (const std::size_t k : parts->shared) append_text(shared_key, code_of(k));
 
   const std::lock_guard lock(cache.mutex_);
+  ++cache.cuts_;
   auto& context = cache.contexts_[options_key(options)];
   if (context.shared != shared_key) {
     context.shared = std::move(shared_key);
@@ -142,7 +187,10 @@ std::optional<PythonAnalysis> analyze_by_parts(const SourceFile& file, const Api
   for (std::size_t p = 0; p < parts->parts.size(); ++p) {
     std::size_t bytes = 0;
     for (const std::size_t k : parts->parts[p]) bytes += text_of(k).size();
-    if (2 * bytes > source.size() && !previous.contains(keys[p])) return std::nullopt;
+    if (2 * bytes > source.size() && !previous.contains(keys[p])) {
+      cache.whole_ = whole_note(source, *parts, parts->parts[p]);
+      return std::nullopt;
+    }
   }
   std::unordered_map<std::string, ModulePartsCache::Entry> kept;
   ModulePartsCache::Counts counts;

@@ -32,10 +32,21 @@ class ModulePartsCache {
   struct Counts {
     std::size_t parts = 0, reused = 0;
   };
+  // A module the last analysis sent whole: its text then, and the byte ranges in it of the
+  // statements of the part that holds most of it.
+  struct WholeNote {
+    std::string text;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> chunks;
+  };
   // What the last analysis did (for tests and the benchmark).
   Counts last() const {
     const std::lock_guard lock(mutex_);
     return last_;
+  }
+  // How many times the module was cut into parts, in all.
+  std::size_t cuts() const {
+    const std::lock_guard lock(mutex_);
+    return cuts_;
   }
 
  private:
@@ -50,6 +61,12 @@ class ModulePartsCache {
   };
   std::map<std::string, Context> contexts_;  // by the options the facts depend on
   Counts last_;
+  std::size_t cuts_ = 0;
+  // The last analysis went whole for a part holding most of the module: an edit inside one of
+  // that part's statements sends the module whole again without cutting it (the cut was most of
+  // what is left of such a keystroke's cost). Going whole is always right: this only skips the
+  // search for a cheaper way, as long as the edits stay there.
+  std::optional<WholeNote> whole_;
 };
 
 // nullopt when the module cannot be cut (a syntax error, a text the lexer cannot split, a single

@@ -206,6 +206,46 @@ TEST(ModuleParts, AnEditReanalysesOnlyItsPart) {
   EXPECT_EQ(parts->parts.size(), 5u);
 }
 
+// A module sent whole for a part holding most of it is sent whole again, without being cut, while
+// the edits stay inside that part's statements; an edit elsewhere cuts it again. Either way the
+// analysis gives the whole module's facts.
+TEST(ModuleParts, EditsInsideThePartHoldingMostOfTheModuleSkipTheCut) {
+  std::string text = "import torch.nn as nn\n\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n";
+  for (int i = 0; i < 20; ++i) text += "        self.bn" + std::to_string(i) + " = nn.BatchNorm2d(8, eps=1e-5)\n";
+  text += "\n\ndef helper():\n    return nn.BatchNorm2d(4, eps=1e-3)\n";
+  IncrementalTree tree;
+  PythonOptions options = all_families();
+  const Parser parser;
+  std::string now = text;
+  auto edit = [&](std::size_t at, std::size_t length, const std::string& inserted) {
+    const std::string before = now;
+    now = before.substr(0, at) + inserted + before.substr(at + length);
+    tree.edit(before, at, at + length, inserted);
+    options.parsed = tree.parse(now);
+    const PythonAnalysis analysed = analyze_python(SourceFile("model.py", now), ApiTable::builtin(), parser, options);
+    PythonOptions alone = all_families();
+    const PythonAnalysis whole = analyze_python(SourceFile("model.py", now), ApiTable::builtin(), parser, alone);
+    EXPECT_EQ(canonical(analysed.facts), canonical(whole.facts));
+    return analysed;
+  };
+  options.parsed = tree.parse(now);
+  (void)analyze_python(SourceFile("model.py", now), ApiTable::builtin(), parser, options);
+  const ModulePartsCache& cache = *options.parsed->parts;
+  const std::size_t cuts = cache.cuts();
+  ASSERT_GE(cuts, 1u);
+  // Inside the class (most of the module): not cut again, however the lines move.
+  edit(now.find("1e-5", now.find("bn7")), 4, "1e-9");
+  edit(now.find("super()"), 0, "x = 1\n        ");
+  const PythonAnalysis inside = edit(now.find("1e-5", now.find("bn3")), 4, "0.0");
+  EXPECT_EQ(cache.cuts(), cuts);
+  EXPECT_EQ(std::count_if(inside.facts.normalizations.begin(), inside.facts.normalizations.end(),
+                          [](const NormalizationFact& f) { return f.eps && f.eps->spelling == "0.0"; }),
+            1);
+  // In the helper, outside the class: cut again.
+  edit(now.find("1e-3"), 4, "1e-2");
+  EXPECT_EQ(cache.cuts(), cuts + 1);
+}
+
 // A part that does not parse sends the module to the whole analysis, which says where the error is
 // (the whole tree is never parsed for the parts: the edited part's own parse tells).
 TEST(ModuleParts, APartWithASyntaxErrorSendsTheModuleWhole) {
