@@ -34,12 +34,12 @@ class SessionCache {
   std::size_t hits() const;
   // What a module binds at its top level (the project step's `from .constants import EPS`).
   std::shared_ptr<const python::ModuleExports> find_exports(const cache::Hash128& key) const;
-  // The hash of a file's bytes while its stat is the one recorded with it: on each keystroke the
-  // document's imports are then neither read nor hashed again.
-  std::optional<cache::Hash128> known_hash(const std::string& path, const cache::FileStat& now) const;
-  void remember_hash(const std::string& path, const cache::FileStat& stat, const cache::Hash128& hash);
   void put_exports(const cache::Hash128& key, const cache::Hash128& slot,
                    std::shared_ptr<const python::ModuleExports> exports);
+  // The hash of a file's bytes while its stat is the one recorded with it: on each keystroke the
+  // document's imports are then neither read nor hashed again. A stat is recorded once settled.
+  std::optional<cache::Hash128> known_hash(const std::string& path, const cache::FileStat& now) const;
+  void remember_hash(const std::string& path, const cache::FileStat& stat, const cache::Hash128& hash);
 
  private:
   mutable std::mutex mutex_;
@@ -67,12 +67,13 @@ class SessionFirstPass final : public FirstPassCache {
   void store(std::size_t file, const PythonFileResult& result) override;
 
  private:
+  cache::Hash128 slot_of(std::size_t file) const;  // the file in its role, without its bytes
+
   SessionCache& session_;
   const std::vector<std::string>& files_;
   const ModuleIndex& modules_;
   std::string fingerprint_;
   const ParsedPythonFiles* open_;
-  cache::Hash128 slot_of(std::size_t file) const;
   // By file (each written by one worker only): its entry's key and slot, and its stat before it
   // was read.
   std::vector<std::optional<std::pair<cache::Hash128, cache::Hash128>>> keys_;
