@@ -362,7 +362,15 @@ std::string run_fingerprint(const AnalysisOptions& options, const std::string& p
 
 AnalysisResult analyze(const AnalysisOptions& options) {
   AnalysisResult result;
-  DiscoveryResult discovered = discover(options.paths, options.discovery);
+  DiscoveryResult discovered;
+  if (options.paths_discovered) {
+    // As discover() gives them: sorted, each once.
+    discovered.files = options.paths;
+    std::sort(discovered.files.begin(), discovered.files.end());
+    discovered.files.erase(std::unique(discovered.files.begin(), discovered.files.end()), discovered.files.end());
+  } else {
+    discovered = discover(options.paths, options.discovery);
+  }
   result.usage_error = discovered.usage_error;
   result.diagnostics = std::move(discovered.diagnostics);
   result.target = options.read_pins ? resolve_target(options.target, options.paths, result.diagnostics) : options.target;
@@ -486,7 +494,9 @@ AnalysisResult analyze(const AnalysisOptions& options) {
 
   // Python: the first pass over every file, in parallel.
   const ApiTable& builtin = ApiTable::builtin();
-  const ModuleIndex modules(python_files);
+  const std::shared_ptr<const ModuleIndex> module_index =
+      options.module_indexes ? options.module_indexes->index_for(python_files) : std::make_shared<const ModuleIndex>(python_files);
+  const ModuleIndex& modules = *module_index;
   PythonPassOptions pass;
   pass.table = &builtin;
   pass.limits = options.limits;

@@ -28,6 +28,8 @@ struct ParsedSource;  // python/incremental_tree.h
 
 class SessionCache;  // engine/session_cache.h
 
+class ModuleIndexCache;  // engine/module_index.h
+
 // Python trees parsed ahead, by path (the language server's open documents).
 using ParsedPythonFiles = std::map<std::string, std::shared_ptr<const python::ParsedSource>, std::less<>>;
 
@@ -42,6 +44,9 @@ struct CacheOptions {
 struct AnalysisOptions {
   std::vector<std::string> paths;
   DiscoveryOptions discovery;
+  // `paths` are files that a discovery with `discovery` found (the language server's workspace
+  // walk): they are taken as they are, not looked at again.
+  bool paths_discovered = false;
   LoadLimits limits;
   Target target;
   unsigned jobs = 0;                 // 0: one per hardware thread
@@ -61,6 +66,8 @@ struct AnalysisOptions {
   // First-pass results kept in memory from one analysis to the next (the language server's); used
   // when the disk cache is not.
   std::shared_ptr<SessionCache> session;
+  // Module indexes kept from one analysis to the next (the language server's); null: built anew.
+  std::shared_ptr<ModuleIndexCache> module_indexes;
 };
 
 struct AnalysisResult {

@@ -94,4 +94,13 @@ std::optional<std::pair<std::size_t, std::string>> ModuleIndex::split(std::strin
   return std::nullopt;
 }
 
+std::shared_ptr<const ModuleIndex> ModuleIndexCache::index_for(const std::vector<std::string>& python_files) {
+  const std::lock_guard lock(mutex_);
+  if (const auto it = kept_.find(python_files); it != kept_.end()) return it->second;
+  if (kept_.size() >= kMaxKept) kept_.clear();
+  auto index = std::make_shared<const ModuleIndex>(python_files);
+  kept_.emplace(python_files, index);
+  return index;
+}
+
 }  // namespace cudnnlint

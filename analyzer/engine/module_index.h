@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +35,19 @@ class ModuleIndex {
  private:
   std::vector<ModuleInfo> infos_;
   std::unordered_map<std::string, std::optional<std::size_t>> by_name_;  // nullopt: ambiguous
+};
+
+// Indexes kept from one analysis to the next, by their file list: the language server analyses a
+// document with the same files keystroke after keystroke, and an index stats every folder's
+// __init__.py. Whoever keeps one replaces it when files come or go. Thread-safe.
+class ModuleIndexCache {
+ public:
+  std::shared_ptr<const ModuleIndex> index_for(const std::vector<std::string>& python_files);
+
+ private:
+  static constexpr std::size_t kMaxKept = 16;  // lists: one per open document, about
+  std::mutex mutex_;
+  std::map<std::vector<std::string>, std::shared_ptr<const ModuleIndex>> kept_;
 };
 
 }  // namespace cudnnlint

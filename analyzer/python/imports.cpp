@@ -1,6 +1,7 @@
 #include "python/imports.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <cctype>
 
 namespace cudnnlint::python {
@@ -151,8 +152,9 @@ std::string take_dotted(std::string_view& text) {
 
 std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context) {
   std::vector<std::string> out;
+  std::unordered_set<std::string> seen;  // transformers' trainer.py names 600 candidates: no linear search
   auto add = [&](const std::string& name) {
-    if (!name.empty() && name.back() != '.' && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    if (!name.empty() && name.back() != '.' && seen.insert(name).second) out.push_back(name);
   };
   std::size_t at = 0;
   while (at < source.size()) {

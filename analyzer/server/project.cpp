@@ -4,6 +4,7 @@
 #include "cpp/frontend.h"
 #include "discovery/discovery.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cudnnlint::server {
@@ -26,6 +27,7 @@ void Project::set_root(std::string root) {
   files_.reset();
   import_graph_.reset();
   targets_.clear();
+  drop_module_indexes();
 }
 
 bool Project::inside(const std::string& path) const {
@@ -54,6 +56,19 @@ std::string Project::pins_key(const std::vector<std::string>& paths) {
   std::string key;
   for (const auto& folder : folders) key += folder + '\n';
   return key;
+}
+
+const std::string& Project::pins_key_of(const std::vector<std::string>& paths) {
+  if (paths != pins_paths_ || pins_key_.empty()) {
+    pins_paths_ = paths;
+    pins_key_ = pins_key(paths);
+  }
+  return pins_key_;
+}
+
+void Project::drop_module_indexes() {
+  // A new cache, not a cleared one: an analysis on the other thread keeps the one it was given.
+  module_indexes_ = std::make_shared<ModuleIndexCache>();
 }
 
 AnalysisOptions Project::options_for(const std::string& path,
@@ -97,12 +112,16 @@ AnalysisOptions Project::options_for(const std::string& path,
              " workspace files it imports or is imported by (and the first " + std::to_string(kMaxImporters) +
              " importers); values from the rest are not followed";
     }
+    // Every file but a document the walk did not find (new, or excluded) is one it found, with
+    // these options: discovery need not look at them again.
+    options.paths_discovered = std::binary_search(project.python.begin(), project.python.end(), path);
     options.paths = std::move(closure.files);
     options.paths.insert(options.paths.end(), project.configs.begin(), project.configs.end());
+    options.module_indexes = module_indexes_;
   }
   // The pins read for the same folders last time (the dependency files are watched: a change
   // clears this).
-  if (const auto known = targets_.find(pins_key(options.paths)); known != targets_.end()) {
+  if (const auto known = targets_.find(pins_key_of(options.paths)); known != targets_.end()) {
     options.target = known->second;
     options.read_pins = false;
   }
@@ -112,7 +131,7 @@ AnalysisOptions Project::options_for(const std::string& path,
 void Project::remember(const AnalysisOptions& options, const AnalysisResult& result) {
   if (!options.read_pins) return;
   const std::lock_guard lock(mutex_);
-  targets_[pins_key(options.paths)] = result.target;
+  targets_[pins_key_of(options.paths)] = result.target;
 }
 
 void Project::configuration_changed() {
@@ -120,12 +139,14 @@ void Project::configuration_changed() {
   targets_.clear();     // the pins or the configured versions may have changed
   files_.reset();       // the excludes may have changed
   import_graph_.reset();
+  drop_module_indexes();
 }
 
 void Project::files_came_or_went() {
   const std::lock_guard lock(mutex_);
   files_.reset();  // a module or config file came or went: imports may resolve elsewhere
   import_graph_.reset();
+  drop_module_indexes();  // an __init__.py may have come or gone
 }
 
 void Project::module_changed() {

@@ -7,6 +7,7 @@
 
 #include "engine/analysis.h"
 #include "engine/import_closure.h"
+#include "engine/module_index.h"
 #include "engine/session_cache.h"
 
 #include <cstddef>
@@ -57,6 +58,8 @@ class Project {
   const Files& files(const AnalysisOptions& options);  // the caller holds mutex_
   bool inside(const std::string& path) const;
   static std::string pins_key(const std::vector<std::string>& paths);
+  const std::string& pins_key_of(const std::vector<std::string>& paths);  // the caller holds mutex_
+  void drop_module_indexes();                                             // the caller holds mutex_
 
   std::ostream& log_;
   std::mutex mutex_;
@@ -64,6 +67,10 @@ class Project {
   std::optional<Files> files_;               // found by a walk, as the command line's
   std::optional<ImportGraph> import_graph_;  // of the files on disk; rebuilt when they change
   std::map<std::string, Target> targets_;    // by pins_key(): the target the pins gave
+  // The last paths' pins key: a document is analysed with the same files keystroke after keystroke.
+  std::vector<std::string> pins_paths_;
+  std::string pins_key_;
+  std::shared_ptr<ModuleIndexCache> module_indexes_ = std::make_shared<ModuleIndexCache>();
   bool cut_noted_ = false;
 };
 
