@@ -17,6 +17,7 @@
 #include "python/syntax.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <memory>
@@ -175,12 +176,19 @@ constexpr std::size_t kMaxBracketDepth = 1000;
 // The deepest run of unclosed ( [ { in the text (strings and comments counted too: deep nesting
 // there is as rare).
 std::size_t max_bracket_depth(std::string_view text) {
-  std::size_t depth = 0, deepest = 0;
+  // A table and no branch per byte: the language server asks on every keystroke (200 kB files).
+  static constexpr auto kStep = [] {
+    std::array<int, 256> step{};
+    for (const unsigned char c : std::string_view("([{")) step[c] = 1;
+    for (const unsigned char c : std::string_view(")]}")) step[c] = -1;
+    return step;
+  }();
+  long depth = 0, deepest = 0;
   for (const char c : text) {
-    if (c == '(' || c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    depth = std::max(0L, depth + kStep[static_cast<unsigned char>(c)]);  // a stray closer counts nothing
+    deepest = std::max(deepest, depth);
   }
-  return deepest;
+  return static_cast<std::size_t>(deepest);
 }
 
 }  // namespace

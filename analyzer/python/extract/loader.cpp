@@ -212,15 +212,16 @@ void LoaderExtractor::zero_size_input(const std::string& consumer, const std::st
 }
 
 void LoaderExtractor::on_other_call(TSNode call, Resolver& r) {
+  // Every case below is TensorFlow's or Keras's (a method API, `predict`, a layer called on a
+  // tensor): in a file that imports neither, no call is one.
+  if (!tensorflow_file(r)) return;
   const Grammar& g = Grammar::get();
   const TSNode callee = field(call, g.f_function);
-  const bool tensorflow = tensorflow_file(r);
-  auto imports = [&](std::string_view key) { return tensorflow && (key == "tensorflow" || key == "keras"); };
   if (is(callee, g.attribute)) {
     const std::string method(r.text(field(callee, g.f_attribute)));
     for (const auto& [leaf, api] : methods_) {
       if (leaf != method) continue;
-      if (!(imports(api->framework) || (api->framework == "keras" && imports("tensorflow")))) continue;
+      if (api->framework != "tensorflow" && api->framework != "keras") continue;
       const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
       // Named as its class's method ("Dataset.batch", "Model.fit"): the receiver may be a whole pipeline.
       const std::string owner = api->canonical.substr(0, api->canonical.rfind('.'));
@@ -230,14 +231,13 @@ void LoaderExtractor::on_other_call(TSNode call, Resolver& r) {
       break;
     }
     // model.predict(x): Keras splits x into batches; zero samples leave it nothing to predict.
-    if (method == "predict" && tensorflow) {
+    if (method == "predict") {
       const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
       if (!args.positional.empty() && args.first_star != 0)
         zero_size_input("keras.Model.predict", "keras", args.positional.front(), r);
     }
     return;
   }
-  if (!tensorflow) return;
   // A layer called on a tensor: `Conv2D(32, 3)(x)`, or `conv = Conv2D(32, 3)` then `conv(x)`.
   TSNode construction = strip(callee);
   if (is(construction, g.identifier)) construction = strip(definition_of(construction, r));
