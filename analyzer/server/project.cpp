@@ -1,11 +1,13 @@
 #include "server/project.h"
 
 #include "cli/config.h"
+#include "config/config_file.h"
 #include "cpp/frontend.h"
 #include "discovery/discovery.h"
 
 #include <algorithm>
 #include <set>
+#include <variant>
 
 namespace cudnnlint::server {
 
@@ -28,6 +30,7 @@ void Project::set_root(std::string root) {
   import_graph_.reset();
   targets_.clear();
   drop_module_indexes();
+  config_readers_.clear();
 }
 
 bool Project::inside(const std::string& path) const {
@@ -90,35 +93,10 @@ AnalysisOptions Project::options_for(const std::string& path,
   } catch (const std::exception& e) {
     log_ << "cudnnlint server: configuration: " << e.what() << '\n';
   }
-  // A Python document of the workspace: with what it imports and what imports it, and the config
-  // files its code may read, as `cudnnlint .` would follow them.
-  if (is_python(path) && inside(path)) {
-    const Files& project = files(options);
-    if (!import_graph_) import_graph_.emplace(project.python, options.limits);
-    ImportClosure closure = import_graph_->closure(path, options.limits, kMaxAnalysed);
-    std::set<std::string> analysed(closure.files.begin(), closure.files.end());
-    std::size_t importers = 0;
-    for (const std::string& importer : import_graph_->importers_of(path)) {
-      if (analysed.size() >= kMaxAnalysed || ++importers > kMaxImporters) {
-        closure.truncated = true;
-        break;
-      }
-      for (std::string& file : import_graph_->closure(importer, options.limits, kMaxAnalysed - analysed.size()).files)
-        if (analysed.insert(file).second) closure.files.push_back(std::move(file));
-    }
-    if (closure.truncated && !cut_noted_) {
-      cut_noted_ = true;
-      note = "cudnnlint: " + path + " is analysed with the first " + std::to_string(kMaxAnalysed) +
-             " workspace files it imports or is imported by (and the first " + std::to_string(kMaxImporters) +
-             " importers); values from the rest are not followed";
-    }
-    // Every file but a document the walk did not find (new, or excluded) is one it found, with
-    // these options: discovery need not look at them again.
-    options.paths_discovered = std::binary_search(project.python.begin(), project.python.end(), path);
-    options.paths = std::move(closure.files);
-    options.paths.insert(options.paths.end(), project.configs.begin(), project.configs.end());
-    options.module_indexes = module_indexes_;
-  }
+  // A document of the workspace: with the files `cudnnlint .` would follow from it, and the config
+  // files code may read.
+  if (is_python(path) && inside(path)) add_python_neighbours(path, options, note);
+  else if (config::is_config_file(path) && inside(path)) add_config_readers(path, options, note);
   // The pins read for the same folders last time (the dependency files are watched: a change
   // clears this).
   if (const auto known = targets_.find(pins_key_of(options.paths)); known != targets_.end()) {
@@ -126,6 +104,60 @@ AnalysisOptions Project::options_for(const std::string& path,
     options.read_pins = false;
   }
   return options;
+}
+
+void Project::add_python_neighbours(const std::string& path, AnalysisOptions& options, std::string& note) {
+  const Files& project = files(options);
+  if (!import_graph_) import_graph_.emplace(project.python, options.limits);
+  ImportClosure closure = import_graph_->closure(path, options.limits, kMaxAnalysed);
+  std::set<std::string> analysed(closure.files.begin(), closure.files.end());
+  std::size_t importers = 0;
+  for (const std::string& importer : import_graph_->importers_of(path)) {
+    if (analysed.size() >= kMaxAnalysed || ++importers > kMaxImporters) {
+      closure.truncated = true;
+      break;
+    }
+    for (std::string& file : import_graph_->closure(importer, options.limits, kMaxAnalysed - analysed.size()).files)
+      if (analysed.insert(file).second) closure.files.push_back(std::move(file));
+  }
+  if (closure.truncated) note_cut(path, note);
+  // Every file but a document the walk did not find (new, or excluded) is one it found, with
+  // these options: discovery need not look at them again.
+  options.paths_discovered = std::binary_search(project.python.begin(), project.python.end(), path);
+  options.paths = std::move(closure.files);
+  options.paths.insert(options.paths.end(), project.configs.begin(), project.configs.end());
+  options.module_indexes = module_indexes_;
+}
+
+void Project::add_config_readers(const std::string& path, AnalysisOptions& options, std::string& note) {
+  const Files& project = files(options);
+  if (!import_graph_) import_graph_.emplace(project.python, options.limits);
+  std::vector<std::string> keys;
+  if (const auto loaded = load_source_file(path, options.limits); std::holds_alternative<SourceFile>(loaded))
+    keys = config_keys(std::get<SourceFile>(loaded).text());
+  std::vector<std::string> paths{path};
+  std::set<std::string> analysed{path};
+  for (const std::string& reader : config_readers_.readers(keys, project.python, options.limits)) {
+    if (analysed.size() >= kMaxAnalysed) {
+      note_cut(path, note);
+      break;
+    }
+    for (std::string& file : import_graph_->closure(reader, options.limits, kMaxAnalysed - analysed.size()).files)
+      if (analysed.insert(file).second) paths.push_back(std::move(file));
+  }
+  for (const std::string& config : project.configs)
+    if (analysed.insert(config).second) paths.push_back(config);
+  options.paths_discovered = std::binary_search(project.configs.begin(), project.configs.end(), path);
+  options.paths = std::move(paths);
+  options.module_indexes = module_indexes_;
+}
+
+void Project::note_cut(const std::string& path, std::string& note) {
+  if (cut_noted_) return;
+  cut_noted_ = true;
+  note = "cudnnlint: " + path + " is analysed with the first " + std::to_string(kMaxAnalysed) +
+         " workspace files it imports or is imported by, or that read it (and the first " +
+         std::to_string(kMaxImporters) + " importers); values from the rest are not followed";
 }
 
 void Project::remember(const AnalysisOptions& options, const AnalysisResult& result) {
@@ -140,6 +172,7 @@ void Project::configuration_changed() {
   files_.reset();       // the excludes may have changed
   import_graph_.reset();
   drop_module_indexes();
+  config_readers_.clear();
 }
 
 void Project::files_came_or_went() {
@@ -147,11 +180,13 @@ void Project::files_came_or_went() {
   files_.reset();  // a module or config file came or went: imports may resolve elsewhere
   import_graph_.reset();
   drop_module_indexes();  // an __init__.py may have come or gone
+  config_readers_.clear();
 }
 
 void Project::module_changed() {
   const std::lock_guard lock(mutex_);
-  import_graph_.reset();  // its imports may have changed
+  import_graph_.reset();    // its imports may have changed
+  config_readers_.clear();  // and the config keys it names
 }
 
 }  // namespace cudnnlint::server

@@ -9,6 +9,7 @@
 #include "engine/import_closure.h"
 #include "engine/module_index.h"
 #include "engine/session_cache.h"
+#include "server/config_readers.h"
 
 #include <cstddef>
 #include <filesystem>
@@ -38,7 +39,9 @@ class Project {
   const std::string& root() const { return root_; }
 
   // The options for the document at `path`, with the editor's buffers (`overlay`) and the open
-  // Python documents' trees. `note` is set, once per session, when the scope had to be cut.
+  // Python documents' trees. A Python document comes with what it imports and what imports it; a
+  // YAML or JSON document with the Python files that may read it (server/config_readers.h) and
+  // what they import. `note` is set, once per session, when the scope had to be cut.
   AnalysisOptions options_for(const std::string& path,
                               std::shared_ptr<const std::map<std::string, std::string, std::less<>>> overlay,
                               ParsedPythonFiles parsed, std::shared_ptr<SessionCache> session, std::string& note);
@@ -56,6 +59,10 @@ class Project {
     std::vector<std::string> python, configs;
   };
   const Files& files(const AnalysisOptions& options);  // the caller holds mutex_
+  // The caller holds mutex_. Each sets options.paths for a document of the workspace.
+  void add_python_neighbours(const std::string& path, AnalysisOptions& options, std::string& note);
+  void add_config_readers(const std::string& path, AnalysisOptions& options, std::string& note);
+  void note_cut(const std::string& path, std::string& note);
   bool inside(const std::string& path) const;
   static std::string pins_key(const std::vector<std::string>& paths);
   const std::string& pins_key_of(const std::vector<std::string>& paths);  // the caller holds mutex_
@@ -71,6 +78,7 @@ class Project {
   std::vector<std::string> pins_paths_;
   std::string pins_key_;
   std::shared_ptr<ModuleIndexCache> module_indexes_ = std::make_shared<ModuleIndexCache>();
+  ConfigReaders config_readers_;  // which workspace files name which config keys
   bool cut_noted_ = false;
 };
 

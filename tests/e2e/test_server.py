@@ -553,11 +553,13 @@ async def test_a_callee_is_analysed_with_its_callers(client: LanguageClient):
 
 @pytest.mark.parametrize("tree", ["examples", "tests/fixtures/values"])
 def test_the_editor_shows_what_the_command_line_finds(tree):
-    """No separate analysis path: for every Python file of a tree, opened in the server with the tree
-    as the workspace, the diagnostics are the findings `cudnnlint .` reports in that file."""
+    """No separate analysis path: for every Python, YAML and JSON file of a tree, opened in the server
+    with the tree as the workspace, the diagnostics are the findings `cudnnlint .` reports in that
+    file. A config file's findings come from the code that reads it (`eps=cfg.model.bn_eps`)."""
     repo = pathlib.Path(__file__).resolve().parents[2]
     roots = [repo / tree] if tree == "examples" else sorted(p for p in (repo / tree).iterdir() if p.is_dir())
-    opened = found = 0
+    opened = found = in_configs = 0
+    languages = {".py": "python", ".yaml": "yaml", ".yml": "yaml", ".json": "json"}
     for root in roots:
         cli = json.loads(subprocess.run([BINARY, "--no-cache", "-f", "json", "."], cwd=root, capture_output=True).stdout)
         expected = {}
@@ -565,9 +567,10 @@ def test_the_editor_shows_what_the_command_line_finds(tree):
             expected.setdefault(str((root / f["path"]).resolve()), set()).add((f["rule"], f["line"]))
         proc, reader = start_server()
         send(proc, request(1, "initialize", {"capabilities": {}, "rootUri": root.as_uri()}))
-        for path in sorted(root.rglob("*.py")):
+        for path in sorted(p for p in root.rglob("*") if p.suffix in languages):
             uri = path.as_uri()
-            send(proc, notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+            send(proc, notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": languages[path.suffix],
+                                                                        "version": 1,
                                                                         "text": path.read_text(encoding="utf-8")}}))
             published = reader.next("textDocument/publishDiagnostics")
             assert published["uri"] == uri
@@ -575,11 +578,13 @@ def test_the_editor_shows_what_the_command_line_finds(tree):
             assert got == expected.get(str(path.resolve()), set()), path
             opened += 1
             found += len(got)
+            in_configs += len(got) if path.suffix != ".py" else 0
             send(proc, notify("textDocument/didClose", {"textDocument": {"uri": uri}}))
             reader.next("textDocument/publishDiagnostics")
         send(proc, request(2, "shutdown") + notify("exit", {}))
         assert proc.wait(timeout=120) == 0
     assert opened >= 7 and found >= 10, (opened, found)
+    assert tree == "examples" or in_configs >= 10, in_configs
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[BINARY, "server"]))

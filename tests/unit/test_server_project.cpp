@@ -1,14 +1,19 @@
 // The language server's workspace (server::Project): a document is analysed with files the
 // workspace walk found, taken as they are, and with module indexes kept from one keystroke to the
-// next until files come or go.
+// next until files come or go; a YAML or JSON document with the code that reads it
+// (server/config_readers.h).
 #include "engine/analysis.h"
 #include "engine/module_index.h"
+#include "server/config_readers.h"
 #include "server/project.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,6 +35,14 @@ class ServerProjectTest : public ::testing::Test {
           "from .constants import NEG_EPS\n"
           "bn = nn.BatchNorm2d(8, eps=NEG_EPS)\n");
     write("loose/mod.py", "X = 1\n");
+    write("configs/train.yaml", "model:\n  bn_eps: -1.0e-3\n");
+    write("train.py",
+          "import torch.nn as nn\n"
+          "from pkg.layers import make\n"
+          "cfg = load(open('configs/train.yaml'))\n"
+          "a = nn.BatchNorm2d(8, eps=cfg.model.bn_eps)\n");
+    write("pkg/layers.py", "def make():\n    pass\n");
+    write("unrelated.py", "bn_epsilon = 1\n");  // a longer word is not the key
     project_.set_root(root_.string());
   }
   void TearDown() override { fs::remove_all(root_); }
@@ -93,6 +106,52 @@ TEST_F(ServerProjectTest, ModuleIndexesAreKeptUntilFilesComeOrGo) {
   const auto second = options_for("loose/mod.py").module_indexes;
   EXPECT_NE(second, first);
   EXPECT_EQ(second->index_for(files)->of(0).name, "loose.mod");
+}
+
+TEST(ConfigReaders, KeysOfYamlAndJsonAndWholeWords) {
+  EXPECT_EQ(config_keys("model:\n  bn_eps: -1e-3  # why\n  - name: a\n  'quoted': 1\nurl: http://x\n"
+                        "not a key\n3d: 1\nbn_eps: again\n"),
+            (std::vector<std::string>{"model", "bn_eps", "name", "quoted", "url"}));
+  EXPECT_EQ(config_keys("{\"batch_norm_eps\": -0.001, \"hidden_size\": 8,\n \"text\": \"a: b\"}\n"),
+            (std::vector<std::string>{"batch_norm_eps", "hidden_size", "text"}));
+  EXPECT_TRUE(names_word("eps=cfg.model.bn_eps)", "bn_eps"));
+  EXPECT_FALSE(names_word("bn_epsilon = my_bn_eps2", "bn_eps"));
+  EXPECT_TRUE(names_word("bn_epsilon, bn_eps", "bn_eps"));
+}
+
+TEST_F(ServerProjectTest, AConfigDocumentIsAnalysedWithTheCodeThatReadsIt) {
+  const AnalysisOptions options = options_for("configs/train.yaml");
+  EXPECT_TRUE(options.paths_discovered);
+  // The document, its reader and what the reader imports; not a file whose longer word contains a key.
+  EXPECT_EQ(options.paths.front(), path("configs/train.yaml"));
+  const std::set<std::string> paths(options.paths.begin(), options.paths.end());
+  EXPECT_TRUE(paths.contains(path("train.py")));
+  EXPECT_TRUE(paths.contains(path("pkg/layers.py")));
+  EXPECT_FALSE(paths.contains(path("unrelated.py")));
+  EXPECT_FALSE(paths.contains(path("pkg/model.py")));
+  const AnalysisResult result = analyze(options);
+  EXPECT_EQ(findings_of(result), std::vector<std::string>{"bn-eps-negative " + path("configs/train.yaml") + ":2"});
+}
+
+TEST_F(ServerProjectTest, AnUnsavedBufferThatNamesAKeyReadsTheConfigAndTheDiskIsReadOncePerKey) {
+  ConfigReaders readers;
+  const std::vector<std::string> python{path("train.py"), path("unrelated.py"), path("pkg/model.py")};
+  const std::vector<std::string> keys{"model", "bn_eps"};
+  EXPECT_EQ(readers.readers(keys, python, LoadLimits{}), std::vector<std::string>{path("train.py")});
+  // On disk after the first look: the kept answer stands until clear().
+  write("pkg/model.py", "x = bn_eps\n");
+  EXPECT_EQ(readers.readers(keys, python, LoadLimits{}), std::vector<std::string>{path("train.py")});
+  readers.clear();
+  EXPECT_EQ(readers.readers(keys, python, LoadLimits{}), (std::vector<std::string>{path("train.py"), path("pkg/model.py")}));
+  // The editor's buffers are read on every call, in place of the disk; a file naming both keys
+  // comes before one naming one, whatever the list's order.
+  LoadLimits limits;
+  auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+  (*overlay)[path("train.py")] = "nothing here\n";
+  (*overlay)[path("unrelated.py")] = "eps = bn_eps\n";
+  (*overlay)[path("pkg/model.py")] = "eps = cfg.model.bn_eps\n";
+  limits.overlay = overlay;
+  EXPECT_EQ(readers.readers(keys, python, limits), (std::vector<std::string>{path("pkg/model.py"), path("unrelated.py")}));
 }
 
 }  // namespace
