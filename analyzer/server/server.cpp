@@ -574,6 +574,12 @@ class Server {
 }  // namespace
 
 int serve(std::istream& in, std::ostream& out, std::ostream& log, const ServerOptions& options) {
+  // std::cin and std::cerr are tied to std::cout: each read of a message and each log line would
+  // flush `out` from this thread while the background thread writes a message to it under
+  // out_mutex_, and the two flushes of one buffer sent a message twice (seen as a stale
+  // publishDiagnostics under load). Every message is flushed as it is written.
+  in.tie(nullptr);
+  log.tie(nullptr);
   Server server(out, log, options);
   (void)kRequestCancelled;  // requests are answered in order; a cancelled one has been answered already
   while (auto message = read_message(in)) {

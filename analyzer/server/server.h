@@ -20,6 +20,8 @@ struct ServerOptions {
 
 // Serves until `exit` or the end of `in`; returns the process's exit code (0 after a shutdown
 // request, 1 otherwise, as the specification asks). Logs go to `log` (stderr), never to `out`.
+// `in` and `log` are untied from any stream (std::cin and std::cerr flush std::cout): only the
+// server writes to `out`, one whole message at a time.
 int serve(std::istream& in, std::ostream& out, std::ostream& log, const ServerOptions& options = {});
 
 }  // namespace cudnnlint::server

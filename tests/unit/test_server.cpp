@@ -1,6 +1,7 @@
-// The language server's parts: the base protocol's framing, the open documents' positions, and the
-// background queue of its slow analyses.
+// The language server's parts: the base protocol's framing, the open documents' positions, the
+// background queue of its slow analyses, and the streams it serves on.
 #include "server/background.h"
+#include "server/server.h"
 #include "server/documents.h"
 #include "server/transport.h"
 
@@ -47,6 +48,22 @@ TEST(ServerTransport, WritesTheLengthInBytes) {
   std::ostringstream out;
   write_message(out, "{\"a\":\"零\"}");
   EXPECT_EQ(out.str(), "Content-Length: 11\r\n\r\n{\"a\":\"零\"}");
+}
+
+std::string framed(const std::string& body) { return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body; }
+
+TEST(ServerTransport, ServingUntiesTheInputAndTheLogFromTheOutput) {
+  // As std::cin and std::cerr are tied to std::cout: a read or a log line would flush the output
+  // from the reading thread while the background thread writes a message (a message sent twice).
+  std::ostringstream out, log;
+  std::istringstream in(framed(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})") +
+                        framed(R"({"jsonrpc":"2.0","id":2,"method":"shutdown"})") + framed(R"({"jsonrpc":"2.0","method":"exit"})"));
+  in.tie(&out);
+  log.tie(&out);
+  EXPECT_EQ(serve(in, out, log), 0);
+  EXPECT_EQ(in.tie(), nullptr);
+  EXPECT_EQ(log.tie(), nullptr);
+  EXPECT_NE(out.str().find(R"("id":2)"), std::string::npos);
 }
 
 TEST(ServerDocuments, PositionsCountUtf16UnitsOrUtf8Bytes) {
