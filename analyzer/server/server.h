@@ -2,8 +2,9 @@
 // line. Open documents are analysed from the editor's text (an overlay on the files: nothing is
 // written), and their findings become diagnostics, pushed after each change and answered to pull
 // requests. A Python document is analysed with the workspace's files it imports (values cross
-// modules as on the command line) and the workspace's config files; a change to one of them, to
-// the project's configuration or pins, analyses the open documents that read it again.
+// modules as on the command line) and the workspace's config files, a YAML or JSON document with
+// the code that reads it (server/project.h); a change to one of them, to the project's
+// configuration or pins, analyses the open documents that read it again.
 #pragma once
 
 #include "kb/kb.h"
