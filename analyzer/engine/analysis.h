@@ -23,7 +23,7 @@
 namespace cudnnlint {
 
 namespace python {
-struct ParsedSource;  // python/incremental_tree.h
+class ParsedSource;  // python/incremental_tree.h
 }
 
 class SessionCache;  // engine/session_cache.h

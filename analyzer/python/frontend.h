@@ -19,7 +19,7 @@
 namespace cudnnlint::python {
 
 class Parser;
-struct ParsedSource;  // python/incremental_tree.h
+class ParsedSource;  // python/incremental_tree.h
 
 enum class ParseMode {
   Regions,  // parse only the top-level statements that can produce facts (python/regions.h)
