@@ -75,6 +75,7 @@ std::vector<std::string> imported_top_modules(std::string_view source) {
 struct Parsed {
   TreePtr tree;
   std::optional<ParsePlan> plan;
+  bool whole_tree = false;  // the language server's kept tree: the plan's statements are walked in it
 };
 
 // `plan`: the region plan, in Regions mode; one with nothing relevant was answered by the caller.
@@ -83,6 +84,13 @@ Parsed parse(std::string_view source, const Parser& parser, const PythonOptions&
   Parsed parsed;
   if (options.parsed && options.parsed->text == source && options.parsed->tree() != nullptr) {
     parsed.tree = TreePtr(ts_tree_copy(options.parsed->tree()));
+    // The statements the plan keeps are the ones a region parse would hold; a tree with a syntax
+    // error, or a plan cut where Python is not, is walked whole (a region parse would fall back too).
+    const TSNode root = ts_tree_root_node(parsed.tree.get());
+    if (plan && !plan->ranges.empty() && !ts_node_has_error(root) && cuts_between_statements(root, plan->ranges)) {
+      parsed.plan = std::move(plan);
+      parsed.whole_tree = true;
+    }
     return parsed;
   }
   parsed.plan = std::move(plan);
@@ -194,10 +202,10 @@ std::size_t max_bracket_depth(std::string_view text) {
 }  // namespace
 
 void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& table, const PythonOptions& options,
-                   std::span<const std::string_view> skipped_names, FileFacts& facts) {
+                   std::span<const std::string_view> skipped_names, FileFacts& facts, RegionFilter region) {
   ImportTable imports(ModuleContext{options.module, options.is_package});
   ScopeTree scopes;
-  scopes.build(root, locator.source, imports, table.qualified_names());
+  scopes.build(root, locator.source, imports, table.qualified_names(), region);
   scopes.add_module_bindings(skipped_names);
   auto wants = [&](std::string_view family) {
     return std::find(options.families.begin(), options.families.end(), family) != options.families.end();
@@ -220,7 +228,7 @@ void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& tabl
 
   const std::vector<std::string> roots = framework_roots(table);
   Resolver resolver(locator, scopes, imports, table, options.module, roots, facts);
-  resolver.run(root, extractors);
+  resolver.run(root, extractors, region);
 }
 
 std::string whole_text_features(std::string_view source) {
@@ -302,6 +310,11 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   // The language server's document: the parts an edit did not touch keep their facts.
   if (tree_kept && options.parsed->parts)
     if (auto by_parts = analyze_by_parts(file, table, parser, options, *options.parsed->parts)) return std::move(*by_parts);
+  // The kept tree walked whole: only the statements a command-line run parses are entered (in
+  // transformers' testing_utils.py a ninth of the module; the walk was most of a keystroke).
+  if (options.mode == ParseMode::Regions && tree_kept)
+    plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
+                      options.own_names_count);
   Parsed parsed = parse(source, parser, options, std::move(plan));
   result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
   if (!parsed.tree) {
@@ -326,8 +339,10 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   // no parsed code uses, and the list must not depend on it.
   result.facts.frameworks = imported_frameworks(source, table);
   std::span<const std::string_view> skipped;
+  RegionFilter region;
   if (parsed.plan) skipped = parsed.plan->skipped_names;
-  extract_facts(root, locator, table, options, skipped, result.facts);
+  if (parsed.plan && parsed.whole_tree) region.ranges = parsed.plan->ranges;
+  extract_facts(root, locator, table, options, skipped, result.facts, region);
   result.facts.suppressions = suppression_comments(
       source, [&](std::size_t offset) { return file.position_at(locator.base + offset).line; });
   return result;

@@ -5,6 +5,7 @@
 
 #include "core/api_table.h"
 #include "python/regions.h"
+#include "python/syntax.h"
 #include "core/facts.h"
 #include "core/source_file.h"
 
@@ -68,9 +69,10 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
 // ---- for python/module_parts.cpp: the steps of analyze_python --------------------------------
 struct NodeLocator;  // python/const_eval.h
 // The facts one parsed tree yields (a whole module, a region parse, one part of a module), with the
-// names the parse left out bound at module level.
+// names the parse left out bound at module level. `region`: what of a whole tree a region plan
+// keeps (the language server's kept tree); the rest counts as left out.
 void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& table, const PythonOptions& options,
-                   std::span<const std::string_view> skipped_names, FileFacts& facts);
+                   std::span<const std::string_view> skipped_names, FileFacts& facts, RegionFilter region = {});
 // What the extractors read from a module's whole text, not from its tree: two texts with the same
 // features and the same statements give the same facts.
 std::string whole_text_features(std::string_view source);

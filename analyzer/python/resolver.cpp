@@ -47,12 +47,12 @@ Resolver::Resolver(const NodeLocator& locator, const ScopeTree& scopes, const Im
       module_(std::move(module)), evaluator_(locator, scopes, imports, module_, framework_roots), out_(out),
       g_(Grammar::get()) {}
 
-void Resolver::run(TSNode root, std::span<Extractor* const> extractors) {
+void Resolver::run(TSNode root, std::span<Extractor* const> extractors, RegionFilter region) {
   extractors_ = extractors;
   scope_stack_.assign(1, &scopes_.module());
   walk_tree(
       root, [this](TSNode node, const TSTreeCursor* cursor) { return visit(node, cursor); },
-      [this](TSNode node) { leave(node); });
+      [this](TSNode node) { leave(node); }, region);
   for (Extractor* extractor : extractors_) extractor->finish(*this);
 }
 

@@ -86,8 +86,9 @@ class Resolver {
   Resolver(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports, const ApiTable& table,
            std::string module, std::span<const std::string> framework_roots, FileFacts& out);
 
-  // Walks the module, handing every resolved use to the extractors that handle it.
-  void run(TSNode root, std::span<Extractor* const> extractors);
+  // Walks the module (what `region` keeps of it), handing every resolved use to the
+  // extractors that handle it.
+  void run(TSNode root, std::span<Extractor* const> extractors, RegionFilter region = {});
 
   // ---- for extractors -------------------------------------------------------------------
   const NodeLocator& locator() const { return locator_; }

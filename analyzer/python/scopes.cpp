@@ -187,7 +187,7 @@ void ScopeTree::bind_pattern_names(Scope& scope, TSNode pattern, std::string_vie
 }
 
 void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports,
-                      const std::vector<std::string>& star_candidates) {
+                      const std::vector<std::string>& star_candidates, RegionFilter region) {
   const Grammar& g = Grammar::get();
   scopes_.clear();
   by_node_.clear();
@@ -317,7 +317,7 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
     const TSSymbol sym = ts_node_symbol(node);
     if (sym == g.function_definition || sym == g.class_definition) stack.pop_back();
   };
-  walk_tree(root, visit, leave);
+  walk_tree(root, visit, leave, region);
 }
 
 }  // namespace cudnnlint::python

@@ -63,9 +63,10 @@ struct ClassInfo {
 
 class ScopeTree {
  public:
-  // Walks the module once: scopes, bindings, imports and class definitions.
+  // Walks the module once (what `region` keeps of it): scopes, bindings, imports and class
+  // definitions.
   void build(TSNode root, std::string_view source, ImportTable& imports,
-             const std::vector<std::string>& star_candidates);
+             const std::vector<std::string>& star_candidates, RegionFilter region = {});
 
   const Scope& module() const { return scopes_.front(); }
   // Module-level names bound by definitions that were not parsed (see python/regions.h).

@@ -1,5 +1,7 @@
 #include "python/syntax.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -155,6 +157,42 @@ std::vector<TSNode> named_children(TSNode node) {
   }
   ts_tree_cursor_delete(&cursor);
   return children;
+}
+
+namespace {
+
+// The first range that ends past byte `at` (the only one that may hold it), or end.
+std::span<const TSRange>::iterator first_ending_after(std::span<const TSRange> ranges, std::uint32_t at) {
+  return std::upper_bound(ranges.begin(), ranges.end(), at,
+                          [](std::uint32_t byte, const TSRange& range) { return byte < range.end_byte; });
+}
+
+}  // namespace
+
+RegionFilter::Overlap RegionFilter::overlap(TSNode node) const {
+  if (ranges.empty()) return Overlap::Inside;
+  const std::uint32_t begin = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  const auto it = first_ending_after(ranges, begin);
+  if (it == ranges.end() || it->start_byte >= std::max(end, begin + 1)) return Overlap::Outside;
+  return it->start_byte <= begin && end <= it->end_byte ? Overlap::Inside : Overlap::Straddles;
+}
+
+bool cuts_between_statements(TSNode root, std::span<const TSRange> ranges) {
+  const Grammar& g = Grammar::get();
+  const RegionFilter region{ranges};
+  std::vector<TSNode> straddling{root};
+  while (!straddling.empty()) {
+    const TSNode node = straddling.back();
+    straddling.pop_back();
+    const TSSymbol sym = ts_node_symbol(node);
+    if (sym != g.module && sym != g.block && sym != g.decorated_definition && sym != g.function_definition &&
+        sym != g.class_definition)
+      return false;
+    for (const TSNode child : named_children(node))
+      if (ts_node_symbol(child) != g.comment && region.overlap(child) == RegionFilter::Overlap::Straddles)
+        straddling.push_back(child);
+  }
+  return true;
 }
 
 }  // namespace cudnnlint::python

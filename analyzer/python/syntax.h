@@ -79,30 +79,64 @@ std::vector<TSNode> named_children(TSNode node);
 
 namespace cudnnlint::python {
 
+// What of a whole module's tree a walk enters: the nodes that overlap one of `ranges` (a region
+// plan's, sorted), or every node when `ranges` is empty. The language server keeps its document's
+// whole tree and walks in it only what a command-line run's region parse holds: the statements
+// left out of the parse are neither visited nor left.
+struct RegionFilter {
+  std::span<const TSRange> ranges;
+  enum class Overlap { Outside, Straddles, Inside };
+  Overlap overlap(TSNode node) const;
+};
+
+// Whether `ranges` cut the module `root` the way a region parse of it would: every node that
+// straddles a range's edge is the module, a definition or a block, and the others lie inside one
+// range or outside all (comments aside). A plan whose small lexer misread the text cuts elsewhere;
+// the tree is then walked whole.
+bool cuts_between_statements(TSNode root, std::span<const TSRange> ranges);
+
 // Depth-first walk over every node under `root` with a single cursor (no per-node
 // allocation, no O(n) child indexing). `visit(node, cursor)` returns true to descend (the
 // cursor is there to ask for the node's field only when that matters: it is not free);
-// `leave(node)` runs after the children of every node whose visit returned true.
+// `leave(node)` runs after the children of every node whose visit returned true. The nodes that
+// `region` leaves out are neither visited nor left.
 template <class Visit, class Leave>
-void walk_tree(TSNode root, Visit&& visit, Leave&& leave) {
+void walk_tree(TSNode root, Visit&& visit, Leave&& leave, RegionFilter region = {}) {
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   struct CursorGuard {
     TSTreeCursor* cursor;
     ~CursorGuard() { ts_tree_cursor_delete(cursor); }
   } guard{&cursor};
+  // kInside: entered, and inside one range (its children need no test).
+  enum : char { kPassed, kEntered, kInside, kSkipped };
   std::vector<char> entered;
-  entered.push_back(visit(root, static_cast<const TSTreeCursor*>(&cursor)) ? 1 : 0);
+  auto step_in = [&](bool test) {
+    const TSNode node = ts_tree_cursor_current_node(&cursor);
+    auto overlap = RegionFilter::Overlap::Inside;
+    if (test) {
+      overlap = region.overlap(node);
+      if (overlap == RegionFilter::Overlap::Outside) {
+        entered.push_back(kSkipped);
+        return;
+      }
+    }
+    const bool enter = visit(node, static_cast<const TSTreeCursor*>(&cursor));
+    entered.push_back(!enter ? kPassed : overlap == RegionFilter::Overlap::Inside ? kInside : kEntered);
+  };
+  step_in(!region.ranges.empty());
   for (;;) {
-    if (entered.back() && ts_tree_cursor_goto_first_child(&cursor)) {
-      entered.push_back(visit(ts_tree_cursor_current_node(&cursor), static_cast<const TSTreeCursor*>(&cursor)) ? 1 : 0);
+    const char state = entered.back();
+    if ((state == kEntered || state == kInside) && ts_tree_cursor_goto_first_child(&cursor)) {
+      step_in(state == kEntered);
       continue;
     }
     for (;;) {
-      if (entered.back()) leave(ts_tree_cursor_current_node(&cursor));
+      if (entered.back() == kEntered || entered.back() == kInside) leave(ts_tree_cursor_current_node(&cursor));
       entered.pop_back();
       if (entered.empty()) return;
       if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-        entered.push_back(visit(ts_tree_cursor_current_node(&cursor), static_cast<const TSTreeCursor*>(&cursor)) ? 1 : 0);
+        // The siblings of a node are tested when their parent straddles.
+        step_in(entered.back() == kEntered);
         break;
       }
       ts_tree_cursor_goto_parent(&cursor);

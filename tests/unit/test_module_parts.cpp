@@ -336,5 +336,47 @@ TEST(ModuleParts, NothingRelevantSaysWhatThePlanSays) {
   EXPECT_GT(relevant, 200u);
 }
 
+// The server's document analysed whole walks its kept tree, entering only what the region plan
+// keeps: the facts must be those of the command line's region parse (and, for a tree with a syntax
+// error, which is walked whole, those of a full parse), with a word pair and without, in the first
+// pass and in a later one that counts the definitions' own names.
+TEST(ModuleParts, TheKeptTreeWalkedByThePlanGivesTheRegionParsesFacts) {
+  PythonOptions base = all_families();
+  base.mode = ParseMode::Regions;
+  base.triggers = ApiTable::builtin().quoted_tokens(base.families);
+  base.trigger_words = ApiTable::builtin().trigger_words(base.families);
+  base.attributes = ApiTable::builtin().instance_attributes();
+  WordPair pair;
+  pair.first = {"randint", "randn", "long"};
+  pair.second = {"Conv2d", std::string(kSmallFloatLiteral)};
+  const Parser parser;
+  std::size_t walked_in_part = 0, facts_seen = 0;
+  for (const fs::path& path : python_files()) {
+    SCOPED_TRACE(path.string());
+    const std::string text = read(path);
+    const SourceFile file(path.string(), text);
+    for (const bool own_names_count : {false, true})
+      for (const bool with_pair : {false, true}) {
+        PythonOptions options = base;
+        options.own_names_count = own_names_count;
+        if (with_pair) options.pairs = {pair};
+        PythonOptions kept = options;
+        kept.parsed = std::make_shared<const ParsedSource>(text);  // no parts: the whole-tree path
+        const PythonAnalysis from_tree = analyze_python(file, ApiTable::builtin(), parser, kept);
+        const bool tree_has_error =
+            kept.parsed->tree() != nullptr && ts_node_has_error(ts_tree_root_node(kept.parsed->tree()));
+        if (tree_has_error) options.mode = ParseMode::Full;
+        const PythonAnalysis parsed = analyze_python(file, ApiTable::builtin(), parser, options);
+        EXPECT_EQ(difference(Analyses::described(from_tree), Analyses::described(parsed)), "");
+        if (from_tree.parsed_bytes > 0 && from_tree.parsed_bytes < text.size()) ++walked_in_part;
+        facts_seen += from_tree.facts.normalizations.size() + from_tree.facts.tensor_inputs.size() +
+                      from_tree.facts.loaders.size() + from_tree.facts.shape_chains.size();
+      }
+  }
+  // The path must be taken, with facts to compare.
+  EXPECT_GT(walked_in_part, 60u);
+  EXPECT_GT(facts_seen, 500u);
+}
+
 }  // namespace
 }  // namespace cudnnlint::python
