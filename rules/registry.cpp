@@ -1,4 +1,5 @@
 #include "rules/rule.h"
+#include "rules/rule_memo.h"
 
 #include <array>
 
@@ -45,7 +46,8 @@ Finding make_finding(RuleId rule, const Location& where) {
 }
 
 void run_rules(const RuleInput& input, std::vector<Finding>& out) {
-  for (const Check check : kChecks) check(input, out);
+  const RuleInput with_memo{input.facts, input.target, input.table, std::make_shared<RuleMemo>()};
+  for (const Check check : kChecks) check(with_memo, out);
 }
 
 }  // namespace cudnnlint

@@ -9,6 +9,7 @@
 #include "core/target.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -35,12 +36,16 @@ std::span<const RuleInfo> all_rules();
 const RuleInfo& rule_info(RuleId rule);
 const RuleInfo* find_rule(std::string_view id);
 
+struct RuleMemo;  // rules/rule_memo.h
+
 // What a rule reads: one file's facts (values already settled by the project step), the
 // target and the API table the facts were extracted with.
 struct RuleInput {
   const FileFacts& facts;
   const Target& target;
   const ApiTable& table;
+  // What several rules derive alike from one fact, derived once per run_rules call (which sets it).
+  std::shared_ptr<RuleMemo> memo = nullptr;
 };
 
 // A finding of `rule` at `where`, at the rule's default level; the caller adds the message.

@@ -9,7 +9,7 @@ namespace cudnnlint {
 
 void check_BnEpsBelowCudnnMin(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
-    const auto ctx = batchnorm::eps_context(fact, input);
+    const auto& ctx = batchnorm::eps_context(fact, input);
     if (!ctx || !(ctx->eps >= 0) || ctx->path == CudnnPath::ClampTf) continue;  // NaN: bn-eps-not-finite
     const std::string target_note = input.target.describe_cudnn();
     if (ctx->eps == 0) {

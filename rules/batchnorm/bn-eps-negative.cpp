@@ -10,7 +10,7 @@ namespace cudnnlint {
 
 void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
-    const auto ctx = batchnorm::eps_context(fact, input);
+    const auto& ctx = batchnorm::eps_context(fact, input);
     if (!ctx || !(ctx->eps < 0)) continue;  // NaN: bn-eps-not-finite
     std::string why;
     switch (ctx->path) {

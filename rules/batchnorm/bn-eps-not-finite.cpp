@@ -15,7 +15,7 @@ namespace cudnnlint {
 
 void check_BnEpsNotFinite(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
-    const auto ctx = batchnorm::eps_context(fact, input);
+    const auto& ctx = batchnorm::eps_context(fact, input);
     if (!ctx || std::isfinite(ctx->eps) || ctx->eps < 0) continue;
     const bool nan = std::isnan(ctx->eps);
     Level level = Level::Error;

@@ -28,7 +28,7 @@ std::string keep_it(const batchnorm::EpsContext& ctx, bool keras, const Target& 
 
 void check_BnEpsSilentlyClamped(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
-    const auto ctx = batchnorm::eps_context(fact, input);
+    const auto& ctx = batchnorm::eps_context(fact, input);
     if (!ctx || !(ctx->eps >= 0) || ctx->path != CudnnPath::ClampTf || ctx->eps >= batchnorm::kTfFusedFloor)
       continue;  // NaN: bn-eps-not-finite
     const bool keras = ctx->api.cudnn_path == CudnnPath::Keras;

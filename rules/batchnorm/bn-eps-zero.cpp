@@ -11,7 +11,7 @@ namespace cudnnlint {
 
 void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
-    const auto ctx = batchnorm::eps_context(fact, input);
+    const auto& ctx = batchnorm::eps_context(fact, input);
     if (!ctx || ctx->eps != 0 || (ctx->path == CudnnPath::ClampTf && !ctx->clamp_version_unknown)) continue;
     if (ctx->path == CudnnPath::Passthrough && ctx->old_cudnn) continue;
     Level level = Level::Warning;

@@ -1,10 +1,12 @@
 #include "rules/batchnorm/eps_context.h"
 
 #include "rules/replay_configs.h"
+#include "rules/rule_memo.h"
 
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace cudnnlint::batchnorm {
 
@@ -76,7 +78,9 @@ std::string keras_target_note(const Target& target) {
   return "Keras " + std::to_string(*major) + target.source_note(from);
 }
 
-std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleInput& input) {
+namespace {
+
+std::optional<EpsContext> derive_eps_context(const NormalizationFact& fact, const RuleInput& input) {
   if (fact.eps_source != EpsSource::Explicit || !fact.eps) return std::nullopt;
   const ApiEntry* api = input.table.find(fact.api);
   if (api == nullptr || api->family != kNormalizationFamily) return std::nullopt;
@@ -140,6 +144,16 @@ std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleI
     ctx.keras_caveat = " This holds for Keras 2 (tf.keras in TensorFlow <= 2.15, tf_keras); Keras 3 has no fused "
                        "path. Keras version unknown: pass --framework keras=2 or keras=3.";
   return ctx;
+}
+
+}  // namespace
+
+const std::optional<EpsContext>& eps_context(const NormalizationFact& fact, const RuleInput& input) {
+  if (!input.memo) throw std::logic_error("eps_context is asked outside run_rules (no RuleMemo)");
+  const auto [it, fresh] = input.memo->eps_contexts.try_emplace(&fact);
+  if (fresh)
+    if (auto derived = derive_eps_context(fact, input)) it->second.emplace(std::move(*derived));
+  return it->second;
 }
 
 std::string refusal_condition(const EpsContext& ctx) {

@@ -54,8 +54,9 @@ struct EpsContext {
 enum class Refusal { None, InTraining, Always };
 Refusal refusal_state(const EpsContext& ctx, double eps);
 
-// nullopt when the fact has no settled epsilon or names an API the table does not know.
-std::optional<EpsContext> eps_context(const NormalizationFact& fact, const RuleInput& input);
+// nullopt when the fact has no settled epsilon or names an API the table does not know. Derived
+// once per fact in a run_rules call (input.memo), and valid as long as that call.
+const std::optional<EpsContext>& eps_context(const NormalizationFact& fact, const RuleInput& input);
 
 // eps as the framework stores it (float32 storage rounds 1e-5 down).
 double stored_eps(const EpsContext& ctx);
