@@ -198,9 +198,11 @@ std::vector<std::string> imported_module_candidates(std::string_view source, con
       // The names, over several lines when parenthesised.
       std::string names(line);
       if (names.find('(') != std::string::npos && names.find(')') == std::string::npos) {
-        const std::size_t close = source.find(')', at);
+        // `at` is past the end when this was the text's last line, with no line break after it.
+        const std::size_t from = std::min(at, source.size());
+        const std::size_t close = source.find(')', from);
         const std::size_t stop = close == std::string_view::npos ? source.size() : close;
-        names.append(source.substr(at, stop - at));
+        names.append(source.substr(from, stop - from));
         at = std::min(source.size(), stop + 1);
       }
       std::string_view rest = names;

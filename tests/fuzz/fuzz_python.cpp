@@ -1,13 +1,16 @@
 // libFuzzer harness: Python source bytes in, facts out, through the whole front-end (tree-sitter,
-// resolver, every extractor), in full-parse and in region mode. Inputs the loader would refuse
-// (invalid UTF-8, NUL bytes) are refused here too.
+// resolver, every extractor), in full-parse and in region mode, and in region mode over a kept
+// whole tree (the language server's document: the plan's regions walked in it). Inputs the loader
+// would refuse (invalid UTF-8, NUL bytes) are refused here too.
 #include "core/api_table.h"
 #include "core/source_file.h"
 #include "python/frontend.h"
+#include "python/incremental_tree.h"
 #include "python/syntax.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -36,8 +39,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.attributes = table.instance_attributes();
     return options;
   }();
+  python::PythonOptions kept = regions;
+  kept.parsed = std::make_shared<const python::ParsedSource>(text);
   const SourceFile file("fuzz.py", std::move(text));
   (void)python::analyze_python(file, table, parser, full);
   (void)python::analyze_python(file, table, parser, regions);
+  (void)python::analyze_python(file, table, parser, kept);
   return 0;
 }

@@ -37,6 +37,10 @@ TEST(ImportedModuleCandidates, AbsoluteRelativeParenthesisedAndAliased) {
   EXPECT_EQ(python::imported_module_candidates("from . import x\n", {"pkg", true}),
             (std::vector<std::string>{"pkg", "pkg.x"}));
   EXPECT_TRUE(python::imported_module_candidates("from ... import x\n", {"pkg.model", false}).empty());
+  // An unclosed parenthesis on the text's last line, with no line break after it (found by
+  // fuzz_python: this threw std::out_of_range).
+  EXPECT_EQ(python::imported_module_candidates("from torch.utils.data import (DataLoader", {"pkg.model", false}),
+            (std::vector<std::string>{"torch.utils.data", "torch.utils.data.DataLoader"}));
 }
 
 class ImportClosureTest : public ::testing::Test {
