@@ -1,5 +1,8 @@
 #include "server/config_readers.h"
 
+#include "core/text_search.h"
+#include "python/regions.h"
+
 #include <algorithm>
 #include <set>
 #include <variant>
@@ -8,9 +11,7 @@ namespace cudnnlint::server {
 
 namespace {
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool is_identifier_char(char c) { return kIdentifierByte[static_cast<unsigned char>(c)]; }
 
 bool is_identifier(std::string_view text) {
   return !text.empty() && !(text[0] >= '0' && text[0] <= '9') && std::all_of(text.begin(), text.end(), is_identifier_char);
@@ -62,16 +63,6 @@ std::vector<std::string> config_keys(std::string_view text) {
   return keys;
 }
 
-bool names_word(std::string_view text, std::string_view word) {
-  if (word.empty()) return false;
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-    const bool before = at > 0 && is_identifier_char(text[at - 1]);
-    const bool after = at + word.size() < text.size() && is_identifier_char(text[at + word.size()]);
-    if (!before && !after) return true;
-  }
-  return false;
-}
-
 std::vector<std::string> ConfigReaders::readers(std::span<const std::string> keys, const std::vector<std::string>& python,
                                                 const LoadLimits& limits) {
   // Each key not yet looked for: one read of every file on disk for all of them.
@@ -87,7 +78,7 @@ std::vector<std::string> ConfigReaders::readers(std::span<const std::string> key
       if (!std::holds_alternative<SourceFile>(loaded)) continue;
       const std::string_view text = std::get<SourceFile>(loaded).text();
       for (const std::string& key : missing)
-        if (names_word(text, key)) naming_[key].push_back(i);
+        if (python::mentions_identifier(text, key)) naming_[key].push_back(i);
     }
   }
   auto buffered = [&](std::size_t i) { return limits.overlay && limits.overlay->contains(python[i]); };
@@ -98,7 +89,7 @@ std::vector<std::string> ConfigReaders::readers(std::span<const std::string> key
   if (limits.overlay)
     for (std::size_t i = 0; i < python.size(); ++i)
       if (const auto it = limits.overlay->find(python[i]); it != limits.overlay->end())
-        for (const std::string& key : keys) count[i] += names_word(it->second, key) ? 1 : 0;
+        for (const std::string& key : keys) count[i] += python::mentions_identifier(it->second, key) ? 1 : 0;
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < python.size(); ++i)
     if (count[i] > 0) order.push_back(i);

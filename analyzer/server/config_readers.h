@@ -21,12 +21,10 @@ namespace cudnnlint::server {
 // each once, in order of appearance.
 std::vector<std::string> config_keys(std::string_view text);
 
-// Whether `text` holds `word` with no identifier character on either side.
-bool names_word(std::string_view text, std::string_view word);
-
 class ConfigReaders {
  public:
-  // The files of `python` that name one of `keys`, those naming more keys first (then in the list's
+  // The files of `python` that name one of `keys` as a whole identifier (python::mentions_identifier),
+  // those naming more keys first (then in the list's
   // order). Files in `limits.overlay` (the editor's buffers) are read from it on every call; the
   // others once per key, until clear().
   std::vector<std::string> readers(std::span<const std::string> keys, const std::vector<std::string>& python,

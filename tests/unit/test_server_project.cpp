@@ -4,6 +4,7 @@
 // (server/config_readers.h).
 #include "engine/analysis.h"
 #include "engine/module_index.h"
+#include "python/regions.h"
 #include "server/config_readers.h"
 #include "server/project.h"
 
@@ -114,9 +115,9 @@ TEST(ConfigReaders, KeysOfYamlAndJsonAndWholeWords) {
             (std::vector<std::string>{"model", "bn_eps", "name", "quoted", "url"}));
   EXPECT_EQ(config_keys("{\"batch_norm_eps\": -0.001, \"hidden_size\": 8,\n \"text\": \"a: b\"}\n"),
             (std::vector<std::string>{"batch_norm_eps", "hidden_size", "text"}));
-  EXPECT_TRUE(names_word("eps=cfg.model.bn_eps)", "bn_eps"));
-  EXPECT_FALSE(names_word("bn_epsilon = my_bn_eps2", "bn_eps"));
-  EXPECT_TRUE(names_word("bn_epsilon, bn_eps", "bn_eps"));
+  EXPECT_TRUE(python::mentions_identifier("eps=cfg.model.bn_eps)", "bn_eps"));
+  EXPECT_FALSE(python::mentions_identifier("bn_epsilon = my_bn_eps2", "bn_eps"));
+  EXPECT_TRUE(python::mentions_identifier("bn_epsilon, bn_eps", "bn_eps"));
 }
 
 TEST_F(ServerProjectTest, AConfigDocumentIsAnalysedWithTheCodeThatReadsIt) {
