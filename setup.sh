@@ -13,7 +13,7 @@ run_examples=1
 
 apt_packages=(cmake g++ make pkg-config git python3 python3-venv
               libtree-sitter-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libgtest-dev libgmock-dev
-              libclang-cpp14-dev libclang-14-dev llvm-14-dev libyaml-cpp-dev libmimalloc-dev libxxhash-dev
+              libclang-cpp14-dev libclang-14-dev llvm-14-dev libyaml-cpp-dev libmimalloc-dev libxxhash-dev libssl-dev libre2-dev
               clang-14 libfuzzer-14-dev
               neovim                  # real LSP clients for the language server's tests: Neovim
               emacs-nox elpa-eglot)   # (tests/e2e/nvim_client.lua) and Emacs's eglot (eglot_client.el)

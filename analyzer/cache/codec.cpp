@@ -1,5 +1,7 @@
 #include "cache/codec.h"
 
+#include "cache/msgpack_bounds.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstring>
@@ -73,7 +75,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayConfig, op, expect, api, dtype, layout,
                                    stride, dilation, compute_type, epsilon, bn_mode, assumed, unknown)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuVerdict, outcome, status, tier, cudnn_version, device, detail, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TextEdit, range, replacement, expected, new_argument)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fix, description, safe, edits)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fix, description, safe, edits, file_hash)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, rule_id, kb_id, level, location, message, related, target_note, line_hash,
                                    source_line, replay, gpu_check, fix)
 
@@ -118,8 +120,12 @@ std::string to_bytes(const T& value) {
   return std::string(packed.begin(), packed.end());
 }
 
+// Deeper than any entry the codec writes (a finding's replay is the deepest, under ten levels).
+constexpr std::size_t kMaxEntryDepth = 64;
+
 template <typename T>
 std::optional<T> from_bytes(std::string_view bytes) {
+  if (!check_msgpack_bounds(bytes, kMaxEntryDepth).empty()) return std::nullopt;
   try {
     const auto j = nlohmann::json::from_msgpack(bytes.begin(), bytes.end());
     return j.get<T>();

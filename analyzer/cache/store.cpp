@@ -34,8 +34,6 @@ std::int64_t nanoseconds_now() {
       .count();
 }
 
-std::string read_whole(const std::filesystem::path& path) { return read_file_bytes(path.string()).value_or(""); }
-
 // A file's body between its magic line and its checksum; throws naming what is wrong.
 std::string_view unframe(std::string_view bytes, std::string_view magic, std::string_view what) {
   if (!bytes.starts_with(magic)) {
@@ -50,35 +48,6 @@ std::string_view unframe(std::string_view bytes, std::string_view magic, std::st
   const std::string_view body = bytes.substr(0, bytes.size() - 8);
   if (checksum64(body) != stored) throw std::runtime_error("checksum mismatch (a damaged file)");
   return body.substr(magic.size());
-}
-
-// Writes `bytes` to `path` whole or not at all: a temporary file in the same folder, renamed.
-std::string write_atomically(const std::filesystem::path& path, std::string_view bytes) {
-  std::string hidden_name(".");  // (not "." + name: gcc 12 warns falsely, -Wrestrict)
-  hidden_name += path.filename().string();
-  hidden_name += ".XXXXXX";
-  std::string temp = (path.parent_path() / hidden_name).string();
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) return "cannot create a file in " + path.parent_path().string() + ": " + std::strerror(errno);
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temp.c_str());
-      return "cannot write " + path.string() + ": " + why;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::fchmod(fd, 0644);
-  if (::close(fd) != 0 || ::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(temp.c_str());
-    return "cannot write " + path.string() + ": " + why;
-  }
-  return {};
 }
 
 class PackWriter {
@@ -136,11 +105,6 @@ class PackReader {
   std::string_view in_;
   std::size_t at_ = 0;
 };
-
-void write_if_absent(const std::filesystem::path& path, std::string_view text) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) (void)write_atomically(path, text);
-}
 
 }  // namespace
 
@@ -224,41 +188,6 @@ void decode_pack(std::string_view bytes, std::unordered_map<Hash128, Store::Entr
 
 namespace {
 
-// Reads one of the store's files into `table` with `decode`; a file that is not one is a problem
-// to report, and is replaced at the next save (`dirty`).
-template <typename Table, typename Decode>
-void load_file(const std::filesystem::path& path, Table& table, Decode decode, std::optional<FileStat>& stat,
-               std::vector<std::string>& problems, bool& dirty) {
-  stat = stat_file(path.string());
-  if (!stat) return;
-  try {
-    decode(read_whole(path), table);
-  } catch (const std::exception& e) {
-    table.clear();
-    problems.push_back(path.string() + ": " + e.what() + "; it is rebuilt");
-    dirty = true;
-  }
-}
-
-// Before a save: what another run saved since this one loaded, kept beside this run's (the most
-// recent use wins).
-template <typename Table, typename Decode>
-void merge_from_disk(const std::filesystem::path& path, const std::optional<FileStat>& loaded, Table& table,
-                     Decode decode) {
-  const auto on_disk = stat_file(path.string());
-  if (!on_disk || on_disk == loaded) return;
-  Table theirs;
-  try {
-    decode(read_whole(path), theirs);
-  } catch (const std::exception&) {
-    return;  // not readable: this run's replaces it
-  }
-  for (auto& [key, value] : theirs) {
-    auto [it, added] = table.try_emplace(key, value);
-    if (!added && value.used > it->second.used) it->second.used = value.used;
-  }
-}
-
 // Keeps the most recently used items of `table` within `budget` bytes (`size` of each).
 template <typename Table, typename Size>
 void keep_within(Table& table, std::uint64_t budget, Size size) {
@@ -276,36 +205,80 @@ void keep_within(Table& table, std::uint64_t budget, Size size) {
 
 }  // namespace
 
-Store::Store(std::filesystem::path dir, std::uint64_t max_bytes)
-    : dir_(std::move(dir)), max_bytes_(max_bytes), now_(seconds_now()) {}
+Store::Store(std::unique_ptr<CacheFolder> folder, Authenticator authenticator, std::uint64_t max_bytes)
+    : folder_(std::move(folder)), authenticator_(std::move(authenticator)), max_bytes_(max_bytes), now_(seconds_now()) {}
 
 Store::~Store() = default;
 
 std::unique_ptr<Store> Store::open(const std::filesystem::path& dir, std::uint64_t max_bytes, std::string& problem) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir / "runs", ec);
-  if (ec || !std::filesystem::is_directory(dir / "runs", ec)) {
-    problem = "cannot use the cache folder " + dir.string() + ": " + (ec ? ec.message() : "not a folder");
-    return nullptr;
-  }
-  write_if_absent(dir / "CACHEDIR.TAG",
-                  "Signature: 8a477f597d28d172789f06886806bc55\n"
-                  "# This file is a cache directory tag created by cudnnlint.\n"
-                  "# For information about cache directory tags see https://bford.info/cachedir/\n");
-  write_if_absent(dir / ".gitignore", "# Created by cudnnlint: its cache, never to be committed.\n*\n");
-  std::unique_ptr<Store> store(new Store(dir, max_bytes));
+  auto authenticator = Authenticator::for_user(problem);
+  if (!authenticator) return nullptr;
+  auto folder = CacheFolder::open(dir, problem);
+  if (!folder) return nullptr;
+  folder->create_if_absent(Place::Top, "CACHEDIR.TAG",
+                           "Signature: 8a477f597d28d172789f06886806bc55\n"
+                           "# This file is a cache directory tag created by cudnnlint.\n"
+                           "# For information about cache directory tags see https://bford.info/cachedir/\n");
+  folder->create_if_absent(Place::Top, ".gitignore", "# Created by cudnnlint: its cache, never to be committed.\n*\n");
+  std::unique_ptr<Store> store(new Store(std::move(folder), std::move(*authenticator), max_bytes));
   store->load_index();
   return store;
 }
 
-void Store::load_index() {
-  load_file(dir_ / "index", records_, decode_index, index_stat_, load_problems_, records_dirty_);
+// Reads one of the store's files into `table` with `decode`; a file that is not one (or does not
+// carry this user's tag) is a problem to report, and is replaced at the next save (`dirty`).
+template <typename Table, typename Decode>
+void Store::load_file(std::string_view name, Table& table, Decode decode, std::optional<FileStat>& stat, bool& dirty) {
+  stat = folder_->stat(Place::Top, name);
+  std::string refused;
+  const auto bytes = folder_->read(Place::Top, name, max_bytes_, refused);
+  const std::string where = (folder_->path() / std::string(name)).string();
+  if (!bytes) {
+    if (!refused.empty()) {
+      load_problems_.push_back(where + ": " + refused + "; it is rebuilt");
+      dirty = true;
+    }
+    return;
+  }
+  try {
+    const auto body = authenticator_.open(name, *bytes);
+    if (!body) throw std::runtime_error("damaged, or not written by this user's cudnnlint (its tag does not verify)");
+    decode(*body, table);
+  } catch (const std::exception& e) {
+    table.clear();
+    load_problems_.push_back(where + ": " + e.what() + "; it is rebuilt");
+    dirty = true;
+  }
 }
+
+// Before a save: what another run saved since this one loaded, kept beside this run's (the most
+// recent use wins).
+template <typename Table, typename Decode>
+void Store::merge_from_disk(std::string_view name, const std::optional<FileStat>& loaded, Table& table, Decode decode) {
+  const auto on_disk = folder_->stat(Place::Top, name);
+  if (!on_disk || on_disk == loaded) return;
+  std::string refused;
+  const auto bytes = folder_->read(Place::Top, name, max_bytes_, refused);
+  const auto body = bytes ? authenticator_.open(name, *bytes) : std::nullopt;
+  if (!body) return;  // not readable: this run's replaces it
+  Table theirs;
+  try {
+    decode(*body, theirs);
+  } catch (const std::exception&) {
+    return;
+  }
+  for (auto& [key, value] : theirs) {
+    auto [it, added] = table.try_emplace(key, value);
+    if (!added && value.used > it->second.used) it->second.used = value.used;
+  }
+}
+
+void Store::load_index() { load_file("index", records_, decode_index, index_stat_, records_dirty_); }
 
 void Store::load_entries() {
   if (entries_loaded_) return;
   entries_loaded_ = true;
-  load_file(dir_ / "pack", entries_, decode_pack, pack_stat_, load_problems_, entries_dirty_);
+  load_file("pack", entries_, decode_pack, pack_stat_, entries_dirty_);
 }
 
 std::vector<std::string> Store::load_problems() const {
@@ -354,68 +327,62 @@ void Store::put(const Hash128& key, std::string bytes) {
 }
 
 std::optional<std::string> Store::run_entry(const Hash128& key) const {
-  const auto path = dir_ / "runs" / key.hex();
-  std::string bytes = read_whole(path);
-  if (bytes.size() < 8) return std::nullopt;
-  std::uint64_t stored;
-  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
-  bytes.resize(bytes.size() - 8);
-  if (checksum64(bytes) != stored) return std::nullopt;
-  // Used: trimming keeps the most recently used runs.
-  ::utimensat(AT_FDCWD, path.c_str(), nullptr, 0);
-  return bytes;
+  const std::string name = key.hex();
+  std::string refused;
+  const auto bytes = folder_->read(Place::Runs, name, max_bytes_, refused);
+  if (!bytes) return std::nullopt;
+  const auto body = authenticator_.open(name, *bytes);
+  if (!body) return std::nullopt;
+  folder_->touch_run(name);  // used: trimming keeps the most recently used runs
+  return std::string(*body);
 }
 
 void Store::put_run(const Hash128& key, std::string_view bytes) {
-  std::string framed(bytes);
-  const std::uint64_t sum = checksum64(bytes);
-  framed.append(reinterpret_cast<const char*>(&sum), sizeof sum);
-  (void)write_atomically(dir_ / "runs" / key.hex(), framed);
+  const std::string name = key.hex();
+  (void)folder_->write(Place::Runs, name, authenticator_.seal(name, std::string(bytes)));
   std::lock_guard lock(mutex_);
   runs_dirty_ = true;
+}
+
+// runs/: the newest kMaxRuns within a quarter of the budget. Only the run entries' own names
+// are listed and removed (CacheFolder checks them again).
+void Store::trim_runs() {
+  auto runs = folder_->runs();
+  std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.mtime_ns > b.mtime_ns; });
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    total += runs[i].size;
+    if (i >= kMaxRuns || total > max_bytes_ / 4) folder_->remove_run(runs[i].name);
+  }
 }
 
 std::vector<std::string> Store::save() {
   std::vector<std::string> problems;
   std::lock_guard lock(mutex_);
-  // runs/: the newest kMaxRuns within a quarter of the budget.
+  // What a run killed while saving left behind would otherwise stay, uncounted, for ever.
+  folder_->remove_abandoned_temporaries();
   if (runs_dirty_) {
-    struct Run {
-      std::filesystem::path path;
-      std::filesystem::file_time_type time;
-      std::uintmax_t size;
-    };
-    std::vector<Run> runs;
-    std::error_code ec;
-    for (const auto& f : std::filesystem::directory_iterator(dir_ / "runs", ec)) {
-      std::error_code ignored;
-      if (f.path().filename().string().starts_with(".")) continue;
-      runs.push_back({f.path(), f.last_write_time(ignored), f.file_size(ignored)});
-    }
-    std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.time > b.time; });
-    std::uintmax_t total = 0;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      total += runs[i].size;
-      if (i >= kMaxRuns || total > max_bytes_ / 4) std::filesystem::remove(runs[i].path, ec);
-    }
+    trim_runs();
     runs_dirty_ = false;
   }
   // The stat records within a sixteenth of the budget, the entries within the rest of three quarters.
-  auto write = [&](const std::filesystem::path& path, const std::string& bytes, std::optional<FileStat>& stat) {
-    if (std::string problem = write_atomically(path, bytes); !problem.empty()) problems.push_back(std::move(problem));
-    stat = stat_file(path.string());
+  auto write = [&](std::string_view name, std::string bytes, std::optional<FileStat>& stat) {
+    if (std::string problem = folder_->write(Place::Top, name, authenticator_.seal(name, std::move(bytes)));
+        !problem.empty())
+      problems.push_back(std::move(problem));
+    stat = folder_->stat(Place::Top, name);
   };
   if (records_dirty_) {
-    merge_from_disk(dir_ / "index", index_stat_, records_, decode_index);
+    merge_from_disk("index", index_stat_, records_, decode_index);
     keep_within(records_, max_bytes_ / 16, [](const std::string& path, const Record&) { return path.size() + 80; });
-    write(dir_ / "index", encode_index(records_), index_stat_);
+    write("index", encode_index(records_), index_stat_);
     records_dirty_ = false;
   }
   if (entries_dirty_) {
-    merge_from_disk(dir_ / "pack", pack_stat_, entries_, decode_pack);
+    merge_from_disk("pack", pack_stat_, entries_, decode_pack);
     keep_within(entries_, max_bytes_ - max_bytes_ / 4 - max_bytes_ / 16,
                 [](const Hash128&, const Entry& e) { return e.bytes.size() + 48; });
-    write(dir_ / "pack", encode_pack(entries_), pack_stat_);
+    write("pack", encode_pack(entries_), pack_stat_);
     entries_dirty_ = false;
   }
   return problems;

@@ -7,12 +7,19 @@
 //                             that change facts); read only when an entry is needed
 //   runs/<key>                a whole run's findings, by a key over every file's hash and the run's
 //                             options: a second run over an unchanged tree reads the index and this
+// Untrusted: the folder may be a tree's own (committed, or a link). It is opened through
+// CacheFolder (no link followed, only regular files read, only its own names deleted), and
+// every file ends with an Authenticator tag that only the user's key makes: a file that does not
+// verify is a miss and is replaced at the next save.
 // Safe under concurrent runs: every file is written whole under a temporary name and renamed
 // into place, and a reader sees either the old file or the new one. Two runs saving at once
 // merge what they find on disk; what one of them loses is a miss, never a wrong answer.
 // Bounded: the least recently used entries, records and runs go when the folder outgrows its budget.
 #pragma once
 
+#include "cache/authenticator.h"
+#include "cache/file_stat.h"
+#include "cache/folder.h"
 #include "cache/hash.h"
 
 #include <atomic>
@@ -28,16 +35,6 @@
 #include <vector>
 
 namespace cudnnlint::cache {
-
-// What stat says of a file: the cache trusts a recorded hash only while all of it is unchanged.
-struct FileStat {
-  std::uint64_t size = 0;
-  std::int64_t mtime_ns = 0;
-  std::int64_t ctime_ns = 0;
-  std::uint64_t inode = 0;
-  std::uint64_t device = 0;
-  bool operator==(const FileStat&) const = default;
-};
 
 std::optional<FileStat> stat_file(const std::string& path);
 // Whether a stat is old enough to vouch for the bytes read after it: a file modified in the last
@@ -58,7 +55,7 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  const std::filesystem::path& dir() const { return dir_; }
+  const std::filesystem::path& dir() const { return folder_->path(); }
 
   // The hash of a file's bytes when a stat record says it and `now` matches it. Thread-safe.
   std::optional<Hash128> known_hash(const std::string& absolute_path, const FileStat& now) const;
@@ -90,11 +87,17 @@ class Store {
   };
 
  private:
-  Store(std::filesystem::path dir, std::uint64_t max_bytes);
+  Store(std::unique_ptr<CacheFolder> folder, Authenticator authenticator, std::uint64_t max_bytes);
   void load_index();
   void load_entries();  // on first need; the caller holds mutex_
+  void trim_runs();     // the caller holds mutex_
+  template <typename Table, typename Decode>
+  void load_file(std::string_view name, Table& table, Decode decode, std::optional<FileStat>& stat, bool& dirty);
+  template <typename Table, typename Decode>
+  void merge_from_disk(std::string_view name, const std::optional<FileStat>& loaded, Table& table, Decode decode);
 
-  std::filesystem::path dir_;
+  std::unique_ptr<CacheFolder> folder_;
+  Authenticator authenticator_;
   std::uint64_t max_bytes_;
   std::uint64_t now_;
   std::optional<FileStat> index_stat_, pack_stat_;  // as loaded

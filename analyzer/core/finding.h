@@ -85,6 +85,9 @@ struct Fix {
   std::string description;  // "set eps=1.001e-05"
   bool safe = false;
   std::vector<TextEdit> edits;  // in the finding's file
+  // content_hash() of the file's bytes the edits were checked against (settle_fix): --fix and
+  // --diff apply them only to a file that still hashes so. Empty: not settled, never applied.
+  std::string file_hash;
 };
 
 struct Finding {

@@ -190,6 +190,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const auto& sm = info.getSourceManager();
       const auto loc = sm.getSpellingLoc(info.getLocation());
+      first_error_file = sm.getFilename(loc).str();
       first_error_at = sm.getFilename(loc).str() + ":" + std::to_string(sm.getSpellingLineNumber(loc)) + ":" +
                        std::to_string(sm.getSpellingColumnNumber(loc));
     }
@@ -199,6 +200,7 @@ class DiagnosticCollector : public clang::DiagnosticConsumer {
   std::vector<std::string> missing_headers;  // all, as included
   std::string first_error;
   std::string first_error_at;
+  std::string first_error_file;  // empty for the driver's errors, which have no place
 };
 
 // Stops the parse at the first top-level declaration after the deadline (ParseAST ends when a
@@ -373,9 +375,43 @@ std::vector<SuppressionComment> nolint_comments(std::string_view text) {
 
 // Finds, per file, the compile command: -p's database, else a compile_commands.json found
 // upward from the file, else none (fallback flags). Databases are loaded once per directory.
+// Where files that clang reads may lie for their text to be quoted or their flags kept: the analysed
+// paths, and the folders of the system's, the CUDA toolkit's and clang's own headers.
+class TrustedFiles {
+ public:
+  explicit TrustedFiles(const std::vector<std::string>& roots) : everywhere_(roots.empty()) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    for (const std::string& root : roots)
+      if (auto real = fs::canonical(root, ec); !ec) roots_.push_back(real.string());
+    for (const std::string& dir : {std::string("/usr/include"), std::string("/usr/local/include"),
+                                  std::string("/usr/lib"), std::string(CUDNNLINT_CUDA_INCLUDE_DIR),
+                                  std::string(CUDNNLINT_CUDNN_INCLUDE_DIR), clang_resource_dir()}) {
+      const auto real = fs::canonical(dir, ec);
+      roots_.push_back(ec ? dir : real.string());
+    }
+    roots_.push_back(kStandInDir);  // cudnnlint's own in-memory headers
+  }
+  bool contains(const std::string& file, const std::string& relative_to) const {
+    if (everywhere_) return true;
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path path = fs::path(file).is_absolute() ? fs::path(file) : fs::path(relative_to) / file;
+    const fs::path real = fs::weakly_canonical(path, ec);
+    if (ec) return false;
+    const std::string text = real.string();
+    for (const std::string& root : roots_)
+      if (text == root || (text.starts_with(root) && text.size() > root.size() && text[root.size()] == '/')) return true;
+    return false;
+  }
+ private:
+  bool everywhere_;  // no roots given: an API caller that analyses no tree of anyone else's
+  std::vector<std::string> roots_;
+};
+
 class CommandSource {
  public:
-  explicit CommandSource(const CppOptions& options) {
+  explicit CommandSource(const CppOptions& options) : trusted_(options.trusted_roots) {
     if (!options.compile_commands_dir.empty()) {
       std::string error;
       explicit_db_ = clang::tooling::JSONCompilationDatabase::loadFromDirectory(options.compile_commands_dir, error);
@@ -391,6 +427,7 @@ class CommandSource {
     }
   }
   const std::string& load_error() const { return load_error_; }
+  const TrustedFiles& trusted() const { return trusted_; }
 
   // `problem`: a compile_commands.json found on the way that cannot be read, named with clang's reason.
   std::vector<clang::tooling::CompileCommand> commands_for(const std::string& absolute_path, std::string& problem) {
@@ -425,7 +462,42 @@ class CommandSource {
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<clang::tooling::CompilationDatabase>> found_;
   std::map<std::string, std::string> errors_;  // by directory: why its compile_commands.json did not load
+  TrustedFiles trusted_;
 };
+
+// A compile command comes from the tree (compile_commands.json is the tree's file): a flag that
+// makes clang read a file, and so quote it in its errors, is kept only when that file is trusted.
+// Returns a note naming what was dropped (empty when nothing was).
+std::string drop_flags_reading_outside(std::vector<std::string>& command, const std::string& directory,
+                                       const TrustedFiles& trusted) {
+  static constexpr std::string_view kFileFlags[] = {"-include", "-imacros", "--config", "-include-pch", "--include"};
+  std::vector<std::string> kept, dropped;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const std::string& arg = command[i];
+    std::string file;
+    std::size_t consumed = 1;
+    if (i > 0 && arg.size() > 1 && arg.front() == '@') file = arg.substr(1);
+    for (const std::string_view flag : kFileFlags) {
+      if (i == 0 || !file.empty() || !arg.starts_with(flag)) continue;
+      if (arg.size() == flag.size() && i + 1 < command.size()) file = command[i + 1], consumed = 2;
+      else if (arg.size() > flag.size() && arg[flag.size()] == '=') file = arg.substr(flag.size() + 1);
+      else if (arg.size() > flag.size() && flag.starts_with("-i")) file = arg.substr(flag.size());
+    }
+    if (!file.empty() && !trusted.contains(file, directory)) {
+      std::string shown = arg;
+      if (consumed == 2) shown += " " + command[i + 1];
+      dropped.push_back(std::move(shown));
+      i += consumed - 1;
+      continue;
+    }
+    kept.push_back(arg);
+  }
+  command = std::move(kept);
+  if (dropped.empty()) return {};
+  std::string note = "compile_commands.json: dropped ";
+  for (std::size_t i = 0; i < dropped.size(); ++i) note += (i ? ", '" : "'") + dropped[i] + "'";
+  return note + ": each names a file outside the analysed paths, which cudnnlint does not read";
+}
 
 struct ResolvedCommand {
   std::vector<std::string> arguments;  // driver first, the file included; before cudnnlint's own additions
@@ -458,6 +530,8 @@ ResolvedCommand resolve_command(const std::string& path, CommandSource& commands
   if (resolved.from_database) resolved.directory = found.front().Directory;
   if (resolved.from_database && !nvcc) {
     command = found.front().CommandLine;
+    if (std::string note = drop_flags_reading_outside(command, resolved.directory, commands.trusted()); !note.empty())
+      resolved.note = resolved.note.empty() ? note : resolved.note + "; " + note;
   } else if (nvcc) {
     // clang cannot run an nvcc command line: keep its include paths, macros and standard.
     command.push_back("clang++");
@@ -606,7 +680,11 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     }
     if (diagnostics.errors > 0 || status != 0) {
       message += "clang reported " + std::to_string(diagnostics.errors) + " error" + (diagnostics.errors == 1 ? "" : "s");
-      if (!diagnostics.first_error.empty())
+      // clang's message quotes the file's text: only a file of the tree's (or the system's) is quoted.
+      if (!diagnostics.first_error_file.empty() &&
+          !commands.trusted().contains(diagnostics.first_error_file, resolved.directory))
+        message += " (the first in a file outside the analysed paths, not quoted)";
+      else if (!diagnostics.first_error.empty())
         message += " (first: " + diagnostics.first_error +
                    (diagnostics.first_error_at.empty() ? "" : " at " + diagnostics.first_error_at) + ")";
     }

@@ -27,6 +27,11 @@ struct CppOptions {
   // Set by another thread to stop the parses at their next top-level declaration (the language
   // server's superseded analyses); their results are then empty. May be null.
   const std::atomic<bool>* cancelled = nullptr;
+  // The analysed paths: a compile command's -include, -imacros, --config or @response file must
+  // lie within them (or the system's and CUDA's include folders), and clang's first error is quoted
+  // in the report only when it is in such a file. Empty: no restriction (the command line and the
+  // language server always name the analysed paths).
+  std::vector<std::string> trusted_roots;
 };
 
 struct CppFileResult {

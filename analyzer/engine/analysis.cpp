@@ -456,6 +456,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
       cpp::CppOptions cpp_options = options.cpp;
       cpp_options.jobs = options.jobs;
       cpp_options.progress = options.progress;
+      cpp_options.trusted_roots = options.paths;
       // Units the cache holds (their headers unchanged) are not parsed again.
       std::vector<std::optional<cpp::CppFileResult>> results(to_parse.size());
       std::vector<std::string> fresh;

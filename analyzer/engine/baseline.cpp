@@ -1,5 +1,7 @@
 #include "engine/baseline.h"
 
+#include "core/atomic_file.h"
+
 #include "core/source_file.h"
 
 #include <nlohmann/json.hpp>
@@ -107,26 +109,10 @@ void Baseline::write(const fs::path& file) const {
     findings.push_back({{"path", std::get<0>(key)}, {"rule", std::get<1>(key)}, {"code", std::get<2>(key)},
                         {"count", count}});
   const nlohmann::json doc = {{"tool", "cudnnlint"}, {"version", 1}, {"findings", findings}};
-  // Beside the target, so that the rename stays on one file system and is atomic.
-  const fs::path temporary = file.string() + ".tmp-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write " + temporary.string());
-    out << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      throw std::runtime_error("writing " + temporary.string() + " failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(temporary, file, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw std::runtime_error("cannot write " + file.string() + ": " + ec.message());
-  }
+  // Whole or not at all, and never through a link at the target's name (core/atomic_file.h).
+  const std::string problem =
+      write_file_atomically(file, doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  if (!problem.empty()) throw std::runtime_error(problem);
 }
 
 std::size_t Baseline::filter(std::vector<Finding>& findings, const fs::path& root) const {

@@ -1,5 +1,7 @@
 #include "engine/fixes.h"
 
+#include "core/atomic_file.h"
+#include "core/content_hash.h"
 #include "core/source_file.h"
 #include "python/frontend.h"
 
@@ -18,49 +20,9 @@ namespace cudnnlint {
 
 namespace {
 
-// A file descriptor closed on scope exit.
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
 // Replaces `path` by `text` atomically, keeping its permission bits. "" on success, else why not.
 std::string replace_atomically(const std::string& path, std::string_view text) {
-  namespace fs = std::filesystem;
-  struct stat original {};
-  if (::stat(path.c_str(), &original) != 0) return std::string("cannot stat: ") + std::strerror(errno);
-  const fs::path target(path);
-  std::string hidden_name(".");  // (not "." + name: gcc 12 warns falsely, -Wrestrict)
-  hidden_name += target.filename().string();
-  hidden_name += ".cudnnlint-XXXXXX";
-  std::string temp = (target.parent_path() / hidden_name).string();
-  Descriptor fd(::mkstemp(temp.data()));
-  if (fd.get() < 0) return std::string("cannot create a temporary file beside it: ") + std::strerror(errno);
-  std::string error;
-  for (std::size_t written = 0; written < text.size() && error.empty();) {
-    const ssize_t n = ::write(fd.get(), text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) error = std::string("cannot write the temporary file: ") + std::strerror(errno);
-    else written += static_cast<std::size_t>(n);
-  }
-  if (error.empty() && ::fchmod(fd.get(), original.st_mode & 07777) != 0)
-    error = std::string("cannot set the permissions: ") + std::strerror(errno);
-  if (error.empty() && ::fsync(fd.get()) != 0) error = std::string("cannot flush: ") + std::strerror(errno);
-  if (::close(fd.release()) != 0 && error.empty()) error = std::string("cannot close: ") + std::strerror(errno);
-  if (error.empty() && ::rename(temp.c_str(), path.c_str()) != 0)
-    error = std::string("cannot rename the temporary file over it: ") + std::strerror(errno);
-  if (!error.empty()) ::unlink(temp.c_str());
-  return error;
+  return write_file_atomically(path, text);
 }
 
 struct PlannedEdit {
@@ -105,9 +67,42 @@ void settle_fix(Finding& finding, const SourceFile& file) {
       return;
     }
   }
+  finding.fix->file_hash = content_hash(text);
 }
 
-FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
+namespace {
+
+// The path with every link resolved, or empty when it does not exist.
+std::filesystem::path resolved(const std::filesystem::path& path) {
+  std::error_code ec;
+  auto out = std::filesystem::canonical(path, ec);
+  return ec ? std::filesystem::path() : out;
+}
+
+bool inside(const std::filesystem::path& file, const std::filesystem::path& root) {
+  if (file.empty() || root.empty()) return false;
+  auto f = file.begin();
+  for (auto r = root.begin(); r != root.end(); ++r, ++f)
+    if (f == file.end() || *f != *r) return false;
+  return true;
+}
+
+// Why `path` may not be rewritten by a fix of this run, or "" when it may: it must be a regular
+// file (not a link) whose real location lies within one of the analysed paths.
+std::string refuse_to_fix(const std::string& path, std::span<const std::string> analysed) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return std::string("cannot stat: ") + std::strerror(errno);
+  if (S_ISLNK(st.st_mode)) return "a symbolic link; fixes are written only to regular files";
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  const auto real = resolved(path);
+  for (const std::string& root : analysed)
+    if (inside(real, resolved(root))) return {};
+  return "outside the analysed paths; a fix is written only inside them";
+}
+
+}  // namespace
+
+FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe, std::span<const std::string> analysed) {
   FixPlan plan;
   std::map<std::string, std::vector<PlannedEdit>> by_file;
   for (const Finding& finding : findings) {
@@ -121,9 +116,16 @@ FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe) {
   for (auto& [path, edits] : by_file) {
     FileFix file;
     file.path = path;
-    const auto text = read_file_bytes(path);
-    if (!text) {
-      file.error = "cannot read the file";
+    file.error = refuse_to_fix(path, analysed);
+    const auto text = file.error.empty() ? read_file_bytes(path) : std::nullopt;
+    if (file.error.empty() && !text) file.error = "cannot read the file";
+    if (text) {
+      const std::string hash = content_hash(*text);
+      const bool as_analysed = std::all_of(edits.begin(), edits.end(),
+                                           [&](const PlannedEdit& e) { return e.finding->fix->file_hash == hash; });
+      if (!as_analysed) file.error = "its bytes are not those the findings were made on; not fixed";
+    }
+    if (!file.error.empty()) {
       plan.files.push_back(std::move(file));
       continue;
     }

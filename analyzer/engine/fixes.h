@@ -34,7 +34,10 @@ struct FixPlan {
 
 // The fixes of `findings` (the safe ones; with `unsafe`, all), per file, applied in memory to the
 // file as it is on disk now. A file whose result no longer parses keeps its text, with an error.
-FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe);
+// A file is refused, with an error, unless it is a regular file inside one of the `analysed`
+// paths (links resolved) whose bytes hash as every fix's `file_hash` says: a finding that came
+// from elsewhere (a cache entry, a stale run) cannot make --fix write anywhere else.
+FixPlan plan_fixes(std::span<const Finding> findings, bool unsafe, std::span<const std::string> analysed);
 
 // Writes each planned file that changes: a temporary file in the same folder, then rename, so a
 // reader sees the old file or the new one, never a part. The file must still hold what the plan was

@@ -4,6 +4,8 @@
 #include "cli/config.h"
 #include "cli/version.h"
 #include "core/api_table.h"
+#include "core/atomic_file.h"
+#include "core/printable.h"
 #include "core/source_file.h"
 #include "emit/emitters.h"
 #include "emit/replay_json.h"
@@ -42,6 +44,17 @@ using namespace cudnnlint;
 constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitError = 2;
+
+// The report is flushed, and a report file renamed into place only when every byte was written
+// (a full disk leaves an earlier report as it was); a failure throws, which exits 2.
+void finish_output(std::ostream& out, std::optional<cudnnlint::AtomicOutputFile>& file) {
+  if (file) {
+    if (const std::string problem = file->commit(); !problem.empty()) throw std::runtime_error(problem);
+    return;
+  }
+  out.flush();
+  if (!out) throw std::runtime_error("writing the report failed");
+}
 
 std::filesystem::path find_source_root() {
   std::error_code ec;
@@ -135,12 +148,12 @@ void note_fixes_left(const cudnnlint::FixPlan& plan) {
     std::cerr << "cudnnlint: " << plural(plan.overlapping, "fix") << " overlapping another left for a next run\n";
   for (const auto& file : plan.files)
     if (!file.error.empty())
-      std::cerr << "cudnnlint: " << valid_utf8(file.path) << ": fixes not applied: " << file.error << '\n';
+      std::cerr << "cudnnlint: " << printable(file.path) << ": fixes not applied: " << printable(file.error) << '\n';
 }
 
 // --diff: the fixes as a unified diff on stdout; exit 1 when there is one.
-int show_fixes(const cudnnlint::AnalysisResult& result, bool unsafe) {
-  const cudnnlint::FixPlan plan = cudnnlint::plan_fixes(result.findings, unsafe);
+int show_fixes(const cudnnlint::AnalysisResult& result, bool unsafe, std::span<const std::string> analysed) {
+  const cudnnlint::FixPlan plan = cudnnlint::plan_fixes(result.findings, unsafe, analysed);
   std::size_t fixes = 0, files = 0;
   for (const auto& file : plan.files) {
     const std::string diff = cudnnlint::unified_diff(file.path, file.before, file.after);
@@ -157,15 +170,15 @@ int show_fixes(const cudnnlint::AnalysisResult& result, bool unsafe) {
 }
 
 // --fix: applies and writes the fixes; whether a file changed.
-bool apply_fixes(const cudnnlint::AnalysisResult& result, bool unsafe) {
-  cudnnlint::FixPlan plan = cudnnlint::plan_fixes(result.findings, unsafe);
+bool apply_fixes(const cudnnlint::AnalysisResult& result, bool unsafe, std::span<const std::string> analysed) {
+  cudnnlint::FixPlan plan = cudnnlint::plan_fixes(result.findings, unsafe, analysed);
   cudnnlint::write_fixes(plan);
   std::size_t fixes = 0, files = 0;
   for (const auto& file : plan.files) {
     if (!file.error.empty() || file.after == file.before) continue;
     ++files;
     for (const auto& applied : file.applied) {
-      std::cerr << "cudnnlint: fixed " << valid_utf8(file.path) << ':' << valid_utf8(applied) << '\n';
+      std::cerr << "cudnnlint: fixed " << printable(file.path) << ':' << printable(applied) << '\n';
       ++fixes;
     }
   }
@@ -184,13 +197,13 @@ int run_triage(const std::string& log_path, const AnalysisOptions& options, cons
   if (log_path != "-") {
     std::error_code ec;
     if (std::filesystem::is_directory(log_path, ec)) {
-      std::cerr << "cudnnlint: error: " << valid_utf8(log_path) << ": is a directory, not a log (the tree goes after it: "
+      std::cerr << "cudnnlint: error: " << printable(log_path) << ": is a directory, not a log (the tree goes after it: "
                 << "cudnnlint triage LOG PATH)\n";
       return kExitError;
     }
     file.open(log_path, std::ios::binary);
     if (!file) {
-      std::cerr << "cudnnlint: error: " << valid_utf8(log_path) << ": cannot read the log: " << std::strerror(errno) << '\n';
+      std::cerr << "cudnnlint: error: " << printable(log_path) << ": cannot read the log: " << std::strerror(errno) << '\n';
       return kExitError;
     }
     log = &file;
@@ -200,15 +213,12 @@ int run_triage(const std::string& log_path, const AnalysisOptions& options, cons
   try {
     report = triage::triage(*log, name, options);
   } catch (const std::runtime_error& e) {
-    std::cerr << "cudnnlint: error: " << valid_utf8(name) << ": cannot read the log: " << e.what() << '\n';
+    std::cerr << "cudnnlint: error: " << printable(name) << ": cannot read the log: " << e.what() << '\n';
     return kExitError;
   }
-  std::ofstream file_out;
-  if (!output_file.empty()) {
-    file_out.open(output_file, std::ios::binary | std::ios::trunc);
-    if (!file_out) throw std::runtime_error("cannot write " + output_file);
-  }
-  std::ostream& out = output_file.empty() ? std::cout : file_out;
+  std::optional<AtomicOutputFile> file_out;
+  if (!output_file.empty()) file_out.emplace(output_file);
+  std::ostream& out = file_out ? file_out->stream() : std::cout;
   if (format == "json") {
     triage::write_json(out, report);
   } else if (format == "sarif") {
@@ -218,8 +228,7 @@ int run_triage(const std::string& log_path, const AnalysisOptions& options, cons
     triage::write_text(rendered, report);
     out << valid_utf8(rendered.str());
   }
-  out.flush();
-  if (!out) throw std::runtime_error("writing the report failed");
+  finish_output(out, file_out);
   // The analysis's diagnostics about the files that hold or feed the failing frames; the others
   // (a tree's unrelated C templates that clang cannot parse, say) are counted, not listed.
   AnalysisResult relevant;
@@ -418,21 +427,18 @@ int main(int argc, char** argv) {
     if (gpu_check_cmd->parsed()) {
       if (format != "text" && format != "sarif" && format != "json")
         throw std::invalid_argument("gpu-check writes text or sarif, not " + format);
-      std::ofstream file_out;
-      if (!output_file.empty()) {
-        file_out.open(output_file, std::ios::binary | std::ios::trunc);
-        if (!file_out) throw std::runtime_error("cannot write " + output_file);
-      }
-      std::ostream& out = output_file.empty() ? std::cout : file_out;
+      std::optional<AtomicOutputFile> file_out;
+      if (!output_file.empty()) file_out.emplace(output_file);
+      std::ostream& out = file_out ? file_out->stream() : std::cout;
       const int code = run_gpu_check_on_sarif(sarif_input, gpu_options, format, out);
-      out.flush();
-      if (!out) throw std::runtime_error("writing the report failed");
+      finish_output(out, file_out);
       return code;
     }
     if (flags_cmd->parsed()) {
       cpp::CppOptions cpp_options;
       cpp_options.compile_commands_dir = compile_commands_dir;
       cpp_options.extra_args = extra_args;
+      cpp_options.trusted_roots = {"."};  // as a run from here over this tree would judge its flags
       // A file that does not exist has no command: say so (exit 2) instead of printing one.
       int status = kExitClean;
       std::vector<std::string> existing;
@@ -441,7 +447,7 @@ int main(int argc, char** argv) {
         if (std::filesystem::is_regular_file(file, ec)) {
           existing.push_back(file);
         } else {
-          std::cerr << "cudnnlint: error: " << valid_utf8(file) << ": " << (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file") << '\n';
+          std::cerr << "cudnnlint: error: " << printable(file) << ": " << (std::filesystem::exists(file, ec) ? "not a regular file" : "no such file") << '\n';
           status = kExitError;
         }
       }
@@ -541,15 +547,15 @@ int main(int argc, char** argv) {
       std::ostringstream diagnostics;
       write_diagnostics(diagnostics, result, false);
       std::cerr << valid_utf8(diagnostics.str()) << "cudnnlint: wrote " << written.size()
-                << (written.size() == 1 ? " finding" : " findings") << " to " << valid_utf8(write_baseline_file)
-                << " (paths relative to " << valid_utf8(source_root.string()) << ")\n";
+                << (written.size() == 1 ? " finding" : " findings") << " to " << printable(write_baseline_file)
+                << " (paths relative to " << printable(source_root.string()) << ")\n";
       return result.usage_error ? kExitError : kExitClean;
     }
     if (baseline) result.baselined = baseline->filter(result.findings, source_root);
     if (unsafe_fixes && !fix_flag && !diff_flag)
       throw std::invalid_argument("--unsafe-fixes goes with --fix (apply) or --diff (show)");
-    if (diff_flag) return show_fixes(result, unsafe_fixes);
-    if (fix_flag && apply_fixes(result, unsafe_fixes)) {
+    if (diff_flag) return show_fixes(result, unsafe_fixes, options.paths);
+    if (fix_flag && apply_fixes(result, unsafe_fixes, options.paths)) {
       // Report what the fixed tree still holds: the fixes' findings are gone, and a second --fix
       // finds nothing to do.
       Progress progress(STDERR_FILENO, false);
@@ -562,12 +568,9 @@ int main(int argc, char** argv) {
     const bool color = !no_color && output_file.empty() && stdout_wants_color(color_mode);
     const Report report{result, result.target, source_root, sarif_category};
 
-    std::ofstream file_out;
-    if (!output_file.empty()) {
-      file_out.open(output_file, std::ios::binary | std::ios::trunc);
-      if (!file_out) throw std::runtime_error("cannot write " + output_file);
-    }
-    std::ostream& out = output_file.empty() ? std::cout : file_out;
+    std::optional<AtomicOutputFile> file_out;
+    if (!output_file.empty()) file_out.emplace(output_file);
+    std::ostream& out = file_out ? file_out->stream() : std::cout;
     if (format == "json") write_json(out, report);
     else if (format == "sarif") {
       if (const std::size_t dropped = write_sarif(out, report); dropped != 0)
@@ -584,8 +587,7 @@ int main(int argc, char** argv) {
       else write_text(rendered, report, color);
       out << valid_utf8(rendered.str());
     }
-    out.flush();
-    if (!out) throw std::runtime_error("writing the report failed");
+    finish_output(out, file_out);
     std::ostringstream diagnostics;
     if (format != "json" && format != "sarif" && format != "facts") write_diagnostics(diagnostics, result, !no_color && isatty(STDERR_FILENO));
     else if (!result.diagnostics.empty()) write_diagnostics(diagnostics, result, false);

@@ -41,7 +41,10 @@ def test_the_action_installs_every_debian_package_the_build_needs():
 def run_step(project, cli, **inputs):
     """The `Run cudnnlint` step's script under bash, its env set from INPUTS (the action's defaults else)."""
     run = step("Run cudnnlint")
-    env = dict(os.environ, PATH=str(pathlib.Path(cli.binary).parent) + os.pathsep + os.environ["PATH"])
+    outputs = project / ".github_output"
+    outputs.write_text("")
+    env = dict(os.environ, PATH=str(pathlib.Path(cli.binary).parent) + os.pathsep + os.environ["PATH"],
+               GITHUB_OUTPUT=str(outputs))
     for key, value in run["env"].items():
         name = re.search(r"inputs\.([\w-]+)", value).group(1)
         env[key] = inputs.get(name.replace("-", "_"), ACTION["inputs"][name].get("default", ""))
@@ -81,3 +84,19 @@ def test_fail_on_findings_fails_the_step_and_args_and_paths_reach_cudnnlint(proj
 def test_a_usage_error_fails_the_step(project, cli):
     result = run_step(project, cli, args="--cudnn-version not-a-version")
     assert result.returncode == 2, result.stdout + result.stderr
+
+
+def test_only_a_report_the_run_finished_is_uploaded(project, cli):
+    # A pull request can commit a report at the action's path; when the run fails (exit 2), that
+    # file is still there and must not reach code scanning.
+    upload = step("Upload")
+    assert "steps.run.outputs.complete == 'true'" in upload["if"], upload["if"]
+    assert "hashFiles" not in upload["if"]
+    (project / "cudnnlint.sarif").write_text('{"version": "2.1.0", "runs": []}')
+    failed = run_step(project, cli, args="--cudnn-version not-a-version")
+    assert failed.returncode == 2
+    assert "complete=true" not in (project / ".github_output").read_text()
+    finished = run_step(project, cli)
+    assert finished.returncode == 0, finished.stderr
+    assert (project / ".github_output").read_text().splitlines() == ["complete=true"]
+    assert json.loads((project / "cudnnlint.sarif").read_text())["runs"][0]["results"]

@@ -150,7 +150,8 @@ def test_a_damaged_pack_is_a_warning_and_the_report_is_right(cli, project):
     damaged = run(cli, "-f", "json", "--timings", ".", cwd=project)
     assert json.loads(damaged.stdout)["findings"] == json.loads(fresh.stdout)["findings"]
     [warning] = json.loads(damaged.stdout)["diagnostics"]
-    assert warning["message"] == "the cache .cudnnlint_cache/pack: checksum mismatch (a damaged file); it is rebuilt"
+    assert warning["message"] == ("the cache .cudnnlint_cache/pack: damaged, or not written by this user's cudnnlint "
+                                  "(its tag does not verify); it is rebuilt")
     assert warning["severity"] == "warning"
     again = run(cli, "-f", "json", "--timings", ".", cwd=project)
     assert cache_line(again) == "the run's entry, no source file read"

@@ -17,10 +17,12 @@ declare -A seeds=(
   [sarif]="tests/fuzz/corpus/sarif"
   [gitignore]="tests/fuzz/corpus/gitignore"
   [triage]="tests/fixtures/triage/real tests/fixtures/triage/seed004"
+  [server]="tests/fuzz/corpus/server"
+  [cache]="tests/fuzz/corpus/cache"
 )
 status=0
 failed=0
-for harness in python config sarif gitignore triage; do
+for harness in python config sarif gitignore triage server cache; do
   corpus="$out/corpus-$harness"
   mkdir -p "$corpus"
   limit=()
@@ -34,5 +36,5 @@ for harness in python config sarif gitignore triage; do
     echo "fuzz_$harness: $(grep -E '^stat::number_of_executed_units' "$out/$harness.log" | awk '{print $2}') executions, no crash"
   fi
 done
-echo "fuzz: $((5 - failed)) passed, $failed failed"
+echo "fuzz: $((${#seeds[@]} - failed)) passed, $failed failed"  # one seeds entry per harness
 exit $status

@@ -1,6 +1,8 @@
 // The cache's parts: the index's and the pack's formats, stat records and their racy window, saves that merge
 // what another run wrote, the size budget, and the codec of entries.
 #include "cache/codec.h"
+#include "cache/folder.h"
+#include "cache/msgpack_bounds.h"
 #include "cache/hash.h"
 #include "cache/store.h"
 #include "engine/analysis.h"
@@ -10,6 +12,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cudnnlint::cache {
@@ -17,14 +21,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class CacheFolder : public ::testing::Test {
+class CacheStore : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("cudnnlint-cache-" + std::to_string(::getpid()) + "-" +
                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
+    // The cache's key lives in the user's cache home: a private one for the tests.
+    key_home_ = dir_.string() + "-home";
+    ::setenv("XDG_CACHE_HOME", key_home_.c_str(), 1);
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    fs::remove_all(dir_);
+    fs::remove_all(key_home_);
+  }
+  std::string key_home_;
   std::unique_ptr<Store> open(std::uint64_t max_bytes = 64u << 20) {
     std::string problem;
     auto store = Store::open(dir_, max_bytes, problem);
@@ -77,7 +88,7 @@ TEST(CachePack, IndexAndPackRoundTripAndRefuseDamage) {
   EXPECT_THROW(decode_index("cudnnlint cache index 0\n", records_back), std::runtime_error);
 }
 
-TEST_F(CacheFolder, StatRecordsHoldWhileTheStatIsUnchangedAndNotForFreshFiles) {
+TEST_F(CacheStore, StatRecordsHoldWhileTheStatIsUnchangedAndNotForFreshFiles) {
   auto store = open();
   store->remember("/old.py", old_stat(10), hash_bytes("old"));
   EXPECT_EQ(store->known_hash("/old.py", old_stat(10)), hash_bytes("old"));
@@ -96,7 +107,7 @@ TEST_F(CacheFolder, StatRecordsHoldWhileTheStatIsUnchangedAndNotForFreshFiles) {
   EXPECT_FALSE(stat_file(dir_.string()));  // a folder is not a file
 }
 
-TEST_F(CacheFolder, TheFolderIsTaggedAndSavesMergeWhatAnotherRunWrote) {
+TEST_F(CacheStore, TheFolderIsTaggedAndSavesMergeWhatAnotherRunWrote) {
   auto first = open();
   auto second = open();
   EXPECT_TRUE(fs::is_regular_file(dir_ / "CACHEDIR.TAG"));
@@ -115,14 +126,14 @@ TEST_F(CacheFolder, TheFolderIsTaggedAndSavesMergeWhatAnotherRunWrote) {
   EXPECT_EQ(third->counters().entry_misses, 1u);
 }
 
-TEST_F(CacheFolder, ADamagedPackIsSaidAndReplaced) {
+TEST_F(CacheStore, ADamagedPackIsSaidAndReplaced) {
   fs::create_directories(dir_);
   std::ofstream(dir_ / "pack") << "cudnnlint cache pack 1\nnot what a save writes";
   auto store = open();
   EXPECT_TRUE(store->load_problems().empty());  // the pack is read when an entry is needed
   EXPECT_FALSE(store->entry(hash_bytes("k")));
   ASSERT_EQ(store->load_problems().size(), 1u);
-  EXPECT_NE(store->load_problems()[0].find("checksum mismatch"), std::string::npos) << store->load_problems()[0];
+  EXPECT_NE(store->load_problems()[0].find("does not verify"), std::string::npos) << store->load_problems()[0];
   store->put(hash_bytes("k"), "v");
   EXPECT_TRUE(store->save().empty());
   auto again = open();
@@ -130,7 +141,7 @@ TEST_F(CacheFolder, ADamagedPackIsSaidAndReplaced) {
   EXPECT_TRUE(again->load_problems().empty());
 }
 
-TEST_F(CacheFolder, ThePackStaysWithinItsBudget) {
+TEST_F(CacheStore, ThePackStaysWithinItsBudget) {
   auto store = open(400'000);  // 11/16 for the pack: 275,000 bytes
   for (int i = 0; i < 100; ++i) store->put(hash_bytes(std::to_string(i)), std::string(10'000, 'x'));
   EXPECT_TRUE(store->save().empty());
@@ -139,7 +150,7 @@ TEST_F(CacheFolder, ThePackStaysWithinItsBudget) {
   EXPECT_GE(size, 225'000u);  // it keeps what fits
 }
 
-TEST_F(CacheFolder, RunEntriesAreCheckedAndTrimmedToTheNewest) {
+TEST_F(CacheStore, RunEntriesAreCheckedAndTrimmedToTheNewest) {
   auto store = open();
   store->put_run(hash_bytes("run"), "findings");
   EXPECT_EQ(store->run_entry(hash_bytes("run")), "findings");
@@ -151,6 +162,96 @@ TEST_F(CacheFolder, RunEntriesAreCheckedAndTrimmedToTheNewest) {
   std::size_t runs = 0;
   for ([[maybe_unused]] const auto& f : fs::directory_iterator(dir_ / "runs")) ++runs;
   EXPECT_EQ(runs, 64u);
+}
+
+// ---- A hostile tree owns the cache folder when it lies in the tree (the default).
+
+TEST_F(CacheStore, AFolderOrRunsFolderThatIsALinkIsRefused) {
+  const fs::path elsewhere = dir_.string() + "-elsewhere";
+  fs::create_directories(elsewhere);
+  fs::create_directories(dir_.parent_path());
+  fs::create_symlink(elsewhere, dir_);
+  std::string problem;
+  EXPECT_FALSE(Store::open(dir_, 1u << 20, problem));
+  EXPECT_NE(problem.find("symbolic link"), std::string::npos) << problem;
+  fs::remove(dir_);
+  fs::create_directories(dir_);
+  fs::create_directory_symlink(elsewhere, dir_ / "runs");
+  problem.clear();
+  EXPECT_FALSE(Store::open(dir_, 1u << 20, problem));
+  EXPECT_NE(problem.find("runs"), std::string::npos) << problem;
+  EXPECT_TRUE(fs::is_empty(elsewhere));
+  fs::remove_all(elsewhere);
+}
+
+TEST_F(CacheStore, TrimmingRemovesOnlyTheRunEntriesOwnNames) {
+  auto store = open();
+  const fs::path outside = dir_.string() + "-outside.txt";
+  std::ofstream(outside) << "keep\n";
+  std::ofstream(dir_ / "runs" / "notes.txt") << "not a run\n";
+  fs::create_symlink(outside, dir_ / "runs" / std::string(32, 'a'));  // a run's name, but a link
+  for (int i = 0; i < 70; ++i) store->put_run(hash_bytes("run" + std::to_string(i)), "x");
+  EXPECT_TRUE(store->save().empty());
+  EXPECT_TRUE(fs::exists(dir_ / "runs" / "notes.txt"));
+  EXPECT_TRUE(fs::is_symlink(dir_ / "runs" / std::string(32, 'a')));
+  EXPECT_TRUE(fs::exists(outside));
+  fs::remove(outside);
+}
+
+TEST_F(CacheStore, AnEntryWithoutThisUsersTagIsAMissAndAFifoDoesNotBlock) {
+  auto store = open();
+  store->put_run(hash_bytes("run"), "findings");
+  EXPECT_EQ(store->run_entry(hash_bytes("run")), "findings");
+  // The same bytes sealed with another key: what a tree can commit at best.
+  Authenticator other(Authenticator::Key{1, 2, 3});
+  const std::string name = hash_bytes("run").hex();
+  std::ofstream(dir_ / "runs" / name, std::ios::binary | std::ios::trunc) << other.seal(name, "forged findings");
+  EXPECT_FALSE(store->run_entry(hash_bytes("run")));
+  fs::remove(dir_ / "runs" / name);
+  ASSERT_EQ(::mkfifo((dir_ / "runs" / name).c_str(), 0644), 0);
+  EXPECT_FALSE(store->run_entry(hash_bytes("run")));  // returns at once: a FIFO is not read
+  // A pack that is not this user's: a load problem, and the pack is rebuilt.
+  store->put(hash_bytes("e"), "entry");
+  EXPECT_TRUE(store->save().empty());
+  std::ofstream(dir_ / "pack", std::ios::binary | std::ios::trunc) << other.seal("pack", encode_pack({}));
+  auto again = open();
+  EXPECT_FALSE(again->entry(hash_bytes("e")));
+  ASSERT_EQ(again->load_problems().size(), 1u);
+  EXPECT_NE(again->load_problems()[0].find("does not verify"), std::string::npos) << again->load_problems()[0];
+}
+
+TEST_F(CacheStore, AbandonedTemporariesGoAtTheNextSaveAndALiveOneStays) {
+  auto store = open();
+  const fs::path abandoned = dir_ / ".pack.0123456789abcdef.tmp";
+  const fs::path live = dir_ / ".index.0123456789abcdef.tmp";
+  const fs::path foreign = dir_ / ".notes.0123456789abcdef.tmp";
+  for (const auto& p : {abandoned, live, foreign}) std::ofstream(p) << std::string(1000, 'x');
+  const int held = ::open(live.c_str(), O_RDONLY);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);  // a run still writing it
+  store->put(hash_bytes("e"), "entry");
+  EXPECT_TRUE(store->save().empty());
+  EXPECT_FALSE(fs::exists(abandoned));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(foreign));  // not a name the cache writes
+  ::close(held);
+  EXPECT_TRUE(is_cache_temporary_name(".0123456789abcdef0123456789abcdef.0123456789abcdef.tmp"));
+  EXPECT_FALSE(is_cache_temporary_name(".0123456789abcdef.tmp"));
+  EXPECT_FALSE(is_cache_temporary_name(".pack.0123.tmp"));
+}
+
+TEST(CacheMsgpackBounds, DepthCountsAndLengthsAreChecked) {
+  EXPECT_EQ(check_msgpack_bounds("\x92\x01\xc0", 4), "");                     // [1, nil]
+  EXPECT_EQ(check_msgpack_bounds("\x81\xa1k\x91\x05", 4), "");               // {"k": [5]}
+  EXPECT_NE(check_msgpack_bounds(std::string(10, '\x91') + "\xc0", 4), "");    // 10 deep
+  EXPECT_EQ(check_msgpack_bounds(std::string(10, '\x91') + "\xc0", 16), "");
+  EXPECT_NE(check_msgpack_bounds(std::string("\xdd\xff\xff\xff\xff\xc0", 6), 4), "");  // 4G items, 1 byte
+  EXPECT_NE(check_msgpack_bounds(std::string("\xdb\x00\x00\x10\x00" "ab", 7), 4), "");  // a string past the end
+  EXPECT_NE(check_msgpack_bounds("\x92\x01", 4), "");                           // truncated
+  EXPECT_NE(check_msgpack_bounds("\x01\x02", 4), "");                           // trailing bytes
+  EXPECT_NE(check_msgpack_bounds("\xc1", 4), "");                                // never used
+  EXPECT_NE(check_msgpack_bounds("", 4), "");
+  // The codec refuses a deep entry instead of recursing into it.
+  EXPECT_FALSE(decode_run(std::string(2'000'000, '\x91') + "\xc0"));
 }
 
 TEST(CacheCodec, EntriesRoundTrip) {
@@ -180,7 +281,7 @@ TEST(CacheCodec, EntriesRoundTrip) {
   Finding finding;
   finding.rule_id = "bn-eps-zero";
   finding.level = Level::Error;
-  finding.fix = Fix{"set eps=1e-05", false, {TextEdit{{{1, 1, 1, 0}, {1, 4, 4, 3}}, "1e-5", "0.0", false}}};
+  finding.fix = Fix{"set eps=1e-05", false, {TextEdit{{{1, 1, 1, 0}, {1, 4, 4, 3}}, "1e-5", "0.0", false}}, ""};
   finding.replay.epsilon = 0.0;
   run.findings.push_back(finding);
   run.dependencies.emplace_back("/usr/include/cudnn.h", hash_bytes("h").hex());

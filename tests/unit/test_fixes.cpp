@@ -1,6 +1,7 @@
 // Fixes: edits checked against the file, applied in memory, re-parsed, written atomically.
 #include "emit/unified_diff.h"
 #include "engine/fixes.h"
+#include "core/content_hash.h"
 
 #include <gtest/gtest.h>
 
@@ -43,9 +44,11 @@ class FixFiles : public ::testing::Test {
     finding.location.path = path;
     finding.location.range.begin = {1, begin + 1, begin + 1, begin};
     finding.location.range.end = {1, end + 1, end + 1, end};
-    finding.fix = Fix{"set eps", safe, {{finding.location.range, std::move(replacement), std::move(expected), false}}};
+    finding.fix = Fix{"set eps", safe, {{finding.location.range, std::move(replacement), std::move(expected), false}},
+                      content_hash(read(path))};
     return finding;
   }
+  std::vector<std::string> analysed() const { return {dir_.string()}; }
   fs::path dir_;
 };
 
@@ -55,11 +58,11 @@ TEST_F(FixFiles, AnUnsafeFixIsAppliedOnlyWhenAskedAndWrittenAtomically) {
   ::chmod(path.c_str(), 0640);
   std::vector<Finding> findings{finding_with_fix(path, 24, 25, "0", "1e-5")};
 
-  FixPlan safe_only = plan_fixes(findings, false);
+  FixPlan safe_only = plan_fixes(findings, false, analysed());
   EXPECT_TRUE(safe_only.files.empty());
   EXPECT_EQ(safe_only.unsafe_left, 1u);
 
-  FixPlan plan = plan_fixes(findings, true);
+  FixPlan plan = plan_fixes(findings, true, analysed());
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_EQ(plan.files[0].after, "bn = BatchNorm2d(8, eps=1e-5)\n");
   struct stat before {};
@@ -78,7 +81,7 @@ TEST_F(FixFiles, AResultThatNoLongerParsesIsRolledBackAndTheFileKept) {
   const std::string text = "bn = BatchNorm2d(8, eps=0)\n";
   const std::string path = write("model.py", text);
   std::vector<Finding> findings{finding_with_fix(path, 24, 25, "0", "1e-5 +")};
-  FixPlan plan = plan_fixes(findings, true);
+  FixPlan plan = plan_fixes(findings, true, analysed());
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_NE(plan.files[0].error.find("would not parse"), std::string::npos) << plan.files[0].error;
   write_fixes(plan);
@@ -88,7 +91,7 @@ TEST_F(FixFiles, AResultThatNoLongerParsesIsRolledBackAndTheFileKept) {
 TEST_F(FixFiles, AFileThatChangedSinceTheAnalysisIsLeftAlone) {
   const std::string path = write("model.py", "bn = BatchNorm2d(8, eps=0)\n");
   std::vector<Finding> findings{finding_with_fix(path, 24, 25, "0", "1e-5")};
-  FixPlan plan = plan_fixes(findings, true);
+  FixPlan plan = plan_fixes(findings, true, analysed());
   write("model.py", "bn = BatchNorm2d(8, eps=0)  # edited meanwhile\n");
   write_fixes(plan);
   EXPECT_NE(plan.files[0].error.find("changed while cudnnlint ran"), std::string::npos);
@@ -98,10 +101,51 @@ TEST_F(FixFiles, AFileThatChangedSinceTheAnalysisIsLeftAlone) {
 TEST_F(FixFiles, AnEditWhoseBytesDifferFromWhatTheRuleSawIsNotApplied) {
   const std::string path = write("model.py", "bn = BatchNorm2d(8, eps=0)\n");
   std::vector<Finding> findings{finding_with_fix(path, 24, 25, "7", "1e-5")};
-  const FixPlan plan = plan_fixes(findings, true);
+  const FixPlan plan = plan_fixes(findings, true, analysed());
   ASSERT_EQ(plan.files.size(), 1u);
   EXPECT_EQ(plan.files[0].after, plan.files[0].before);
   EXPECT_EQ(plan.overlapping, 1u);
+}
+
+// A finding can come from a cache entry or a stale run: --fix writes only a regular file inside
+// the analysed paths whose bytes are those the finding was made on.
+TEST_F(FixFiles, AFileOutsideTheAnalysedPathsIsRefused) {
+  const std::string path = write("model.py", "bn = BatchNorm2d(8, eps=0)\n");
+  std::vector<Finding> findings{finding_with_fix(path, 24, 25, "0", "1e-5")};
+  const fs::path elsewhere = dir_ / "tree";
+  fs::create_directories(elsewhere);
+  FixPlan plan = plan_fixes(findings, true, std::vector<std::string>{elsewhere.string()});
+  ASSERT_EQ(plan.files.size(), 1u);
+  EXPECT_NE(plan.files[0].error.find("outside the analysed paths"), std::string::npos) << plan.files[0].error;
+  write_fixes(plan);
+  EXPECT_EQ(read(path), "bn = BatchNorm2d(8, eps=0)\n");
+}
+
+TEST_F(FixFiles, ALinkInsideTheTreeToAFileOutsideIsRefused) {
+  const std::string outside = write("victim.py", "bn = BatchNorm2d(8, eps=0)\n");
+  fs::create_directories(dir_ / "tree");
+  const std::string link = (dir_ / "tree" / "model.py").string();
+  fs::create_symlink(outside, link);
+  std::vector<Finding> findings{finding_with_fix(link, 24, 25, "0", "1e-5")};
+  FixPlan plan = plan_fixes(findings, true, std::vector<std::string>{(dir_ / "tree").string()});
+  ASSERT_EQ(plan.files.size(), 1u);
+  EXPECT_NE(plan.files[0].error.find("symbolic link"), std::string::npos) << plan.files[0].error;
+  write_fixes(plan);
+  EXPECT_EQ(read(outside), "bn = BatchNorm2d(8, eps=0)\n");
+  EXPECT_TRUE(fs::is_symlink(link));
+}
+
+TEST_F(FixFiles, AFixWhoseHashIsNotTheFilesIsRefused) {
+  const std::string path = write("model.py", "bn = BatchNorm2d(8, eps=0)\n");
+  std::vector<Finding> findings{finding_with_fix(path, 24, 25, "0", "1e-5")};
+  findings[0].fix->file_hash = content_hash("another text");
+  FixPlan unsettled = plan_fixes(findings, true, analysed());
+  ASSERT_EQ(unsettled.files.size(), 1u);
+  EXPECT_NE(unsettled.files[0].error.find("not those the findings were made on"), std::string::npos);
+  findings[0].fix->file_hash.clear();  // never settled: refused too
+  EXPECT_FALSE(plan_fixes(findings, true, analysed()).files[0].error.empty());
+  write_fixes(unsettled);
+  EXPECT_EQ(read(path), "bn = BatchNorm2d(8, eps=0)\n");
 }
 
 TEST(SettleFix, ANewArgumentGoesAfterTheLastOneKeepingATrailingComma) {
@@ -109,7 +153,7 @@ TEST(SettleFix, ANewArgumentGoesAfterTheLastOneKeepingATrailingComma) {
   Finding finding;
   finding.location.path = "a.py";
   const std::uint32_t paren = static_cast<std::uint32_t>(text.find(')'));
-  finding.fix = Fix{"set drop_last=True", false, {{{{2, 12, 12, paren}, {2, 12, 12, paren}}, "drop_last=True", "", true}}};
+  finding.fix = Fix{"set drop_last=True", false, {{{{2, 12, 12, paren}, {2, 12, 12, paren}}, "drop_last=True", "", true}}, ""};
   settle_fix(finding, SourceFile("a.py", text));
   ASSERT_TRUE(finding.fix);
   const TextEdit& edit = finding.fix->edits.front();
@@ -123,7 +167,7 @@ TEST(SettleFix, ACommentBeforeTheParenthesisMeansNoFix) {
   const std::string text = "DataLoader(ds  # the data\n)\n";
   Finding finding;
   const std::uint32_t paren = static_cast<std::uint32_t>(text.find(')'));
-  finding.fix = Fix{"set drop_last=True", false, {{{{2, 1, 1, paren}, {2, 1, 1, paren}}, "drop_last=True", "", true}}};
+  finding.fix = Fix{"set drop_last=True", false, {{{{2, 1, 1, paren}, {2, 1, 1, paren}}, "drop_last=True", "", true}}, ""};
   settle_fix(finding, SourceFile("a.py", text));
   EXPECT_FALSE(finding.fix);
 }

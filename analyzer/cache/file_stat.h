@@ -1,0 +1,17 @@
+// What stat says of a file: the cache trusts a recorded hash only while all of it is unchanged.
+#pragma once
+
+#include <cstdint>
+
+namespace cudnnlint::cache {
+
+struct FileStat {
+  std::uint64_t size = 0;
+  std::int64_t mtime_ns = 0;
+  std::int64_t ctime_ns = 0;
+  std::uint64_t inode = 0;
+  std::uint64_t device = 0;
+  bool operator==(const FileStat&) const = default;
+};
+
+}  // namespace cudnnlint::cache
