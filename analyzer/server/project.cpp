@@ -22,6 +22,13 @@ bool is_project_file(const std::filesystem::path& path) {
          path.parent_path().filename() == "requirements";
 }
 
+bool only_in_editor(const std::string& path, const LoadLimits& limits) {
+  // C, C++ and CUDA are analysed from the saved file (clang reads it), never from a buffer.
+  if (!limits.overlay || !limits.overlay->contains(path) || cpp::is_cpp_source(path)) return false;
+  std::error_code ec;
+  return !std::filesystem::exists(std::filesystem::status(path, ec));  // as discovery looks
+}
+
 void Project::set_root(std::string root) {
   const std::lock_guard lock(mutex_);
   while (root.size() > 1 && root.back() == '/') root.pop_back();
@@ -97,6 +104,11 @@ AnalysisOptions Project::options_for(const std::string& path,
   // files code may read.
   if (is_python(path) && inside(path)) add_python_neighbours(path, options, note);
   else if (config::is_config_file(path) && inside(path)) add_config_readers(path, options, note);
+  if (only_in_editor(path, options.limits)) {
+    // A new file, not saved yet: discovery would refuse it ("no such file or directory"); its
+    // buffer is its text. The other paths are the workspace walk's, so none needs discovering.
+    options.paths_discovered = true;
+  }
   // The pins read for the same folders last time (the dependency files are watched: a change
   // clears this).
   if (const auto known = targets_.find(pins_key_of(options.paths)); known != targets_.end()) {

@@ -27,6 +27,9 @@ bool is_python(std::string_view path);
 // Whether a change to `path` may change every document's findings: the configuration, the pins,
 // the compile database.
 bool is_project_file(const std::filesystem::path& path);
+// Whether `path` is an open document (in `limits.overlay`) that is not on disk: a new file the
+// editor has not saved. Analysed from its buffer (not C, C++ or CUDA: clang reads saved files).
+bool only_in_editor(const std::string& path, const LoadLimits& limits);
 
 class Project {
  public:

@@ -53,6 +53,12 @@ class Server {
 
   // Returns false after `exit`.
   bool handle(const std::string& body) {
+    // Before the parse: a deeper DOM would overflow the stack in the copies and dump()s below (and
+    // in its destructor in older nlohmann releases). Its id is unknown without a parse: null.
+    if (!json_depth_within(body, kMaxJsonDepth)) {
+      respond_error(nullptr, kParseError, "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels: refused");
+      return true;
+    }
     json message;
     try {
       message = json::parse(body);
@@ -97,6 +103,13 @@ class Server {
   }
 
   int exit_code() const { return exit_code_; }
+
+  // A message the framing could not read (server/transport.h): said in the log and to the client,
+  // whose request, if it was one, gets no answer (its id is unknown).
+  void refuse_frame(const std::string& error) {
+    log_ << "cudnnlint server: " << error << " (message skipped)\n";
+    log_message("cudnnlint: a message was skipped: " + error, 1);
+  }
 
  private:
   json request(const std::string& method, const json& params) {
@@ -520,8 +533,8 @@ class Server {
     return {{"kind", "full"}, {"items", diagnostics_of(document)}};
   }
 
-  void log_message(const std::string& text) {
-    send_notification("window/logMessage", {{"type", 3}, {"message", text}});
+  void log_message(const std::string& text, int type = 3) {  // 1 error, 3 information
+    send_notification("window/logMessage", {{"type", type}, {"message", text}});
   }
 
   void send_notification(const std::string& method, json params) {
@@ -584,7 +597,7 @@ int serve(std::istream& in, std::ostream& out, std::ostream& log, const ServerOp
   (void)kRequestCancelled;  // requests are answered in order; a cancelled one has been answered already
   while (auto message = read_message(in)) {
     if (!message->error.empty()) {
-      log << "cudnnlint server: " << message->error << " (message skipped)\n";
+      server.refuse_frame(message->error);
       continue;
     }
     if (!server.handle(message->body)) break;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <mutex>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -64,6 +65,70 @@ TEST(ServerTransport, ServingUntiesTheInputAndTheLogFromTheOutput) {
   EXPECT_EQ(in.tie(), nullptr);
   EXPECT_EQ(log.tie(), nullptr);
   EXPECT_NE(out.str().find(R"("id":2)"), std::string::npos);
+}
+
+TEST(ServerTransport, AMessageAfterABadContentLengthIsRead) {
+  // A bad length leaves the body's end unknown: it runs into the next header, where the next
+  // message starts. Each good message after each bad one is read.
+  std::istringstream in("Content-Length: -5\r\n\r\n{}" + framed("[1]") +
+                        "Content-Length: 99999999999999999999999\r\n\r\n[1,\n2]" + framed("[2]") +
+                        "Content-Length: 300000000\r\n\r\n" + framed("[3]") +
+                        "X-Original-Content-Length: 4\r\nContent-Length: 3\r\n\r\n[4]");
+  std::vector<std::string> read;
+  while (auto message = read_message(in)) read.push_back(message->error.empty() ? message->body : "error: " + message->error);
+  EXPECT_EQ(read, (std::vector<std::string>{
+                      "error: bad Content-Length '-5'", "[1]",
+                      "error: Content-Length 99999999999999999999999 is above the 256 MiB limit",
+                      "[2]",  // the body's first line ("[1,") is no header: dropped with the rest of it
+                      "error: Content-Length 300000000 is above the 256 MiB limit", "[3]",
+                      "[4]"}));  // a header that merely ends in Content-Length is another header
+}
+
+TEST(ServerTransport, AHeaderLineLongerThanTheBoundIsDiscardedAndTheNextMessageRead) {
+  std::istringstream in("X-Junk: " + std::string(kMaxHeaderLine * 12, 'a') + "\r\nContent-Length: 2\r\n\r\n{}" +
+                        framed("[1]") + "X-Junk: " + std::string(kMaxHeaderLine * 2, 'b'));
+  auto first = read_message(in);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->error, "a header line longer than 8192 bytes (discarded)");
+  EXPECT_EQ(first->body, "");
+  auto second = read_message(in);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->body, "[1]");
+  auto unterminated = read_message(in);  // up to the end of the stream, without a newline
+  ASSERT_TRUE(unterminated);
+  EXPECT_EQ(unterminated->error, "a header line longer than 8192 bytes (discarded)");
+  EXPECT_FALSE(read_message(in));
+}
+
+TEST(ServerTransport, JsonDepthIsCountedOutsideStrings) {
+  EXPECT_TRUE(json_depth_within(R"({"a":[[1]]})", 3));
+  EXPECT_FALSE(json_depth_within(R"({"a":[[1]]})", 2));
+  EXPECT_TRUE(json_depth_within(R"(["[[[{{{", "\"[[[[", "\\", [1]])", 2));  // brackets in strings, escapes
+  EXPECT_TRUE(json_depth_within("[]]]]][[1]]", 2));  // stray closers do not lend depth
+  EXPECT_FALSE(json_depth_within(std::string(kMaxJsonDepth + 1, '['), kMaxJsonDepth));
+  EXPECT_TRUE(json_depth_within(std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']'), kMaxJsonDepth));
+}
+
+TEST(ServerTransport, HostileFramesAreAnsweredAndTheServerGoesOn) {
+  // JSON 100,000 levels deep (it overflowed the stack), a bad Content-Length, a header line past
+  // the bound: each refused, and the requests after them answered.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::ostringstream out, log;
+  std::istringstream in(framed(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})") +
+                        framed(R"({"jsonrpc":"2.0","id":)" + deep + R"(,"method":"foo"})") +
+                        framed(R"({"jsonrpc":"2.0","method":"foo","params":)" + deep + "}") +
+                        "Content-Length: -5\r\n\r\n{}" + "X-Junk: " + std::string(kMaxHeaderLine + 1, 'a') + "\r\n\r\n" +
+                        framed(R"({"jsonrpc":"2.0","id":2,"method":"shutdown"})") + framed(R"({"jsonrpc":"2.0","method":"exit"})"));
+  EXPECT_EQ(serve(in, out, log), 0);
+  const std::string answered = out.str();
+  std::size_t refused = 0;
+  for (std::size_t at = 0; (at = answered.find(R"("code":-32700)", at)) != std::string::npos; ++at) ++refused;
+  EXPECT_EQ(refused, 2u);
+  EXPECT_NE(answered.find("JSON nested deeper than 512 levels"), std::string::npos);
+  EXPECT_NE(answered.find(R"("message":"cudnnlint: a message was skipped: bad Content-Length '-5'")"), std::string::npos);
+  EXPECT_NE(answered.find("a header line longer than 8192 bytes"), std::string::npos);
+  EXPECT_NE(answered.find(R"({"id":2,"jsonrpc":"2.0","result":null})"), std::string::npos) << answered.substr(0, 2000);
+  EXPECT_NE(log.str().find("bad Content-Length '-5' (message skipped)"), std::string::npos);
 }
 
 TEST(ServerDocuments, PositionsCountUtf16UnitsOrUtf8Bytes) {

@@ -93,6 +93,27 @@ TEST_F(ServerProjectTest, ADocumentTheWalkDidNotFindIsDiscoveredAsOnTheCommandLi
   EXPECT_EQ(options.paths.front(), path("pkg/new_model.py"));
 }
 
+TEST_F(ServerProjectTest, ADocumentOnlyInTheEditorIsAnalysedFromItsBuffer) {
+  // A new file, not saved yet: discovery refused it ("no such file or directory"), so an editor
+  // showed that instead of its findings. In the workspace (with what it imports) and outside it.
+  const std::string text = "import torch.nn as nn\nfrom pkg.constants import NEG_EPS\nbn = nn.BatchNorm2d(8, eps=0.0)\n";
+  const fs::path outside = fs::temp_directory_path() / ("cudnnlint-unsaved-" + std::to_string(::getpid()) + ".py");
+  for (const std::string& file : {path("pkg/new.py"), outside.string()}) {
+    ASSERT_FALSE(fs::exists(file));
+    auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+    (*overlay)[file] = text;
+    std::string note;
+    AnalysisOptions options = project_.options_for(file, overlay, {}, nullptr, note);
+    options.cache.enabled = false;
+    const AnalysisResult result = analyze(options);
+    for (const FileDiagnostic& d : result.diagnostics) EXPECT_NE(d.path, file) << d.message;
+    std::vector<std::string> found;
+    for (const std::string& finding : findings_of(result))
+      if (finding.find(file) != std::string::npos) found.push_back(finding);
+    EXPECT_EQ(found, std::vector<std::string>{"bn-eps-zero " + file + ":3"});
+  }
+}
+
 TEST_F(ServerProjectTest, ModuleIndexesAreKeptUntilFilesComeOrGo) {
   const auto first = options_for("loose/mod.py").module_indexes;
   EXPECT_EQ(options_for("loose/mod.py").module_indexes, first);
