@@ -4,12 +4,12 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/mark.h>
 #include <yaml-cpp/parser.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -67,27 +67,36 @@ std::string package_directive(std::string_view text) {
 
 std::string ConfigScalar::dotted() const { return join(path); }
 
+namespace {
+
+// Scalars come from the tree: RE2 matches them without recursion (std::regex recursed once per
+// character and overflowed the stack on a 3 MB scalar of digits).
+bool full_match(std::string_view text, const RE2& pattern) {
+  return RE2::FullMatch(re2::StringPiece(text.data(), text.size()), pattern);
+}
+
+}  // namespace
+
 std::optional<double> yaml11_number(std::string_view text) {
   // The implicit resolvers of PyYAML's SafeLoader (yaml/resolver.py), YAML 1.1.
-  static const std::regex integer(R"(^[-+]?(0|[1-9][0-9_]*)$)");
-  static const std::regex octal(R"(^[-+]?0[0-7_]+$)");
-  static const std::regex hex(R"(^[-+]?0x[0-9a-fA-F_]+$)");
-  static const std::regex binary(R"(^[-+]?0b[0-1_]+$)");
-  static const std::regex floating(R"(^([-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?|\.[0-9][0-9_]*([eE][-+][0-9]+)?)$)");
+  static const RE2 integer(R"([-+]?(0|[1-9][0-9_]*))");
+  static const RE2 octal(R"([-+]?0[0-7_]+)");
+  static const RE2 hex(R"([-+]?0x[0-9a-fA-F_]+)");
+  static const RE2 binary(R"([-+]?0b[0-1_]+)");
+  static const RE2 floating(R"([-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?|\.[0-9][0-9_]*([eE][-+][0-9]+)?)");
   const std::string s(text);
-  if (std::regex_match(s, integer) || std::regex_match(s, floating)) return to_number(s);
-  if (std::regex_match(s, hex)) return to_number(s, 16);
-  if (std::regex_match(s, binary)) return to_number(s, 2);
-  if (std::regex_match(s, octal)) return to_number(s, 8);
+  if (full_match(s, integer) || full_match(s, floating)) return to_number(s);
+  if (full_match(s, hex)) return to_number(s, 16);
+  if (full_match(s, binary)) return to_number(s, 2);
+  if (full_match(s, octal)) return to_number(s, 8);
   return std::nullopt;
 }
 
 std::optional<double> python_literal_number(std::string_view text) {
   // What ast.literal_eval accepts for a number: an optional sign, then an int or float literal.
-  static const std::regex decimal(
-      R"(^[-+]?(([0-9](_?[0-9])*)?\.[0-9](_?[0-9])*([eE][-+]?[0-9](_?[0-9])*)?|[0-9](_?[0-9])*\.?([eE][-+]?[0-9](_?[0-9])*)?)$)");
-  const std::string s(text);
-  if (std::regex_match(s, decimal)) return to_number(s);
+  static const RE2 decimal(
+      R"([-+]?(([0-9](_?[0-9])*)?\.[0-9](_?[0-9])*([eE][-+]?[0-9](_?[0-9])*)?|[0-9](_?[0-9])*\.?([eE][-+]?[0-9](_?[0-9])*)?))");
+  if (full_match(text, decimal)) return to_number(std::string(text));
   return yaml11_number(text);  // hex, octal, binary spelled as YAML 1.1 reads them
 }
 
@@ -250,20 +259,26 @@ class ConfigBuilder : public YAML::EventHandler {
   std::vector<Frame> stack_;
 };
 
+bool nested_too_deep(std::string_view text) {
+  int depth = 0;
+  for (const char c : text) {
+    if (c == '[' || c == '{') {
+      if (++depth > kMaxConfigNesting) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 std::variant<ConfigDocument, FileDiagnostic> ConfigDocument::parse(const SourceFile& file) {
   ConfigDocument doc;
   doc.path_ = file.path();
   doc.format_ = file.path().ends_with(".json") ? Format::Json : Format::Yaml;
   const std::string_view content = std::string_view(file.text()).substr(file.content_offset());
-  // Nesting deeper than any real config is refused before the parser recurses into it.
-  int depth = 0, max_depth = 0;
-  for (char c : content) {
-    if (c == '[' || c == '{') max_depth = std::max(max_depth, ++depth);
-    else if ((c == ']' || c == '}') && depth > 0) --depth;
-  }
-  if (max_depth > 256)
+  if (nested_too_deep(content))
     return FileDiagnostic{FileDiagnostic::Severity::Warning, file.path(), std::nullopt,
-                          "config file nested more than 256 levels deep; not read"};
+                          "config file nested more than " + std::to_string(kMaxConfigNesting) + " levels deep; not read"};
   doc.package_ = doc.format_ == Format::Yaml ? package_directive(content) : "";
   try {
     std::istringstream stream{std::string(content)};

@@ -83,4 +83,13 @@ std::optional<double> python_literal_number(std::string_view text);
 
 bool is_config_file(std::string_view path);  // .yaml, .yml, .json
 
+// No real configuration nests deeper; yaml-cpp recurses into each level, and its scanner holds a
+// token per bracket (an 8 MB line of `[` took 1.2 GB), so deeper texts are refused before parsing.
+inline constexpr int kMaxConfigNesting = 256;
+
+// Whether a YAML or JSON text nests flow collections (`[`, `{`) deeper than kMaxConfigNesting.
+// One pass over the bytes; brackets in strings and comments count too, an upper bound that real
+// files stay far below. Every reader of YAML or JSON calls it before parsing.
+bool nested_too_deep(std::string_view text);
+
 }  // namespace cudnnlint::config

@@ -1,5 +1,6 @@
 #include "config/pins.h"
 
+#include "config/config_file.h"
 #include "core/source_file.h"
 
 #include <nlohmann/json.hpp>
@@ -326,6 +327,12 @@ class PinCollector {
   // environment.yml: conda specs (`pytorch=2.1`, `cudnn=8.9.2`, `channel::name ==1.2`) and pip's list.
   void environment(const fs::path& file, const std::string* text, int rank) {
     if (!text) return;
+    if (nested_too_deep(*text)) {  // before yaml-cpp's scanner and recursion take memory and stack
+      out_.diagnostics.push_back({FileDiagnostic::Severity::Warning, display_path(file), std::nullopt,
+                                  "nested more than " + std::to_string(kMaxConfigNesting) +
+                                      " levels deep, its pins are not read"});
+      return;
+    }
     YAML::Node doc;
     try {
       doc = YAML::Load(*text);

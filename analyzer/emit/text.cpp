@@ -1,5 +1,6 @@
 // Compiler-style text: `path:line:col: level: message [rule] (kb id)`, a source excerpt with
 // a caret line, the provenance as notes, and a summary. Colour only when asked (a TTY).
+#include "core/printable.h"
 #include "core/source_file.h"
 #include "emit/emitters.h"
 #include "emit/replay_json.h"
@@ -35,14 +36,18 @@ void write_excerpt(std::ostream& out, const Finding& finding, const Palette& p) 
   const std::string gutter(number.size(), ' ');
   std::string line = finding.source_line;
   std::replace(line.begin(), line.end(), '\t', ' ');
-  out << p.dim() << ' ' << number << " | " << p.reset() << line << '\n';
+  out << p.dim() << ' ' << number << " | " << p.reset() << printable(line) << '\n';
   const std::size_t line_width = codepoint_length(line);
   const std::size_t start = begin.column > 0 ? begin.column - 1 : 0;
   std::size_t width = (end.line == begin.line && end.column > begin.column) ? end.column - begin.column
                                                                             : line_width - std::min(line_width, start);
   width = std::max<std::size_t>(width, 1);
-  out << p.dim() << ' ' << gutter << " | " << p.reset() << std::string(start, ' ') << p.level(finding.level)
-      << std::string(width, '^') << p.reset() << '\n';
+  // The caret under the printed line: an escaped control character before or in the span
+  // widens it.
+  const std::size_t shown_start = printable_columns(line, start);
+  const std::size_t shown_width = printable_columns(line, start + width) - shown_start;
+  out << p.dim() << ' ' << gutter << " | " << p.reset() << std::string(shown_start, ' ') << p.level(finding.level)
+      << std::string(shown_width, '^') << p.reset() << '\n';
 }
 
 }  // namespace
@@ -53,19 +58,22 @@ void write_text(std::ostream& out, const Report& report, bool color) {
   for (const Finding& f : report.result.findings) {
     ++counts[static_cast<int>(f.level)];
     const auto& pos = f.location.range.begin;
-    out << p.bold() << f.location.path << ':' << pos.line << ':' << pos.column << ':' << p.reset() << ' '
-        << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << f.message << " [" << f.rule_id
-        << "] (" << f.kb_id << ")\n";
+    // File names, messages (which quote config keys and source) and notes come from the tree:
+    // printable() keeps their control characters from reaching the terminal or the CI log.
+    out << p.bold() << printable(f.location.path) << ':' << pos.line << ':' << pos.column << ':' << p.reset() << ' '
+        << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << printable(f.message) << " ["
+        << f.rule_id << "] (" << f.kb_id << ")\n";
     write_excerpt(out, f, p);
     for (const auto& related : f.related) {
-      out << "  " << p.dim() << "note:" << p.reset() << ' ' << related.message << " ("
-          << related.where.path << ':' << related.where.range.begin.line << ':' << related.where.range.begin.column
-          << ")\n";
+      out << "  " << p.dim() << "note:" << p.reset() << ' ' << printable(related.message) << " ("
+          << printable(related.where.path) << ':' << related.where.range.begin.line << ':'
+          << related.where.range.begin.column << ")\n";
     }
-    if (!f.target_note.empty()) out << "  " << p.dim() << "target:" << p.reset() << ' ' << f.target_note << '\n';
+    if (!f.target_note.empty())
+      out << "  " << p.dim() << "target:" << p.reset() << ' ' << printable(f.target_note) << '\n';
     if (f.gpu_check) out << "  " << p.dim() << "gpu_check:" << p.reset() << ' ' << verdict_line(*f.gpu_check) << '\n';
     if (f.fix)
-      out << "  " << p.dim() << "fix:" << p.reset() << ' ' << f.fix->description
+      out << "  " << p.dim() << "fix:" << p.reset() << ' ' << printable(f.fix->description)
           << (f.fix->safe ? " (--fix applies it)" : " (unsafe: changes behaviour; --fix --unsafe-fixes applies it)")
           << '\n';
     out << "  " << p.dim() << "explain:" << p.reset() << " cudnnlint explain " << f.kb_id << '\n';
@@ -105,11 +113,12 @@ void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool col
   for (const auto& [key, m] : missing) {
     const bool in_tree = key.front() != '\x01';
     std::string names;
-    for (std::size_t i = 0; i < m.headers.size() && i < 3; ++i) names += (i > 0 ? ", '" : "'") + m.headers[i] + "'";
+    for (std::size_t i = 0; i < m.headers.size() && i < 3; ++i)
+      names += (i > 0 ? ", '" : "'") + printable(m.headers[i]) + "'";
     if (m.headers.size() > 3) names += " and " + std::to_string(m.headers.size() - 3) + " more";
-    const std::string fix = in_tree ? "they are in " + key + ": --extra-arg=-I" + key
+    const std::string fix = in_tree ? "they are in " + printable(key) + ": --extra-arg=-I" + printable(key)
                                     : "--extra-arg=-I<the directory holding it>";
-    out << p.bold() << m.first_path << (m.files > 1 ? " and " + std::to_string(m.files - 1) + " more" : "") << ':'
+    out << p.bold() << printable(m.first_path) << (m.files > 1 ? " and " + std::to_string(m.files - 1) + " more" : "") << ':'
         << p.reset() << ' ' << p.level(Level::Warning) << "warning:" << p.reset() << ' ' << names << " not found for "
         << m.files << (m.files == 1 ? " file" : " files") << "; "
         << (m.from_compile_command ? fix : "no compile command: pass -p <build dir> with a compile_commands.json, or " + fix)
@@ -131,7 +140,7 @@ void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool col
   }
   for (const auto& [header, s] : stood_in) {
     const bool libtorch = !header.starts_with("catch") && !header.starts_with("gtest");
-    out << p.bold() << s.first_path << (s.files > 1 ? " and " + std::to_string(s.files - 1) + " more" : "") << ':'
+    out << p.bold() << printable(s.first_path) << (s.files > 1 ? " and " + std::to_string(s.files - 1) + " more" : "") << ':'
         << p.reset() << ' ' << p.level(Level::Warning) << "warning:" << p.reset() << " '" << header
         << "' not found for " << s.files << (s.files == 1 ? " file" : " files")
         << ": parsed with cudnnlint's declarations of the " << (libtorch ? "libtorch API" : "test macros")
@@ -146,10 +155,10 @@ void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool col
   for (const FileDiagnostic& d : result.diagnostics) {
     if (!d.missing_header.empty() || !d.stand_in.empty()) continue;
     const Level level = d.severity == FileDiagnostic::Severity::Error ? Level::Error : Level::Warning;
-    out << p.bold() << d.path;
+    out << p.bold() << printable(d.path);
     if (d.position) out << ':' << d.position->line << ':' << d.position->column;
-    out << ':' << p.reset() << ' ' << p.level(level) << level_name(level) << ':' << p.reset() << ' ' << d.message
-        << " [input]\n";
+    out << ':' << p.reset() << ' ' << p.level(level) << level_name(level) << ':' << p.reset() << ' '
+        << printable(d.message) << " [input]\n";
   }
 }
 

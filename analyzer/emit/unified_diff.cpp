@@ -1,5 +1,7 @@
 #include "emit/unified_diff.h"
 
+#include "core/printable.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -59,10 +61,45 @@ std::vector<Op> edit_script(const std::vector<std::string_view>& a, const std::v
   return {};
 }
 
+// A line of the diff: its control characters escaped (printable()) but for its line break, a CR
+// before it included (CRLF files), so that no line of the diff starts a workflow command or moves
+// the terminal's cursor. A line that holds one no longer applies, which is the lesser harm.
 void append_line(std::string& out, char mark, std::string_view line) {
+  std::size_t body = line.size();
+  if (body > 0 && line[body - 1] == '\n') --body;
+  if (body > 0 && line[body - 1] == '\r') --body;
   out += mark;
-  out += line;
+  out += printable(line.substr(0, body));
+  out += line.substr(body);
   if (line.empty() || line.back() != '\n') out += "\n\\ No newline at end of file\n";
+}
+
+// One byte of a quoted name, escaped as git's quote_c_style() escapes it.
+void append_quoted_byte(std::string& out, unsigned char c) {
+  static constexpr std::string_view kControls = "\a\b\t\n\v\f\r", kLetters = "abtnvfr";
+  if (c == '"' || c == '\\') {
+    out += '\\';
+    out += static_cast<char>(c);
+  } else if (const auto at = kControls.find(static_cast<char>(c)); at != std::string_view::npos) {
+    out += '\\';
+    out += kLetters[at];
+  } else if (c < 0x20 || c >= 0x7f) {
+    out += '\\';
+    for (const int shift : {6, 3, 0}) out += static_cast<char>('0' + ((c >> shift) & 7));
+  } else {
+    out += static_cast<char>(c);
+  }
+}
+
+// A header's name as git writes it: in double quotes with C escapes (octal for the other control
+// bytes and for non-ASCII ones) when it holds a control character, a quote or a backslash, so
+// that a newline in a file name cannot end the header line; `git apply` and GNU patch unquote it.
+std::string header_name(std::string_view prefix, std::string_view path) {
+  std::string name = std::string(prefix) + std::string(path);
+  if (is_printable(path) && path.find_first_of("\t\"\\") == std::string_view::npos) return name;
+  std::string out = "\"";
+  for (const char c : name) append_quoted_byte(out, static_cast<unsigned char>(c));
+  return out + "\"";
 }
 
 }  // namespace
@@ -72,7 +109,7 @@ std::string unified_diff(std::string_view path, std::string_view before, std::st
   const auto a = split_lines(before), b = split_lines(after);
   const std::vector<Op> ops = edit_script(a, b);
   constexpr std::size_t kContext = 3;
-  std::string out = "--- a/" + std::string(path) + "\n+++ b/" + std::string(path) + "\n";
+  std::string out = "--- " + header_name("a/", path) + "\n+++ " + header_name("b/", path) + "\n";
   // Hunks: runs of changes with up to 2 x kContext kept lines between them, plus kContext around.
   std::size_t i = 0;
   while (i < ops.size()) {

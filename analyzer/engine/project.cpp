@@ -511,17 +511,27 @@ class ProjectStep {
     return raw;
   }
 
+  // A config file's text, read once. One that cannot be read (over --max-file-size, binary, not
+  // UTF-8) gets the diagnostic a Python file gets, and reads as "": its values are not used.
+  const std::string& config_text(std::size_t index) {
+    auto& text = config_texts_[index];
+    if (text) return *text;
+    auto loaded = load_source_file(in_.config_files[index], in_.pass.limits);
+    if (auto* error = std::get_if<LoadError>(&loaded)) {
+      out_.diagnostics.push_back(
+          {FileDiagnostic::Severity::Error, in_.config_files[index], std::nullopt, std::move(error->message)});
+      return text.emplace();
+    }
+    return text.emplace(std::get<SourceFile>(loaded).text());
+  }
+
   // Config files that may set `path`: their text names its last key.
   std::vector<std::size_t> config_candidates(const std::string& path) {
     const std::string last = leaf_of(path);
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
-      auto& text = config_texts_[i];
-      if (!text) {
-        auto source = read_quietly(in_.config_files[i], in_.pass.limits);
-        text = source ? std::optional<std::string>(source->text()) : std::optional<std::string>(std::string());
-      }
-      if (text->find(last) != std::string::npos) out.push_back(i);
+      const std::string& text = config_text(i);
+      if (text.find(last) != std::string::npos) out.push_back(i);
     }
     return out;
   }
@@ -816,12 +826,8 @@ class ProjectStep {
     const std::vector<std::string> tokens = table_.trigger_tokens(std::vector<std::string>{std::string(kNormalizationFamily)});
     for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
       if (in_.config_files[i].ends_with(".json")) continue;
-      auto& text = config_texts_[i];
-      if (!text) {
-        auto source = read_quietly(in_.config_files[i], in_.pass.limits);
-        text = source ? std::optional<std::string>(source->text()) : std::optional<std::string>(std::string());
-      }
-      if (text->find("_target_") == std::string::npos || !python::may_contain_any(*text, tokens)) continue;
+      const std::string& text = config_text(i);
+      if (text.find("_target_") == std::string::npos || !python::may_contain_any(text, tokens)) continue;
       const config::ConfigDocument* doc = document(i);
       if (doc == nullptr) continue;
       FileFacts facts;

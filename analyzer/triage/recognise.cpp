@@ -1,13 +1,15 @@
 #include "triage/recognise.h"
 
 #include <nlohmann/json.hpp>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
-#include <regex>
 
 namespace cudnnlint::triage {
 
@@ -22,9 +24,35 @@ constexpr double kErrorCode = 2.0;
 constexpr double kOtherFailureWeight = 0.25;  // an entry matched only by another failure of the log
 constexpr std::size_t kMinAliasLength = 12;  // shorter aliases ("batch_size=0") are not log text
 
+// RE2 matches in time linear in the line (no backtracking): a log is input, and std::regex took
+// minutes on lines that repeat what a regex's `.*` backtracks over. Latin-1 makes it match bytes,
+// as the log's lines are (a cut line may end inside a UTF-8 character); the KB's regexes are ASCII.
+std::unique_ptr<RE2> compile_regex(std::string_view pattern) {
+  RE2::Options options;
+  options.set_encoding(RE2::Options::EncodingLatin1);
+  options.set_log_errors(false);
+  auto regex = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), options);
+  return regex->ok() ? std::move(regex) : nullptr;
+}
+
+// The leftmost match of `regex` in `text`, or nullopt.
+std::optional<std::string_view> search(const RE2& regex, std::string_view text) {
+  re2::StringPiece match;
+  if (!regex.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, &match, 1))
+    return std::nullopt;
+  return std::string_view(match.data(), match.size());
+}
+
+// Whether `text` holds `word`. Boyer-Moore-Horspool skips ahead by up to the word's length: a log
+// line that repeats the word's first letters (`BatchNorm BatchNorm ...`) costs no more than another.
+bool contains(std::string_view text, std::string_view word) {
+  return std::search(text.begin(), text.end(), std::boyer_moore_horspool_searcher(word.begin(), word.end())) !=
+         text.end();
+}
+
 struct CompiledEntry {
   const kb::Entry* entry = nullptr;
-  std::optional<std::regex> regex;
+  std::unique_ptr<RE2> regex;  // null when the entry has none, or it does not compile
   std::vector<std::string> aliases;  // lower-cased
   std::vector<std::string> leads_to, preceded_by;
   double confidence = 0.0;
@@ -52,14 +80,10 @@ std::vector<CompiledEntry> compile(std::span<const kb::Entry> entries) {
     CompiledEntry c;
     c.entry = &entry;
     const nlohmann::json& data = *entry.data;
-    if (const auto it = data.find("regex"); it != data.end() && it->is_string() && !it->get<std::string>().empty()) {
-      try {
-        c.regex.emplace(it->get<std::string>(), std::regex::ECMAScript | std::regex::optimize);
-      } catch (const std::regex_error&) {
-        // kb/validate.py and the unit tests keep every regex ECMAScript-compatible; an entry whose
-        // regex does not compile is still matched by its aliases and status.
-      }
-    }
+    // The unit tests keep every KB regex valid for RE2; an entry whose regex does not compile is
+    // still matched by its aliases and status.
+    if (const auto it = data.find("regex"); it != data.end() && it->is_string() && !it->get<std::string>().empty())
+      c.regex = compile_regex(it->get<std::string>());
     for (const std::string& alias : strings_at(data, "aliases"))
       if (alias.size() >= kMinAliasLength) c.aliases.push_back(lower(alias));
     c.leads_to = strings_at(data, "transition_graph", "leads_to");
@@ -108,9 +132,11 @@ std::string cudnn_status_named(std::string_view text) {
   for (std::string_view family : kFamilies)
     if (text.find(family) != std::string_view::npos) return std::string(family);
   // "cudnn status: 2000", "CUDNN_STATUS 3", "cuDNN error code 5003"
-  static const std::regex kNumbered(R"((?:cudnn|cuDNN|CUDNN)[ _](?:status|STATUS|error|ERROR)(?: code)?[:= (]*(\d{1,4})\b)");
-  std::match_results<std::string_view::const_iterator> m;
-  if (std::regex_search(text.begin(), text.end(), m, kNumbered)) return status_family_of_number(std::stol(m[1].str()));
+  static const std::unique_ptr<RE2> kNumbered =
+      compile_regex(R"((?:cudnn|cuDNN|CUDNN)[ _](?:status|STATUS|error|ERROR)(?: code)?[:= (]*(\d{1,4})\b)");
+  long number = 0;
+  if (RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *kNumbered, &number))
+    return status_family_of_number(number);
   return "";
 }
 
@@ -138,8 +164,8 @@ void rank(std::vector<Candidate>& candidates) {
 
 Recognition recognise(const LogScan& scan, std::span<const kb::Entry> entries) {
   Recognition out;
-  // std::regex compiles slowly: the compiled-in KB (kb::entries(), alive for the whole process)
-  // is compiled once; any other list of entries (tests) on each call.
+  // The compiled-in KB (kb::entries(), alive for the whole process) is compiled once; any other
+  // list of entries (tests) on each call.
   static std::once_flag compiled_once;
   static std::vector<CompiledEntry> compiled_kb;
   std::vector<CompiledEntry> compiled_here;
@@ -172,20 +198,19 @@ Recognition recognise(const LogScan& scan, std::span<const kb::Entry> entries) {
       FailureMatch& match = matches[f][e];
       for (std::size_t l = 0; l < lines.size(); ++l) {
         const LogRegion where = l == 0 || l > failure.context.size() ? failure.where : LogRegion{failure.where.line + l, 0, 0};
-        std::match_results<std::string_view::const_iterator> m;
-        if (c.regex && match.score < kSpecificRegex && std::regex_search(lines[l].begin(), lines[l].end(), m, *c.regex)) {
-          const std::string matched = m[0].str();
-          const double points = is_bare_status_name(matched) ? kStatusOnlyRegex : kSpecificRegex;
+        if (!c.regex || match.score >= kSpecificRegex) continue;
+        if (const auto matched = search(*c.regex, lines[l])) {
+          const double points = is_bare_status_name(*matched) ? kStatusOnlyRegex : kSpecificRegex;
           if (points > match.score) {
             match.score = points;
-            match.evidence.insert(match.evidence.begin(), Evidence{Evidence::Kind::Regex, f, where, matched});
+            match.evidence.insert(match.evidence.begin(), Evidence{Evidence::Kind::Regex, f, where, std::string(*matched)});
           }
         }
       }
       bool alias_found = false;
       for (std::size_t l = 0; l < lines.size() && !alias_found; ++l)
         for (const std::string& alias : c.aliases)
-          if (lowered[l].find(alias) != std::string::npos) {
+          if (contains(lowered[l], alias)) {
             const LogRegion where = l == 0 || l > failure.context.size() ? failure.where : LogRegion{failure.where.line + l, 0, 0};
             match.evidence.push_back(Evidence{Evidence::Kind::Alias, f, where, alias});
             match.score += kAlias;

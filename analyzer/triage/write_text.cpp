@@ -1,4 +1,7 @@
-// The triage report for people (`cudnnlint triage LOG [PATH...]`).
+// The triage report for people (`cudnnlint triage LOG [PATH...]`). What comes from the log or the
+// tree (error lines, frames, file names, findings) goes through printable(): a hostile log must
+// not print a GitHub workflow command or an ESC sequence.
+#include "core/printable.h"
 #include "kb/kb.h"
 #include "triage/report.h"
 
@@ -13,9 +16,10 @@ namespace {
 constexpr std::size_t kCandidatesShown = 5;
 constexpr std::size_t kFailuresListed = 5;
 
+// At most `max` bytes of `text`, printable.
 std::string cut(std::string_view text, std::size_t max) {
-  if (text.size() <= max) return std::string(text);
-  return std::string(text.substr(0, max)) + "...";
+  if (text.size() <= max) return printable(text);
+  return printable(text.substr(0, max)) + "...";
 }
 
 std::string string_field(const nlohmann::json& object, const char* key) {
@@ -47,7 +51,7 @@ std::string target_text(const Target& target) {
 
 void write_text(std::ostream& out, const TriageReport& report) {
   const LogScan& scan = report.scan;
-  out << "cudnnlint triage: " << report.log_name << " (" << scan.lines << (scan.lines == 1 ? " line, " : " lines, ")
+  out << "cudnnlint triage: " << printable(report.log_name) << " (" << scan.lines << (scan.lines == 1 ? " line, " : " lines, ")
       << scan.bytes << " bytes)\n";
   if (scan.bytes == 0) {
     out << "\nThe log is empty: nothing to triage. Pass the file the failed job wrote (or - for standard input).\n";
@@ -85,7 +89,7 @@ void write_text(std::ostream& out, const TriageReport& report) {
   if (primary.repeats > 0) out << "  (" << primary.repeats << " more such lines right after it)\n";
   for (std::size_t i = *recognition.primary + 1; i < scan.failures.size() && i <= *recognition.primary + 3; ++i)
     out << "  then, log line " << scan.failures[i].where.line << ": " << cut(scan.failures[i].text, 200) << '\n';
-  for (const std::string& note : recognition.notes) out << "  " << note << '\n';
+  for (const std::string& note : recognition.notes) out << "  " << printable(note) << '\n';
 
   out << "\nKnowledge-base entries, best first:\n";
   for (std::size_t i = 0; i < recognition.candidates.size() && i < kCandidatesShown; ++i) {
@@ -99,7 +103,7 @@ void write_text(std::ostream& out, const TriageReport& report) {
       out << "       matched " << (ev.kind == Evidence::Kind::Regex ? "its regex" : ev.kind == Evidence::Kind::Alias ? "an alias" : "its status")
           << " on log line " << ev.where.line << ": \"" << cut(ev.matched, 100) << "\"\n";
     }
-    for (const std::string& boost : c.boosts) out << "       raised by " << boost << '\n';
+    for (const std::string& boost : c.boosts) out << "       raised by " << printable(boost) << '\n';
     if (i == 0 && recognition.candidates.size() > 1 && recognition.candidates[1].score == c.score)
       out << "       ties with " << recognition.candidates[i + 1].entry->id
           << ": the log alone cannot tell them apart (the code, or the run, decides)\n";
@@ -116,18 +120,18 @@ void write_text(std::ostream& out, const TriageReport& report) {
   if (report.frames.empty()) out << "  the log gives no Python frames for this failure\n";
   for (std::size_t i = 0; i < report.frames.size(); ++i) {
     const MappedFrame& m = report.frames[i];
-    out << (i == failing ? "  > " : "    ") << m.frame.path << ':' << m.frame.line;
-    if (!m.frame.function.empty()) out << " in " << m.frame.function;
+    out << (i == failing ? "  > " : "    ") << printable(m.frame.path) << ':' << m.frame.line;
+    if (!m.frame.function.empty()) out << " in " << printable(m.frame.function);
     if (!m.file.empty()) {
-      out << "  ->  " << m.file << ':' << m.frame.line;
+      out << "  ->  " << printable(m.file) << ':' << m.frame.line;
       if (m.components == 1 && path_components(m.frame.path).size() > 1) out << " (by the file name alone)";
-      if (!m.others.empty()) out << " (as likely: " << m.others.front() << (m.others.size() > 1 ? ", ..." : "") << ")";
+      if (!m.others.empty()) out << " (as likely: " << printable(m.others.front()) << (m.others.size() > 1 ? ", ..." : "") << ")";
     } else {
       out << (m.library ? "  (a library: not in the tree)" : "  (not in the tree)");
     }
     out << '\n';
     if (!m.frame.code.empty()) out << "        " << cut(m.frame.code, 160) << '\n';
-    if (!m.drift.empty()) out << "        (!) " << m.drift << '\n';
+    if (!m.drift.empty()) out << "        (!) " << printable(m.drift) << '\n';
   }
 
   out << "\nFindings that may explain it (" << report.analysis.files_discovered << " files analysed";
@@ -139,12 +143,12 @@ void write_text(std::ostream& out, const TriageReport& report) {
   for (std::size_t i = 0; i < report.findings.size(); ++i) {
     const RankedFinding& ranked = report.findings[i];
     const Finding& f = report.analysis.findings[ranked.finding];
-    out << "  " << i + 1 << ". " << f.location.path << ':' << f.location.range.begin.line << ':'
+    out << "  " << i + 1 << ". " << printable(f.location.path) << ':' << f.location.range.begin.line << ':'
         << f.location.range.begin.column << ": " << level_name(f.level) << ": " << cut(f.message, 300) << " ["
         << f.rule_id << "]\n";
-    for (const std::string& reason : ranked.reasons) out << "       why: " << reason << '\n';
+    for (const std::string& reason : ranked.reasons) out << "       why: " << printable(reason) << '\n';
     for (const RelatedLocation& related : f.related)
-      out << "       provenance: " << related.where.path << ':' << related.where.range.begin.line << ": "
+      out << "       provenance: " << printable(related.where.path) << ':' << related.where.range.begin.line << ": "
           << cut(related.message, 200) << '\n';
   }
 

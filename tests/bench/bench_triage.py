@@ -2,7 +2,9 @@
 """Time and memory of `cudnnlint triage` on a large log (issue 16: logs are streamed, memory stays
 bounded). Writes a log of --mib MiB of training-progress lines with one 8 MiB line and a cuDNN
 failure with its traceback at the end, then runs triage --runs times on it against the seed 004
-fixture tree. Prints the median and max wall time and the peak RSS of the runs.
+fixture tree. Prints the median and max wall time and the peak RSS of the runs. Then times a hostile
+log (issue 33): 200 failures whose message and 6 context lines repeat "BatchNorm " (5.7 MB), where
+the KB's regexes run over 28 KB joined lines (linear with RE2; minutes with a backtracking engine).
 
 Usage: python3 tests/bench/bench_triage.py [--cudnnlint build/cudnnlint] [--mib 100] [--runs 5]
 Python 3 standard library only.
@@ -35,6 +37,27 @@ def write_log(path, mib):
     return os.path.getsize(path)
 
 
+def write_hostile_log(path):
+    unit = "BatchNorm "
+    context = (unit * 2000)[:4090]
+    block = "RuntimeError: cuDNN error: " + (unit * 2000)[:4000] + "\n" + "".join(context + "\n" for _ in range(6))
+    with open(path, "w") as out:
+        out.write(block * 200)
+    return os.path.getsize(path)
+
+
+def time_runs(cudnnlint, log, tree, runs, expect=None):
+    walls = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run([cudnnlint, "triage", log, tree, "--no-cache"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        walls.append(time.perf_counter() - started)
+        if done.returncode != 0 or (expect is not None and expect not in done.stdout):
+            sys.exit(f"triage failed ({done.returncode}): {done.stderr[-500:]}")
+    return walls
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cudnnlint", default=os.path.join(REPO_ROOT, "build", "cudnnlint"))
@@ -44,17 +67,18 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         log = os.path.join(scratch, "big.log")
         size = write_log(log, args.mib)
-        walls = []
-        for _ in range(args.runs):
-            started = time.perf_counter()
-            done = subprocess.run([args.cudnnlint, "triage", log, os.path.join(SEED, "tree"), "--no-cache"],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            walls.append(time.perf_counter() - started)
-            if done.returncode != 0 or "CUDNN_STATUS_EXECUTION_FAILED" not in done.stdout:
-                sys.exit(f"triage failed ({done.returncode}): {done.stderr[-500:]}")
+        walls = time_runs(args.cudnnlint, log, os.path.join(SEED, "tree"), args.runs, "CUDNN_STATUS_EXECUTION_FAILED")
         peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"triage on a {size / 2**20:.0f} MiB log, {args.runs} runs: median {statistics.median(walls):.2f} s, "
               f"max {max(walls):.2f} s; peak RSS {peak_mib:.0f} MiB")
+        os.remove(log)
+        hostile = os.path.join(scratch, "hostile.log")
+        size = write_hostile_log(hostile)
+        empty_tree = os.path.join(scratch, "tree")
+        os.mkdir(empty_tree)
+        walls = time_runs(args.cudnnlint, hostile, empty_tree, args.runs)
+        print(f"triage on a {size / 1e6:.1f} MB hostile log (28 KB joined lines), {args.runs} runs: "
+              f"median {statistics.median(walls):.2f} s, max {max(walls):.2f} s")
 
 
 if __name__ == "__main__":

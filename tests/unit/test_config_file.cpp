@@ -28,6 +28,14 @@ TEST(ConfigNumbers, YamlOneOneAgainstLiteralEval) {
   EXPECT_FALSE(yaml11_number("").has_value());
 }
 
+TEST(ConfigNumbers, AMegabyteScalarIsMatchedWithoutRecursion) {
+  // Issue 33: std::regex recursed once per character and overflowed the stack on such a scalar.
+  const std::string digits(3'000'000, '1');
+  EXPECT_FALSE(yaml11_number(digits).has_value());  // a number, but too large for a double
+  EXPECT_DOUBLE_EQ(*python_literal_number("0." + std::string(3'000'000, '0')), 0.0);
+  EXPECT_FALSE(python_literal_number(digits + "x").has_value());
+}
+
 TEST(ConfigDocument, KeyPathsPositionsAndSequences) {
   const auto doc = parse_ok("c.yaml", "model:\n  bn_eps: 1.0e-5\n  layers:\n    - eps: 0.0\n    - eps: '0.1'\n");
   const ConfigScalar* eps = doc.find("model.bn_eps");
@@ -118,6 +126,8 @@ TEST(ConfigDocument, MalformedAndTooDeepAreErrorsNamingTheFile) {
   auto deep = ConfigDocument::parse(SourceFile("deep.json", std::string(300, '[') + std::string(300, ']')));
   ASSERT_TRUE(std::holds_alternative<FileDiagnostic>(deep));
   EXPECT_NE(std::get<FileDiagnostic>(deep).message.find("nested"), std::string::npos);
+  EXPECT_TRUE(nested_too_deep(std::string(kMaxConfigNesting + 1, '{')));
+  EXPECT_FALSE(nested_too_deep(std::string(kMaxConfigNesting, '[') + "]]]" + std::string(3, '[')));
   // Aliases are not expanded (no blow-up), and an alias is no value.
   const auto aliases = parse_ok("a.yaml", "x: &a [1, 2]\ny: *a\nz: 3\n");
   EXPECT_EQ(aliases.find("y"), nullptr);

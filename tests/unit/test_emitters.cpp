@@ -2,11 +2,14 @@
 // structure of SARIF, JSON, text and GitHub output for a known finding.
 #include "emit/emitters.h"
 #include "emit/json_stream.h"
+#include "emit/unified_diff.h"
 #include "core/line_hash.h"
+#include "core/printable.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -156,6 +159,83 @@ TEST(GitHub, WorkflowCommandEscaping) {
             0u)
       << text;
   EXPECT_NE(text.find("commas: and%0Anewline %25"), std::string::npos) << text;
+}
+
+// Issue 33: text from the tree (file names, config keys in messages, source lines) holds no control
+// character by the time it reaches a terminal or a CI log.
+TEST(Printable, ControlCharactersBecomeEscapes) {
+  EXPECT_EQ(printable("plain text, caf\xC3\xA9, \ttab"), "plain text, caf\xC3\xA9, \ttab");
+  EXPECT_EQ(printable("a\nb\rc"), "a\\nb\\rc");
+  EXPECT_EQ(printable("\033]0;PWNED\a\033[2J"), "\\x1b]0;PWNED\\x07\\x1b[2J");
+  EXPECT_EQ(printable(std::string("nul\0del\x7f", 8)), "nul\\x00del\\x7f");
+  EXPECT_EQ(printable("csi \xC2\x9B" "2J"), "csi \\u009b2J");  // U+009B, the C1 CSI
+  EXPECT_EQ(printable("bad \xFF byte"), "bad \xEF\xBF\xBD byte");
+  EXPECT_TRUE(is_printable("\xE2\x82\xAC 5 \t"));
+  EXPECT_FALSE(is_printable("a\rb"));
+  EXPECT_EQ(printable_columns("a\033b", 2), 5u);  // 'a' then "\x1b"
+  EXPECT_EQ(printable_columns("ab", 4), 4u);
+}
+
+// Every ESC of a text report opens one of cudnnlint's own SGR colour sequences.
+bool only_sgr_escapes(const std::string& text) {
+  const std::string without_sgr = std::regex_replace(text, std::regex("\033\\[[0-9;]*m"), "");
+  return without_sgr.find('\033') == std::string::npos;
+}
+
+bool has_line_starting_with(const std::string& text, std::string_view prefix) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const auto cr = line.find('\r');  // the runner also breaks lines at a lone CR
+    if (line.starts_with(prefix) || (cr != std::string::npos && line.substr(cr + 1).starts_with(prefix))) return true;
+  }
+  return false;
+}
+
+struct HostileSample : Sample {
+  HostileSample() {
+    Finding& f = result.findings.front();
+    f.location.path = "a\n::warning file=name.py::FROM-A-FILE-NAME\nb.py";
+    f.message = "eps from cfg[\"model\n::error file=pwn.py,line=1::INJECTED\n\"]";
+    f.source_line = "\033]0;PWNED\a bn = x(eps=EPS)\033[2J";
+    f.location.range = {{4, 23, 23, 0}, {4, 26, 26, 0}};  // EPS
+    f.related.front().message = "set here\r::error::CR";
+    result.diagnostics.front().path = "bad\n::error::DIAG.py";
+  }
+};
+
+TEST(Text, ControlCharactersFromTheTreeAreEscaped) {
+  HostileSample s;
+  for (const bool color : {false, true}) {
+    std::ostringstream out, diagnostics;
+    write_text(out, Report{s.result, s.target, ".", ""}, color);
+    write_diagnostics(diagnostics, s.result, color);
+    const std::string text = out.str() + diagnostics.str();
+    EXPECT_FALSE(has_line_starting_with(text, "::")) << text;
+    EXPECT_TRUE(only_sgr_escapes(text)) << text;
+    EXPECT_EQ(text.find('\r'), std::string::npos) << text;
+    EXPECT_EQ(text.find('\a'), std::string::npos) << text;
+    if (color) continue;
+    EXPECT_NE(text.find("a\\n::warning file=name.py::FROM-A-FILE-NAME\\nb.py:4:23: error: eps from cfg[\"model\\n::error"),
+              std::string::npos) << text;
+    EXPECT_NE(text.find("note: set here\\r::error::CR"), std::string::npos) << text;
+    EXPECT_NE(text.find("bad\\n::error::DIAG.py: error: binary file [input]"), std::string::npos) << text;
+    // The caret stays under `EPS`: 22 code points before it, two of them shown as 4-column escapes.
+    EXPECT_NE(text.find(" 4 | \\x1b]0;PWNED\\x07 bn = x(eps=EPS)\\x1b[2J\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("   | " + std::string(22 + 2 * 3, ' ') + "^^^\n"), std::string::npos) << text;
+  }
+}
+
+TEST(UnifiedDiff, ControlCharactersAreEscapedAndNamesQuotedAsGitDoes) {
+  // Ordinary names and CRLF lines are as they were (git apply reads them).
+  EXPECT_EQ(unified_diff("m.py", "x = 1\r\n", "x = 2\r\n"), "--- a/m.py\n+++ b/m.py\n@@ -1,1 +1,1 @@\n-x = 1\r\n+x = 2\r\n");
+  const std::string named = unified_diff("a\n::warning::X\tb\"\\.py", "x = 1\n", "x = 2\n");
+  EXPECT_EQ(named.substr(0, named.find("@@")),
+            "--- \"a/a\\n::warning::X\\tb\\\"\\\\.py\"\n+++ \"b/a\\n::warning::X\\tb\\\"\\\\.py\"\n");
+  const std::string octal = unified_diff("caf\xC3\xA9\033.py", "a\n", "b\n");
+  EXPECT_EQ(octal.substr(0, octal.find('\n')), "--- \"a/caf\\303\\251\\033.py\"");
+  const std::string body = unified_diff("m.py", "eps = 0.0  # \033[2J\rx\n", "eps = 1e-5  # \033[2J\rx\n");
+  EXPECT_NE(body.find("-eps = 0.0  # \\x1b[2J\\rx\n+eps = 1e-5  # \\x1b[2J\\rx\n"), std::string::npos) << body;
+  EXPECT_EQ(body.find('\033'), std::string::npos);
 }
 
 }  // namespace

@@ -74,5 +74,21 @@ TEST(Pins, TomlThatIsNotUtf8IsADiagnosticNotUndefinedBehaviour) {
   EXPECT_EQ(pins.pins[0].line, 4u);
 }
 
+// Issue 33: environment.yml is refused before yaml-cpp reads it when it nests deeper than any
+// config (the config reader's own check): 7 MiB of `[` took 1.2 GB in yaml-cpp's scanner.
+TEST(Pins, EnvironmentYmlNestedTooDeepIsADiagnostic) {
+  const std::string deep = "dependencies:\n  - x: " + std::string(300, '[') + std::string(300, ']') + "\n";
+  const auto pins = config::parse_pin_file("environment.yml", deep);
+  EXPECT_TRUE(pins.pins.empty());
+  ASSERT_EQ(pins.diagnostics.size(), 1u);
+  EXPECT_NE(pins.diagnostics[0].message.find("nested more than 256 levels"), std::string::npos)
+      << pins.diagnostics[0].message;
+  // Shallow nesting reads as before.
+  const auto shallow = config::parse_pin_file("environment.yml", "dependencies:\n  - pytorch=2.1\n  - x: [[1]]\n");
+  EXPECT_TRUE(shallow.diagnostics.empty());
+  ASSERT_EQ(shallow.pins.size(), 1u);
+  EXPECT_EQ(shallow.pins[0].framework, "torch");
+}
+
 }  // namespace
 }  // namespace cudnnlint
