@@ -1,8 +1,10 @@
 // bn-eps-below-cudnn-min: an epsilon below CUDNN_BN_MIN_EPSILON, which was 1e-5 before cuDNN
 // 7.5.0 and is 0.0 since. What that means depends on how the framework hands epsilon to cuDNN:
 // the C API and MXNet pass it unchanged (BAD_PARAM on an old cuDNN; unknown cuDNN: a warning
-// that says so), PyTorch silently falls back to its native kernel, Paddle raises it with a log
-// line. float32 storage turns an exact 1e-5 into 9.99999975e-06, below the old floor.
+// that says so), PyTorch silently falls back to its native kernel, Paddle raises it to the floor
+// (never a BAD_PARAM). float32 storage turns an exact 1e-5 into 9.99999975e-06, below the old floor;
+// Paddle's own comparison allows for that (it logs, and changes the model, only for a stored eps
+// <= CUDNN_BN_MIN_EPSILON - FLT_EPSILON), so only a Paddle eps at or below that is reported.
 #include "rules/batchnorm/eps_context.h"
 
 namespace cudnnlint {
@@ -48,11 +50,18 @@ void check_BnEpsBelowCudnnMin(const RuleInput& input, std::vector<Finding>& out)
                                    target_note, out);
         break;
       case CudnnPath::ClampCudnnMin:
-        if (!ctx->old_cudnn) break;
+        // Paddle: `if (epsilon <= CUDNN_BN_MIN_EPSILON - FLT_EPSILON) LOG(ERROR) << ...;` then
+        // `epsilon = std::max(epsilon, CUDNN_BN_MIN_EPSILON);`, epsilon being the float attribute
+        // widened to double. Above that bound (float32(1e-5) = 9.99999975e-06 among them) the raise
+        // to 1e-5 only undoes float rounding: nothing to report, as for the default epsilon=1e-05.
+        if (!ctx->old_cudnn || !batchnorm::clamp_logged(*ctx)) break;
         batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Warning,
-                                   ctx->what + " in " + ctx->layer + " is below 1e-5" + float_trap +
-                                       ": Paddle raises it to CUDNN_BN_MIN_EPSILON (1e-5 before cuDNN 7.5) with a log "
-                                       "line, so the model computes with another epsilon than it declares",
+                                   ctx->what + " in " + ctx->layer +
+                                       " is at or below CUDNN_BN_MIN_EPSILON - FLT_EPSILON (9.8807907e-06 before "
+                                       "cuDNN 7.5): Paddle raises it to 1e-5 before cuDNN sees it (no "
+                                       "CUDNN_STATUS_BAD_PARAM) and logs \"Provided epsilon is smaller than "
+                                       "CUDNN_BN_MIN_EPSILON\", so the model computes with another epsilon than it "
+                                       "declares",
                                    target_note, out);
         break;
       case CudnnPath::ClampTf:

@@ -70,6 +70,8 @@ double stored_eps(const EpsContext& ctx) {
   return ctx.api.eps_storage == EpsStorage::Float32 ? static_cast<double>(static_cast<float>(ctx.eps)) : ctx.eps;
 }
 
+bool clamp_logged(const EpsContext& ctx) { return stored_eps(ctx) <= kClampLogBelow; }
+
 std::string keras_target_note(const Target& target) {
   const auto major = target.keras_major();
   if (!major) return "Keras version unknown";
@@ -237,8 +239,9 @@ bool is_number_literal(std::string_view text) {
 
 // The KB's workaround as an edit: the smallest epsilon that is safe for the target, written over
 // the literal at the call. 1.001e-5 (TensorFlow's own floor) for TensorFlow and Keras, and where the
-// framework stores eps as float32 and the cuDNN may be older than 7.5 (float32(1e-5) < 1e-5);
-// 1e-5 elsewhere. Only for an inline literal in Python: a named constant may serve other calls.
+// framework stores eps as float32, hands it on as stored and the cuDNN may be older than 7.5
+// (float32(1e-5) < 1e-5); 1e-5 elsewhere, Paddle included (its clamp_cudnn_min comparison allows
+// FLT_EPSILON below 1e-5). Only for an inline literal in Python: a named constant may serve other calls.
 std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
   const NormalizationFact& fact = ctx.fact;
   if (!fact.eps_location || !fact.eps || !fact.eps->provenance.empty() || !fact.eps_location->path.ends_with(".py"))
@@ -246,7 +249,8 @@ std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
   if (!is_number_literal(fact.eps->spelling)) return std::nullopt;
   const bool tensorflow = ctx.api.framework == "tensorflow" || ctx.api.framework == "keras" ||
                           ctx.path == CudnnPath::ClampTf;
-  const bool float32_floor = ctx.api.eps_storage == EpsStorage::Float32 && (!ctx.cudnn_known || ctx.old_cudnn);
+  const bool float32_floor = ctx.api.eps_storage == EpsStorage::Float32 && ctx.path != CudnnPath::ClampCudnnMin &&
+                             (!ctx.cudnn_known || ctx.old_cudnn);
   const bool tf_floor = tensorflow || float32_floor;
   const double value = tf_floor ? kTfFusedFloor : kOldCudnnFloor;
   if (std::isfinite(ctx.eps) && ctx.eps >= value) return std::nullopt;

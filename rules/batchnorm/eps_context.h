@@ -9,11 +9,17 @@
 //    in TensorFlow <= 2.11 only: measured with tests/probes/tf_bn_clamp.py on the CPU wheels, 2.11.1
 //    clamps, 2.12.1 ... 2.21.0 (tf.keras 2.12-2.15, tf_keras 2.16-2.21) do not (`min_epsilon` left
 //    nn_impl.py in 2.12.0). Keras 3 never does.
-//  - float32(1e-5) = 9.99999975e-06 < 1e-5: frameworks that store eps as float fall under the old floor.
+//  - float32(1e-5) = 9.99999975e-06 < 1e-5: frameworks that store eps as float fall under the old floor,
+//    except Paddle (cudnn_path clamp_cudnn_min), whose GPU kernels widen the float attribute to double,
+//    log only `if (epsilon <= CUDNN_BN_MIN_EPSILON - FLT_EPSILON)`, then pass
+//    `std::max(epsilon, CUDNN_BN_MIN_EPSILON)` to cuDNN (paddle/phi/kernels/gpu/batch_norm_kernel.cu at
+//    01fbd77c; the same lines in fluid's batch_norm_op.cu since 2017): cuDNN never sees an epsilon
+//    below its minimum, and float32(1e-5) is raised to exactly 1e-5 without a word.
 #pragma once
 
 #include "rules/rule.h"
 
+#include <cfloat>
 #include <optional>
 #include <string>
 
@@ -23,6 +29,10 @@ inline constexpr double kOldCudnnFloor = 1e-5;     // CUDNN_BN_MIN_EPSILON befor
 inline constexpr double kTfFusedFloor = 1.001e-5;  // TF's min_epsilon in fused_batch_norm
 inline constexpr Version kFloorLowered{7, 5, 0};
 inline constexpr Version kTfClampRemoved{2, 12, 0};  // the first TensorFlow (and Keras 2) that keeps eps
+// clamp_cudnn_min (Paddle) logs the raise only for a stored epsilon, widened to double, at or below
+// CUDNN_BN_MIN_EPSILON - FLT_EPSILON = 9.8807907e-06 (with the old 1e-5 floor); above it, up to the
+// floor, the raise is silent and undoes the float32 rounding of 1e-5 itself.
+inline constexpr double kClampLogBelow = kOldCudnnFloor - static_cast<double>(FLT_EPSILON);
 
 struct EpsContext {
   EpsContext(const NormalizationFact& f, const ApiEntry& a) : fact(f), api(a) {}
@@ -60,6 +70,10 @@ const std::optional<EpsContext>& eps_context(const NormalizationFact& fact, cons
 
 // eps as the framework stores it (float32 storage rounds 1e-5 down).
 double stored_eps(const EpsContext& ctx);
+// On the clamp_cudnn_min path with the old 1e-5 floor: whether the framework's own comparison
+// (stored eps <= CUDNN_BN_MIN_EPSILON - FLT_EPSILON) logs the raise, i.e. whether the epsilon it
+// computes with differs from the declared one by more than float32 rounding.
+bool clamp_logged(const EpsContext& ctx);
 std::string number(double value);
 // "Keras 2 (--framework)" or "Keras version unknown".
 std::string keras_target_note(const Target& target);

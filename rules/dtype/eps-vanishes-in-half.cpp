@@ -1,7 +1,7 @@
 // eps-vanishes-in-half: a small constant meeting float16. Python: an epsilon added to, or dividing,
 // a tensor the code makes float16 (`x.half()`, `dtype=torch.float16`, an autocast region's matmul,
-// a Keras layer's inputs under `mixed_float16`); CUDA: a float converted to half
-// (`__float2half(1e-8f)`). In float16 anything at or below 2^-25 (about 2.98e-8) rounds to 0, and
+// a Keras layer's inputs under `mixed_float16`, unless the layer sets a float32 dtype); CUDA: a
+// float converted to half (`__float2half(1e-8f)`). In float16 anything at or below 2^-25 (about 2.98e-8) rounds to 0, and
 // what is left of a zero denominator is a division by 0 or, for a subnormal eps, a quotient above
 // 65504: inf either way, then NaN. bfloat16 keeps float32's exponent range, so these constants stay
 // non-zero there: not a finding. KB entry numerics/epsilon-rounds-to-zero-in-float16.

@@ -4,6 +4,7 @@
 #include "python/frontend.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string_view>
 #include <vector>
@@ -196,10 +197,398 @@ bool integer_list(TSNode node, Resolver& r, int depth = 0) {
   return true;
 }
 
+// ---- The compute type of a Keras layer class under a mixed_float16 policy ----
+// A layer whose dtype is float32 (`super().__init__(dtype="float32")`, or every instance built
+// with `L(dtype="float32")`) computes in float32 under the policy: its `call` sees float32 inputs
+// (measured: TF 2.21 / Keras 3.15.1). Read from the module's text, not the tree: a region parse may
+// leave the class's __init__ and the code that builds the class out, and the answer must not depend
+// on the parse mode. Whatever is not read for sure (a dtype from a variable, `**config`, a
+// positional dtype) counts as not float16: an unknown never makes a finding.
+
+// `s` with every comment and the inside of every string literal blanked (the quotes kept), byte for
+// byte: searches in it find no words in strings or comments, and its positions are the source's.
+std::string blank_strings_and_comments(std::string_view s) {
+  std::string out(s);
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '#') {
+      while (i < s.size() && s[i] != '\n') out[i++] = ' ';
+      continue;
+    }
+    if (c != '"' && c != '\'') {
+      ++i;
+      continue;
+    }
+    const bool triple = i + 2 < s.size() && s[i + 1] == c && s[i + 2] == c;
+    std::size_t j = i + (triple ? 3 : 1);
+    while (j < s.size()) {
+      if (s[j] == '\\' && j + 1 < s.size()) {
+        out[j] = out[j + 1] = ' ';
+        j += 2;
+        continue;
+      }
+      if (s[j] == c && (!triple || (j + 2 < s.size() && s[j + 1] == c && s[j + 2] == c))) {
+        j += triple ? 3 : 1;
+        break;
+      }
+      if (!triple && s[j] == '\n') break;  // unterminated: the line ends it
+      out[j++] = ' ';
+    }
+    i = j;
+  }
+  return out;
+}
+
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::string_view trim_text(std::string_view t) {
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back()))) t.remove_suffix(1);
+  return t;
+}
+
+// One argument (or parameter) of a bracket, as written: `dtype="float32"`, `**kwargs`, `16`.
+struct TextArg {
+  enum class Kind { Positional, Keyword, Star, DoubleStar } kind = Kind::Positional;
+  std::string_view name;   // Keyword: the keyword; a parameter: its name
+  std::string_view value;  // from the source (strings kept): Keyword's value, a splat's operand
+  std::string_view text;   // the whole argument, from the source
+};
+
+// The arguments of the bracket opened at `open` (m[open] == '('), split at its top-level commas;
+// nullopt when it does not close. `m` is the blanked text, `s` the source.
+std::optional<std::vector<TextArg>> text_args(std::string_view s, std::string_view m, std::size_t open) {
+  std::vector<TextArg> args;
+  int depth = 0;
+  std::size_t start = open + 1;
+  auto push = [&](std::size_t end) {
+    // Bounds trimmed in the blanked text: a trailing comment is blank there.
+    std::size_t b = start, e = end;
+    while (b < e && std::isspace(static_cast<unsigned char>(m[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(m[e - 1]))) --e;
+    if (b == e) return;
+    TextArg arg;
+    arg.text = s.substr(b, e - b);
+    const std::string_view code = m.substr(b, e - b);
+    if (code.starts_with("**")) {
+      arg.kind = TextArg::Kind::DoubleStar;
+      arg.value = trim_text(arg.text.substr(2));
+    } else if (code.starts_with("*")) {
+      arg.kind = TextArg::Kind::Star;
+      arg.value = trim_text(arg.text.substr(1));
+    } else {
+      std::size_t k = 0;
+      while (k < code.size() && identifier_char(code[k])) ++k;
+      arg.name = arg.text.substr(0, k);
+      std::size_t eq = k;
+      while (eq < code.size() && code[eq] == ' ') ++eq;
+      if (k > 0 && eq + 1 < code.size() && code[eq] == '=' && code[eq + 1] != '=') {
+        arg.kind = TextArg::Kind::Keyword;
+        arg.value = trim_text(arg.text.substr(eq + 1));
+      } else {
+        arg.value = arg.text;
+      }
+    }
+    args.push_back(arg);
+  };
+  for (std::size_t i = open + 1; i < m.size(); ++i) {
+    const char c = m[i];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) {
+        if (c != ')') return std::nullopt;
+        push(i);
+        return args;
+      }
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  return std::nullopt;
+}
+
+// What a layer's dtype argument makes its compute type.
+enum class Compute { Half, NotHalf, Unknown };
+
+Compute compute_named(std::string_view name) {
+  for (const std::string_view half : {"float16", "mixed_float16", "half"})
+    if (name == half) return Compute::Half;
+  for (const std::string_view other : {"float32", "float64", "bfloat16", "mixed_bfloat16", "double", "float"})
+    if (name == other) return Compute::NotHalf;
+  return Compute::Unknown;
+}
+
+// `"float32"`, `tf.float32`, `keras.DTypePolicy("float32")`, `mixed_precision.Policy(name="float32")`;
+// None is the global policy, float16 here.
+Compute compute_of(std::string_view v, int depth = 0) {
+  v = trim_text(v);
+  if (v.empty() || depth > 2) return Compute::Unknown;
+  if (v == "None") return Compute::Half;
+  std::size_t p = 0;
+  while (p < v.size() && p < 2 && std::isalpha(static_cast<unsigned char>(v[p]))) ++p;
+  if (p < v.size() && (v[p] == '"' || v[p] == '\'')) {
+    const char q = v[p];
+    std::string_view inner = v.substr(p);
+    while (inner.size() >= 2 && inner.front() == q && inner.back() == q) inner = inner.substr(1, inner.size() - 2);
+    return inner.find(q) == std::string_view::npos ? compute_named(inner) : Compute::Unknown;
+  }
+  if (v.back() == ')') {
+    const std::size_t open = v.find('(');
+    if (open == std::string_view::npos) return Compute::Unknown;
+    const std::string_view callee = trim_text(v.substr(0, open));
+    const std::string_view leaf = callee.substr(callee.rfind('.') == std::string_view::npos ? 0 : callee.rfind('.') + 1);
+    if (leaf != "Policy" && leaf != "DTypePolicy" && leaf != "FloatDTypePolicy") return Compute::Unknown;
+    std::string_view inner = trim_text(v.substr(open + 1, v.size() - open - 2));
+    if (inner.find(',') != std::string_view::npos) inner = inner.substr(0, inner.find(','));
+    if (inner.starts_with("name")) {
+      const std::size_t eq = inner.find('=');
+      if (eq == std::string_view::npos) return Compute::Unknown;
+      inner = inner.substr(eq + 1);
+    }
+    return compute_of(inner, depth + 1);
+  }
+  for (const char c : v)
+    if (!identifier_char(c) && c != '.') return Compute::Unknown;
+  return compute_named(v.substr(v.rfind('.') == std::string_view::npos ? 0 : v.rfind('.') + 1));
+}
+
+// How the instances of a layer class get their compute type: fixed by the class, or forwarded from
+// the construction's argument `keyword` (positional `index`, -1: keyword only), `by_default` when
+// the construction passes none.
+struct DtypeSource {
+  bool forwarded = false;
+  Compute fixed = Compute::Unknown;
+  std::string_view keyword;
+  int index = -1;
+  Compute by_default = Compute::Unknown;
+};
+
+// The end of the logical line starting at `at`: the newline that ends it (outside brackets and
+// line continuations), or m.size().
+std::size_t logical_line_end(std::string_view m, std::size_t at) {
+  int depth = 0;
+  for (std::size_t i = at; i < m.size(); ++i) {
+    const char c = m[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    else if (c == '\\' && i + 1 < m.size() && (m[i + 1] == '\n' || m[i + 1] == '\r')) ++i;
+    else if (c == '\n' && depth == 0) return i;
+  }
+  return m.size();
+}
+
+struct TextLine {
+  std::size_t begin = 0, end = 0;  // the logical line, past its indentation
+  std::size_t indent = 0;
+};
+
+// The logical lines after the one holding `header` (a def or class statement) that are more indented
+// than `header_indent`: the statement's body. Blank and comment lines are left out.
+std::vector<TextLine> body_lines(std::string_view m, std::size_t header, std::size_t header_indent) {
+  std::vector<TextLine> lines;
+  std::size_t at = logical_line_end(m, header);
+  while (at < m.size()) {
+    const std::size_t begin = at + 1;
+    std::size_t code = begin;
+    while (code < m.size() && (m[code] == ' ' || m[code] == '\t')) ++code;
+    const std::size_t end = logical_line_end(m, begin);
+    if (trim_text(m.substr(code, end - code)).empty()) {
+      at = end;
+      continue;
+    }
+    if (code - begin <= header_indent) break;
+    lines.push_back({code, end, code - begin});
+    at = end;
+  }
+  return lines;
+}
+
+std::size_t indent_at(std::string_view m, std::size_t at) {
+  const std::size_t line = m.rfind('\n', at == 0 ? 0 : at - 1);
+  const std::size_t begin = (line == std::string_view::npos || at == 0) ? 0 : line + 1;
+  return at - begin;
+}
+
+// The module-level `class name` statement, from the blanked text.
+std::optional<std::size_t> module_class_at(std::string_view m, std::string_view name) {
+  for (std::size_t at = m.find("class "); at != std::string_view::npos; at = m.find("class ", at + 1)) {
+    if (at != 0 && m[at - 1] != '\n') continue;
+    std::size_t k = at + 6;
+    while (k < m.size() && m[k] == ' ') ++k;
+    if (m.substr(k, name.size()) == name && k + name.size() < m.size() && !identifier_char(m[k + name.size()]))
+      return at;
+  }
+  return std::nullopt;
+}
+
+DtypeSource class_dtype_source(std::string_view s, std::string_view m, std::size_t class_at, int depth) {
+  DtypeSource unknown;  // fixed Unknown
+  // Keras's own Layer.__init__: dtype=None (the policy), third positional in Keras 2.
+  DtypeSource layer_default{true, Compute::Unknown, "dtype", 2, Compute::Half};
+  const std::size_t class_indent = indent_at(m, class_at);
+  const std::vector<TextLine> body = body_lines(m, class_at, class_indent);
+  if (body.empty()) return unknown;
+  const std::size_t member_indent = body.front().indent;
+  for (const TextLine& line : body) {
+    if (line.indent != member_indent) continue;
+    const std::string_view code = m.substr(line.begin, line.end - line.begin);
+    if (!code.starts_with("def __init__")) continue;
+    const std::size_t open = m.find('(', line.begin);
+    if (open == std::string_view::npos || open >= line.end) return unknown;
+    const auto params = text_args(s, m, open);
+    if (!params) return unknown;
+    // The parameters as a call binds them: name, positional index (self excluded), default.
+    struct Param {
+      std::string_view name, default_text;
+      int index = -1;
+    };
+    std::vector<Param> named;
+    std::string_view var_keywords;
+    bool keyword_only = false;
+    int index = -1;  // self is -1
+    for (const TextArg& p : *params) {
+      if (p.kind == TextArg::Kind::DoubleStar) {
+        var_keywords = p.value;
+        continue;
+      }
+      if (p.kind == TextArg::Kind::Star) {
+        keyword_only = true;
+        continue;
+      }
+      if (p.text == "/") continue;  // positional-only marker
+      Param param;
+      std::size_t k = 0;
+      while (k < p.text.size() && identifier_char(p.text[k])) ++k;
+      param.name = p.text.substr(0, k);
+      const std::size_t eq = p.text.find('=');
+      if (eq != std::string_view::npos) param.default_text = trim_text(p.text.substr(eq + 1));
+      param.index = keyword_only ? -1 : index;
+      if (!keyword_only) ++index;
+      named.push_back(param);
+    }
+    // The first `super().__init__(...)`, `super(L, self).__init__(...)` or `Base.__init__(self, ...)`.
+    for (const TextLine& statement : body_lines(m, line.begin, member_indent)) {
+      const std::string_view text = m.substr(statement.begin, statement.end - statement.begin);
+      for (std::size_t at = text.find(".__init__"); at != std::string_view::npos; at = text.find(".__init__", at + 1)) {
+        std::size_t open_call = at + 9;
+        while (open_call < text.size() && text[open_call] == ' ') ++open_call;
+        if (open_call >= text.size() || text[open_call] != '(') continue;
+        // The receiver: super(...) (shift 0) or a base class named (shift 1: self comes first).
+        std::size_t r = at;
+        int shift = 1;
+        if (r > 0 && text[r - 1] == ')') {
+          int level = 0;
+          std::size_t k = r;
+          while (k > 0) {
+            --k;
+            if (text[k] == ')') ++level;
+            else if (text[k] == '(' && --level == 0) break;
+          }
+          if (k < 5 || text.substr(k - 5, 5) != "super") continue;
+          shift = 0;
+        } else {
+          std::size_t k = r;
+          while (k > 0 && (identifier_char(text[k - 1]) || text[k - 1] == '.')) --k;
+          const std::string_view receiver = text.substr(k, r - k);
+          if (receiver.empty() || receiver == "self") continue;
+        }
+        const auto args = text_args(s, m, statement.begin + open_call);
+        if (!args) return unknown;
+        std::vector<const TextArg*> positional;
+        const TextArg* dtype = nullptr;
+        bool star = false, forwards_kwargs = false, other_splat = false;
+        for (const TextArg& a : *args) {
+          if (a.kind == TextArg::Kind::Positional) positional.push_back(&a);
+          if (a.kind == TextArg::Kind::Keyword && a.name == "dtype") dtype = &a;
+          if (a.kind == TextArg::Kind::Star) star = true;
+          if (a.kind == TextArg::Kind::DoubleStar) (a.value == var_keywords ? forwards_kwargs : other_splat) = true;
+        }
+        if (dtype != nullptr) {
+          for (const Param& param : named) {
+            if (param.name != dtype->value || param.name == "self") continue;
+            return DtypeSource{true, Compute::Unknown, param.name, param.index,
+                               param.default_text.empty() ? Compute::Unknown : compute_of(param.default_text)};
+          }
+          return DtypeSource{false, compute_of(dtype->value), {}, -1, Compute::Unknown};
+        }
+        if (star || other_splat || static_cast<int>(positional.size()) - shift >= 3) return unknown;
+        if (forwards_kwargs) return DtypeSource{true, Compute::Unknown, "dtype", -1, Compute::Half};
+        return DtypeSource{false, Compute::Half, {}, -1, Compute::Unknown};
+      }
+    }
+    return unknown;  // an __init__ that calls no base __init__ the text shows
+  }
+  // No __init__: the first base's. A base class of the module is read the same way; any other is
+  // taken for Keras's Layer.
+  const std::size_t name_end = logical_line_end(m, class_at);
+  const std::size_t open = m.find('(', class_at);
+  if (open == std::string_view::npos || open > name_end) return layer_default;
+  const auto bases = text_args(s, m, open);
+  if (!bases || bases->empty() || bases->front().kind != TextArg::Kind::Positional) return layer_default;
+  const std::string_view base = bases->front().text;
+  if (depth < 3 && std::all_of(base.begin(), base.end(), identifier_char))
+    if (const auto base_at = module_class_at(m, base)) return class_dtype_source(s, m, *base_at, depth + 1);
+  return layer_default;
+}
+
+// Whether the `call` of the class `name` defined at `class_at` runs in float16 under the module's
+// mixed_float16 policy: its instances' compute type, from the class and from the constructions the
+// module writes. A class the module never builds takes the policy.
+bool layer_computes_in_half(std::string_view s, std::string_view m, std::size_t class_at, std::string_view name) {
+  const DtypeSource source = class_dtype_source(s, m, class_at, 0);
+  if (!source.forwarded) return source.fixed == Compute::Half;
+  bool any = false;
+  for (std::size_t at = m.find(name); at != std::string_view::npos; at = m.find(name, at + 1)) {
+    if ((at > 0 && identifier_char(m[at - 1])) ||
+        (at + name.size() < m.size() && identifier_char(m[at + name.size()])))
+      continue;
+    std::size_t open = at + name.size();
+    while (open < m.size() && m[open] == ' ') ++open;
+    if (open >= m.size() || m[open] != '(') continue;
+    // Not the class statement, nor a def of that name.
+    std::size_t before = at;
+    while (before > 0 && m[before - 1] == ' ') --before;
+    std::size_t word = before;
+    while (word > 0 && identifier_char(m[word - 1])) --word;
+    const std::string_view previous = m.substr(word, before - word);
+    if (previous == "class" || previous == "def") continue;
+    const auto args = text_args(s, m, open);
+    Compute compute = source.by_default;
+    if (!args) {
+      compute = Compute::Unknown;
+    } else {
+      int positional = 0;
+      bool star = false, splat = false, found = false;
+      for (const TextArg& a : *args) {
+        if (a.kind == TextArg::Kind::Keyword && a.name == source.keyword) {
+          compute = compute_of(a.value);
+          found = true;
+        }
+        if (a.kind == TextArg::Kind::Star) star = true;
+        if (a.kind == TextArg::Kind::DoubleStar) splat = true;
+        if (a.kind == TextArg::Kind::Positional && !star && source.index >= 0 && positional++ == source.index) {
+          compute = compute_of(a.value);
+          found = true;
+        }
+      }
+      if (!found && (splat || (star && source.index >= 0))) compute = Compute::Unknown;
+    }
+    any = true;
+    if (compute == Compute::Half) return true;
+  }
+  return !any && source.by_default == Compute::Half;
+}
+
 class TypeReader {
  public:
-  TypeReader(Resolver& r, const std::optional<Location>& keras_policy, bool default_dtype_changed)
-      : r_(r), g_(Grammar::get()), keras_policy_(keras_policy), default_dtype_changed_(default_dtype_changed) {}
+  TypeReader(Resolver& r, const std::optional<Location>& keras_policy, bool default_dtype_changed,
+             const std::string* blanked_source = nullptr)
+      : r_(r), g_(Grammar::get()), keras_policy_(keras_policy), default_dtype_changed_(default_dtype_changed),
+        blanked_source_(blanked_source) {}
 
   Typed of(TSNode node, int depth = 0) {
     node = strip(node);
@@ -263,6 +652,15 @@ class TypeReader {
       return {};
     const TSNode def = scope->node;
     if (r_.text(field(def, g_.f_name)) != "call" || binding->parameter != 1) return {};
+    // A layer that sets its own float32 dtype (in its __init__, or at every construction the module
+    // writes) computes in float32 under the policy.
+    if (const Scope* layer = scope->parent; layer != nullptr && layer->kind == Scope::Kind::Class) {
+      std::string blanked;
+      if (blanked_source_ == nullptr || blanked_source_->size() != r_.source().size())
+        blanked = blank_strings_and_comments(r_.source());
+      const std::string_view m = blanked.empty() ? std::string_view(*blanked_source_) : std::string_view(blanked);
+      if (!layer_computes_in_half(r_.source(), m, ts_node_start_byte(layer->node), layer->name)) return {};
+    }
     Typed t;
     t.dtype = DType::Float16;
     t.spelling = "the mixed_float16 policy";
@@ -466,6 +864,7 @@ class TypeReader {
   const Grammar& g_;
   const std::optional<Location>& keras_policy_;
   bool default_dtype_changed_;
+  const std::string* blanked_source_;  // the module's text, strings and comments blanked (or null)
 };
 
 // What a call's callee runs the input through, where the code makes its weights plain.
@@ -769,6 +1168,7 @@ const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) 
       const NodeLocator& locator = r.locator();
       f.keras_half_policy = Location{locator.file.path(), locator.file.range(line + locator.base, end + locator.base)};
       f.keras_policy_text = short_text(statement);
+      f.blanked_source = blank_strings_and_comments(text);
       break;
     }
     if (f.keras_half_policy) break;
@@ -953,7 +1353,7 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
   }
   if (!value) return;
   const FileFlags& f = flags(r);
-  TypeReader reader(r, f.keras_half_policy, f.default_dtype_changed);
+  TypeReader reader(r, f.keras_half_policy, f.default_dtype_changed, &f.blanked_source);
   const Typed t = reader.of(other);
   if (t.dtype != DType::Float16) return;
   // Whether the constant keeps a denominator from 0: `a / eps`, `a / (b + eps)`, `rsqrt(v + eps)`,

@@ -5,8 +5,9 @@
 //   convolution or batch norm built there, an `nn.Sequential` starting with one, a torchvision or
 //   timm model, or `F.conv2d` / `tf.nn.conv2d`. TensorInputFacts; the rules decide what fails.
 // - a small constant meeting a float16 tensor: `x / (x.norm() + 1e-8)` where the code makes x half,
-//   a matmul in an autocast region, the inputs of a Keras layer under `mixed_float16`; and an
-//   optimizer's eps on a model converted with `.half()`. LowPrecisionConstantFacts.
+//   a matmul in an autocast region, the inputs of a Keras layer under `mixed_float16` (unless the
+//   layer's own dtype is float32: `super().__init__(dtype="float32")`, every `L(dtype="float32")`);
+//   and an optimizer's eps on a model converted with `.half()`. LowPrecisionConstantFacts.
 // Autocast regions, models converted to the input's type, and models handed to other code (which
 // may convert them) are not facts: the types there are not plain.
 #pragma once
@@ -31,6 +32,7 @@ class TensorDtypeExtractor : public Extractor {
     bool autocast_switched = false;      // torch.set_autocast_enabled, apex amp.initialize
     std::optional<Location> keras_half_policy;  // mixed_float16 set when the module loads
     std::string keras_policy_text;
+    std::string blanked_source;  // with the policy: the text, strings and comments blanked (Keras layer dtypes)
   };
   const FileFlags& flags(Resolver& r);
   std::optional<FileFlags> flags_;
