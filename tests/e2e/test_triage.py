@@ -136,6 +136,13 @@ def test_device_side_assert_is_the_first_failure_and_the_cuda_error_its_aftermat
     assert "CUDA_LAUNCH_BLOCKING=1" in hows
 
 
+def test_the_unreduced_loss_kernels_assert_names_the_class_target_entry(cli):
+    # reduction='none' asserts `cur_target >= 0 && cur_target < n_classes` (measured, H200), not `t >= 0 ...`.
+    h200 = TRIAGE / "h200"
+    report = triage_json(cli, h200 / "no-reduce.log", h200 / "tree")
+    assert report["candidates"][0]["id"] == "pytorch/class-target-out-of-range"
+
+
 # ---- Real logs from public issues
 
 

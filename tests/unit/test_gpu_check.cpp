@@ -313,6 +313,32 @@ TEST(ExecutionTier, BatchNormEpsilonCasesRunAndReportStatusAndNonFinite) {
   }
 }
 
+// kb/numerics/batch-norm-epsilon-not-finite: cuDNN documents only `epsilon < CUDNN_BN_MIN_EPSILON`
+// as BAD_PARAM, a comparison that NaN does not fail. Measured on an H200 with cuDNN 9.14.0 and
+// 9.19.0 (tests/probes/results/execution_tier.cudnn-9.14.0+9.19.0.h200.txt): NaN runs and gives
+// NaN, +inf runs and gives finite output (the bias), -inf is refused as a negative epsilon.
+TEST(ExecutionTier, NonFiniteEpsilonRunsUncheckedExceptMinusInfinity) {
+  REQUIRE_GPU();
+  const GpuEnvironment& env = environment();
+  ExecutionTier tier(*env.cudnn, *env.cuda);
+  ASSERT_TRUE(tier.broken().empty()) << tier.broken();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const DType dtype : {DType::Float32, DType::Float16}) {
+    for (const double eps : {nan, inf, -inf}) {
+      const auto r = tier.run(batchnorm_replay(eps, dtype));
+      ASSERT_TRUE(r) << tier.broken();
+      std::cout << "[measured] cuDNN " << env.cudnn->version << " on " << env.device << ": " << r->detail << '\n';
+      if (eps < 0) {
+        EXPECT_EQ(r->status, "CUDNN_STATUS_BAD_PARAM") << r->detail;
+      } else {
+        EXPECT_EQ(r->status, "CUDNN_STATUS_SUCCESS") << r->detail;
+        EXPECT_EQ(r->nonfinite, std::isnan(eps)) << r->detail;
+      }
+    }
+  }
+}
+
 TEST(ExecutionTier, ConvolutionForwardRunsAndAFailingCaseDoesNotPoisonTheNext) {
   REQUIRE_GPU();
   const GpuEnvironment& env = environment();
