@@ -1,5 +1,7 @@
 #include "cache/folder.h"
 
+#include "core/tree_bounds.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
@@ -130,6 +132,11 @@ std::unique_ptr<CacheFolder> CacheFolder::open(const std::filesystem::path& dir,
   // The folders above the cache folder are the user's choice (the working directory, --cache-dir):
   // they are created as asked. The cache folder and runs/ are what a tree can plant.
   std::error_code ec;
+  if (const auto link = linked_folder_below_cwd(dir); !link.empty()) {
+    problem = "cannot use the cache folder " + dir.string() + ": " + link.string() +
+              " is a symbolic link, which the cache never follows";
+    return nullptr;
+  }
   const std::filesystem::path parent = dir.has_parent_path() ? dir.parent_path() : std::filesystem::path(".");
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   const std::string leaf = dir.filename().empty() ? dir.parent_path().filename().string() : dir.filename().string();

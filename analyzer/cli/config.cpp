@@ -1,5 +1,7 @@
 #include "cli/config.h"
 
+#include "core/tree_bounds.h"
+
 #include "core/api_table.h"
 #include "core/source_file.h"
 #include "core/target.h"
@@ -110,11 +112,23 @@ ProjectConfig load_project_config(const std::filesystem::path& start, const std:
     return read_table(doc, explicit_file);
   }
   std::error_code ec;
+  // A config file found on the way is the tree's: one that is a link out of its folder would have
+  // its keys quoted in the errors (and its settings taken) from a file outside the tree.
+  const auto stays = [](const fs::path& file) {
+    std::error_code link_ec;
+    if (!fs::is_symlink(fs::symlink_status(file, link_ec))) return;
+    if (!resolves_within(file, fs::canonical(file.parent_path(), link_ec)))
+      throw std::runtime_error(file.string() + ": a symbolic link that leads outside its folder: not read");
+  };
   for (fs::path dir = fs::absolute(start, ec); !dir.empty(); dir = dir.parent_path()) {
     const fs::path dedicated = dir / ".cudnnlint.toml";
-    if (fs::is_regular_file(dedicated, ec)) return read_table(parse_file(dedicated), dedicated);
+    if (fs::is_regular_file(dedicated, ec)) {
+      stays(dedicated);
+      return read_table(parse_file(dedicated), dedicated);
+    }
     const fs::path pyproject = dir / "pyproject.toml";
     if (fs::is_regular_file(pyproject, ec)) {
+      stays(pyproject);
       const toml::table doc = parse_file(pyproject);
       if (const auto* section = doc["tool"]["cudnnlint"].as_table()) return read_table(*section, pyproject);
     }

@@ -1,5 +1,7 @@
 #include "core/atomic_file.h"
 
+#include "core/tree_bounds.h"
+
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -79,6 +81,9 @@ int create_temporary(const std::filesystem::path& target, unsigned mode, std::fi
 AtomicOutputFile::AtomicOutputFile(std::filesystem::path target, unsigned mode)
     : target_(std::move(target)), stream_(nullptr) {
   if (target_.filename().empty()) throw std::runtime_error("cannot write " + target_.string() + ": not a file name");
+  if (const auto link = linked_folder_below_cwd(target_); !link.empty())
+    throw std::runtime_error("cannot write " + target_.string() + ": " + link.string() +
+                             " is a symbolic link, which cudnnlint does not write through");
   fd_ = create_temporary(target_, mode, temporary_);  // a new file: `mode` less the umask
   if (fd_ < 0) throw std::runtime_error("cannot write " + target_.string() + ": " + std::strerror(errno));
   // An existing regular file keeps its permissions (a link at the name is not followed to ask).

@@ -1,6 +1,7 @@
 #include "cpp/frontend.h"
 
 #include "core/text_search.h"
+#include "core/tree_bounds.h"
 
 #include "core/embedded.h"
 #include "cpp/collector.h"
@@ -382,8 +383,12 @@ class TrustedFiles {
   explicit TrustedFiles(const std::vector<std::string>& roots) : everywhere_(roots.empty()) {
     namespace fs = std::filesystem;
     std::error_code ec;
-    for (const std::string& root : roots)
-      if (auto real = fs::canonical(root, ec); !ec) roots_.push_back(real.string());
+    for (const std::string& root : roots) {
+      // A named file's neighbours are its tree too (its headers sit beside it).
+      fs::path bound = tree_bound(root);
+      if (fs::is_regular_file(bound, ec)) bound = bound.parent_path();
+      if (!bound.empty()) roots_.push_back(bound.string());
+    }
     for (const std::string& dir : {std::string("/usr/include"), std::string("/usr/local/include"),
                                   std::string("/usr/lib"), std::string(CUDNNLINT_CUDA_INCLUDE_DIR),
                                   std::string(CUDNNLINT_CUDNN_INCLUDE_DIR), clang_resource_dir()}) {
@@ -465,38 +470,86 @@ class CommandSource {
   TrustedFiles trusted_;
 };
 
-// A compile command comes from the tree (compile_commands.json is the tree's file): a flag that
-// makes clang read a file, and so quote it in its errors, is kept only when that file is trusted.
-// Returns a note naming what was dropped (empty when nothing was).
+// A compile command comes from the tree (compile_commands.json is the tree's file). A flag that
+// makes clang read a file, and so quote it in its errors, is kept only when that file is trusted;
+// flags that load code into clang, read option files, or print to the process's stderr (which CI
+// logs show unescaped) are dropped whatever they name. Returns a note naming what was dropped.
+enum class FlagVerdict { Keep, Drop, DropWithNext, CheckFile, CheckNextFile };
+
+struct FlagRule {
+  std::string_view spelling;
+  bool prefix;  // `spelling` starts the argument (`-fplugin=x`); else the argument is `spelling`
+  FlagVerdict verdict;
+};
+
+// Checked in order: a longer spelling before a shorter one it starts with (-include-pch, -include).
+constexpr FlagRule kFlagRules[] = {
+    // Code loaded into clang, or clang's own options: never.
+    {"-fplugin", true, FlagVerdict::Drop},          {"-fpass-plugin", true, FlagVerdict::Drop},
+    {"-Xclang", false, FlagVerdict::DropWithNext},  {"-Xpreprocessor", false, FlagVerdict::DropWithNext},
+    {"-Xassembler", false, FlagVerdict::DropWithNext}, {"-Xlinker", false, FlagVerdict::DropWithNext},
+    {"-mllvm", false, FlagVerdict::DropWithNext},   {"-Wp,", true, FlagVerdict::Drop},
+    {"-Wa,", true, FlagVerdict::Drop},              {"-Wl,", true, FlagVerdict::Drop},
+    {"--config", true, FlagVerdict::Drop},          {"@", true, FlagVerdict::Drop},
+    // What prints to stderr outside the diagnostics cudnnlint collects.
+    {"-v", false, FlagVerdict::Drop},               {"--verbose", false, FlagVerdict::Drop},
+    {"-###", false, FlagVerdict::Drop},             {"-H", false, FlagVerdict::Drop},
+    {"-ftime-report", true, FlagVerdict::Drop},     {"-ftime-trace", true, FlagVerdict::Drop},
+    {"-save-temps", true, FlagVerdict::Drop},       {"-print-", true, FlagVerdict::Drop},
+    // Files read whole, whose malformed lines LLVM reports as fatal errors on stderr.
+    {"-fsanitize-ignorelist=", true, FlagVerdict::Drop}, {"-fsanitize-blacklist=", true, FlagVerdict::Drop},
+    {"-fsanitize-coverage-", true, FlagVerdict::Drop},   {"-fprofile-", true, FlagVerdict::Drop},
+    {"-fxray-", true, FlagVerdict::Drop},                {"-ivfsoverlay", true, FlagVerdict::DropWithNext},
+    {"-fmodule-map-file=", true, FlagVerdict::Drop},     {"-fmodules-cache-path=", true, FlagVerdict::Drop},
+    {"-include-pch", true, FlagVerdict::DropWithNext},
+    // Files included into the unit: kept when they lie in the tree.
+    {"--include=", true, FlagVerdict::CheckFile},   {"--include", false, FlagVerdict::CheckNextFile},
+    {"-include", false, FlagVerdict::CheckNextFile}, {"-include", true, FlagVerdict::CheckFile},
+    {"--imacros=", true, FlagVerdict::CheckFile},   {"--imacros", false, FlagVerdict::CheckNextFile},
+    {"-imacros", false, FlagVerdict::CheckNextFile}, {"-imacros", true, FlagVerdict::CheckFile},
+};
+
+const FlagRule* rule_for(std::string_view arg) {
+  for (const FlagRule& rule : kFlagRules)
+    if (rule.prefix ? arg.starts_with(rule.spelling) : arg == rule.spelling) return &rule;
+  return nullptr;
+}
+
 std::string drop_flags_reading_outside(std::vector<std::string>& command, const std::string& directory,
                                        const TrustedFiles& trusted) {
-  static constexpr std::string_view kFileFlags[] = {"-include", "-imacros", "--config", "-include-pch", "--include"};
   std::vector<std::string> kept, dropped;
-  for (std::size_t i = 0; i < command.size(); ++i) {
+  if (!command.empty()) kept.push_back(command.front());  // the driver
+  for (std::size_t i = 1; i < command.size(); ++i) {
     const std::string& arg = command[i];
-    std::string file;
-    std::size_t consumed = 1;
-    if (i > 0 && arg.size() > 1 && arg.front() == '@') file = arg.substr(1);
-    for (const std::string_view flag : kFileFlags) {
-      if (i == 0 || !file.empty() || !arg.starts_with(flag)) continue;
-      if (arg.size() == flag.size() && i + 1 < command.size()) file = command[i + 1], consumed = 2;
-      else if (arg.size() > flag.size() && arg[flag.size()] == '=') file = arg.substr(flag.size() + 1);
-      else if (arg.size() > flag.size() && flag.starts_with("-i")) file = arg.substr(flag.size());
+    const FlagRule* rule = rule_for(arg);
+    const bool has_next = i + 1 < command.size();
+    FlagVerdict verdict = rule ? rule->verdict : FlagVerdict::Keep;
+    if (verdict == FlagVerdict::CheckFile || verdict == FlagVerdict::CheckNextFile) {
+      std::string file = verdict == FlagVerdict::CheckNextFile ? (has_next ? command[i + 1] : std::string())
+                                                               : arg.substr(rule->spelling.size());
+      const bool inside = !file.empty() && trusted.contains(file, directory);
+      verdict = verdict == FlagVerdict::CheckNextFile ? (inside ? FlagVerdict::Keep : FlagVerdict::DropWithNext)
+                                                      : (inside ? FlagVerdict::Keep : FlagVerdict::Drop);
+      if (inside && rule->verdict == FlagVerdict::CheckNextFile) {
+        kept.push_back(arg);
+        kept.push_back(command[++i]);
+        continue;
+      }
     }
-    if (!file.empty() && !trusted.contains(file, directory)) {
-      std::string shown = arg;
-      if (consumed == 2) shown += " " + command[i + 1];
-      dropped.push_back(std::move(shown));
-      i += consumed - 1;
-      continue;
+    if (verdict == FlagVerdict::Keep) {
+      kept.push_back(arg);
+    } else if (verdict == FlagVerdict::Drop || !has_next) {
+      dropped.push_back(arg);
+    } else {
+      dropped.push_back(arg + " " + command[++i]);
     }
-    kept.push_back(arg);
   }
   command = std::move(kept);
   if (dropped.empty()) return {};
   std::string note = "compile_commands.json: dropped ";
   for (std::size_t i = 0; i < dropped.size(); ++i) note += (i ? ", '" : "'") + dropped[i] + "'";
-  return note + ": each names a file outside the analysed paths, which cudnnlint does not read";
+  return note + ": flags that read a file outside the analysed paths, load code, read option files or print "
+                "outside clang's diagnostics are not passed to clang";
 }
 
 struct ResolvedCommand {
@@ -680,10 +733,18 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
     }
     if (diagnostics.errors > 0 || status != 0) {
       message += "clang reported " + std::to_string(diagnostics.errors) + " error" + (diagnostics.errors == 1 ? "" : "s");
-      // clang's message quotes the file's text: only a file of the tree's (or the system's) is quoted.
-      if (!diagnostics.first_error_file.empty() &&
-          !commands.trusted().contains(diagnostics.first_error_file, resolved.directory))
-        message += " (the first in a file outside the analysed paths, not quoted)";
+      // clang's message quotes source text (a macro's value, a string, a type name), which may come
+      // from any file the unit read: it is quoted only when every such file is the tree's or the
+      // system's.
+      const auto outside = std::find_if(
+          collector.included_files().begin(), collector.included_files().end(), [&](const std::string& file) {
+            return !file.starts_with(stand_in_prefix) && file != kPreludePath &&
+                   !commands.trusted().contains(file, resolved.directory);
+          });
+      if (outside != collector.included_files().end() ||
+          (!diagnostics.first_error_file.empty() &&
+           !commands.trusted().contains(diagnostics.first_error_file, resolved.directory)))
+        message += " (not quoted: the unit read a file outside the analysed paths and the system's headers)";
       else if (!diagnostics.first_error.empty())
         message += " (first: " + diagnostics.first_error +
                    (diagnostics.first_error_at.empty() ? "" : " at " + diagnostics.first_error_at) + ")";

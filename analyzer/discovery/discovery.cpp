@@ -1,5 +1,7 @@
 #include "discovery/discovery.h"
 
+#include "core/tree_bounds.h"
+
 #include "discovery/gitignore.h"
 
 #include <algorithm>
@@ -143,10 +145,11 @@ struct DiscoveryContext {
 class DirectoryWalker {
  public:
   DirectoryWalker(DiscoveryContext& context, std::string display_prefix,
-                  std::string identity_prefix)
+                  std::string identity_prefix, fs::path bound)
       : context_(context),
         display_prefix_(std::move(display_prefix)),
-        identity_prefix_(std::move(identity_prefix)) {}
+        identity_prefix_(std::move(identity_prefix)),
+        bound_(std::move(bound)) {}
 
   void walk(const fs::path& directory) {
     if (context_.options.respect_gitignore) load_enclosing_repository(directory);
@@ -277,8 +280,15 @@ class DirectoryWalker {
       if (directory) {
         entries.push_back({std::move(name), true});
       } else if (regular || (symlink && fs::is_regular_file(entry.status(type_ec)))) {
-        // A symlink to a file is taken; a symlink to a directory is not followed (cycles),
-        // and a dangling one is nothing.
+        // A symlink to a file is taken when it stays inside the tree (git does not follow one out
+        // of its work tree either); a symlink to a directory is not followed (cycles), and a
+        // dangling one is nothing.
+        if (symlink && !resolves_within(entry.path(), bound_)) {
+          if (context_.has_listed_extension(name))
+            context_.warn(current_directory_display() == "." ? name : current_directory_display() + "/" + name,
+                          "a symbolic link that leads outside the analysed tree: not read");
+          continue;
+        }
         if (name == "pyvenv.cfg") has_pyvenv_cfg = true;
         entries.push_back({std::move(name), false});
       }
@@ -329,6 +339,7 @@ class DirectoryWalker {
   DiscoveryContext& context_;
   const std::string display_prefix_;   // the user's spelling of the named directory, with '/'
   const std::string identity_prefix_;  // its lexically absolute spelling, with '/'
+  const fs::path bound_;                // what a symbolic link may lead to (core/tree_bounds.h)
   std::string repo_path_;              // current path relative to the repository root
   std::size_t walk_offset_ = 0;        // where the part below the named directory starts
   std::vector<IgnoreLayer> layers_;    // .gitignore files in effect, outermost first
@@ -350,6 +361,12 @@ void discover_one(const std::string& spelling, DiscoveryContext& context) {
     return;
   }
 
+  // A named path that is a link the tree made may not lead out of the tree (src -> ../outside).
+  const fs::path bound = tree_bound(path);
+  if (!resolves_within(path, bound)) {
+    context.warn(spelling, "a symbolic link that leads outside the analysed tree: not read");
+    return;
+  }
   const std::string normalized = normalize_path_spelling(spelling);
   const std::string identity = absolute_spelling(normalized, context.cwd);
   if (!fs::is_directory(status)) {
@@ -357,7 +374,7 @@ void discover_one(const std::string& spelling, DiscoveryContext& context) {
     context.found.push_back(Found{identity, normalized});
     return;
   }
-  DirectoryWalker walker(context, as_directory_prefix(normalized), as_directory_prefix(identity));
+  DirectoryWalker walker(context, as_directory_prefix(normalized), as_directory_prefix(identity), bound);
   walker.walk(path);
 }
 

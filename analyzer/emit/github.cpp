@@ -1,18 +1,26 @@
 // GitHub Actions workflow commands: `::error file=...,line=...::message`, one per finding.
 #include "emit/emitters.h"
 
+#include "core/printable.h"
+
 namespace cudnnlint {
 
 namespace {
 
-// Escaping per the runner's command parser (actions/toolkit command.ts).
+// Escaping per the runner's command parser (actions/toolkit command.ts): %, CR and LF. The other
+// control characters (ESC's colour and hide sequences, which the Actions log renders) are shown
+// as escapes, as the text report shows them (core/printable.h).
 std::string escape_data(std::string_view text) {
   std::string out;
-  for (char c : text) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out += c;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\r' && text[i] != '\n') continue;
+    for (char c : printable(text.substr(start, i - start))) {
+      if (c == '%') out += "%25";
+      else out += c;
+    }
+    if (i < text.size()) out += text[i] == '\r' ? "%0D" : "%0A";
+    start = i + 1;
   }
   return out;
 }

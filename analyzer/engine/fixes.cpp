@@ -3,6 +3,7 @@
 #include "core/atomic_file.h"
 #include "core/content_hash.h"
 #include "core/source_file.h"
+#include "core/tree_bounds.h"
 #include "python/frontend.h"
 
 #include <algorithm>
@@ -72,21 +73,6 @@ void settle_fix(Finding& finding, const SourceFile& file) {
 
 namespace {
 
-// The path with every link resolved, or empty when it does not exist.
-std::filesystem::path resolved(const std::filesystem::path& path) {
-  std::error_code ec;
-  auto out = std::filesystem::canonical(path, ec);
-  return ec ? std::filesystem::path() : out;
-}
-
-bool inside(const std::filesystem::path& file, const std::filesystem::path& root) {
-  if (file.empty() || root.empty()) return false;
-  auto f = file.begin();
-  for (auto r = root.begin(); r != root.end(); ++r, ++f)
-    if (f == file.end() || *f != *r) return false;
-  return true;
-}
-
 // Why `path` may not be rewritten by a fix of this run, or "" when it may: it must be a regular
 // file (not a link) whose real location lies within one of the analysed paths.
 std::string refuse_to_fix(const std::string& path, std::span<const std::string> analysed) {
@@ -94,9 +80,8 @@ std::string refuse_to_fix(const std::string& path, std::span<const std::string> 
   if (::lstat(path.c_str(), &st) != 0) return std::string("cannot stat: ") + std::strerror(errno);
   if (S_ISLNK(st.st_mode)) return "a symbolic link; fixes are written only to regular files";
   if (!S_ISREG(st.st_mode)) return "not a regular file";
-  const auto real = resolved(path);
   for (const std::string& root : analysed)
-    if (inside(real, resolved(root))) return {};
+    if (resolves_within(path, tree_bound(root))) return {};
   return "outside the analysed paths; a fix is written only inside them";
 }
 

@@ -208,3 +208,85 @@ def test_a_report_that_cannot_be_written_whole_leaves_the_old_one(cli, tmp_path,
         assert [p.name for p in mnt.iterdir()] == ["report.sarif"]
     finally:
         subprocess.run(["umount", str(mnt)], check=False)
+
+
+# ---- Found by an adversarial review after the reproducers passed.
+
+def test_a_link_out_of_the_tree_is_not_read_nor_quoted(cli, tmp_path, cache_home):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "secret.py").write_text(
+        "import torch.nn as nn\nbn = nn.BatchNorm2d(8, eps=0.0)  # ghp_SECRET_OUTSIDE\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "evil.py").symlink_to("../out/secret.py")
+    (tree / "inner.py").write_text(MODEL)
+    (tree / "alias.py").symlink_to("inner.py")  # a link inside the tree is still read
+    result = run(cli, "--no-cache", "-f", "json", ".", cwd=tree)
+    report = json.loads(result.stdout)
+    assert "SECRET" not in result.stdout + result.stderr
+    assert sorted(f["path"] for f in report["findings"]) == ["alias.py", "inner.py"]
+    assert any(d["path"] == "evil.py" and "outside the analysed tree" in d["message"] for d in report["diagnostics"])
+
+
+def test_a_named_root_that_links_out_of_the_tree_is_neither_read_nor_fixed(cli, tmp_path, cache_home):
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "m.py").write_text(MODEL)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "src").symlink_to("../outside")
+    result = run(cli, "--no-cache", "--fix", "--unsafe-fixes", "src", cwd=tree)
+    assert (tmp_path / "outside" / "m.py").read_text() == MODEL
+    assert "leads outside the analysed tree" in result.stderr, result.stderr
+
+
+def test_reports_and_caches_are_not_written_through_a_linked_folder(cli, tmp_path, cache_home):
+    (tmp_path / "outside").mkdir()
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "m.py").write_text(MODEL)
+    (tree / "reports").symlink_to("../outside")
+    written = run(cli, "--no-cache", "-f", "sarif", "-o", "reports/cudnnlint.sarif", ".", cwd=tree)
+    assert written.returncode == 2 and "symbolic link" in written.stderr, written.stderr
+    cached = run(cli, "--cache-dir", "reports/cache", ".", cwd=tree)
+    assert cached.returncode == 1 and "symbolic link" in cached.stderr, cached.stderr
+    assert list((tmp_path / "outside").iterdir()) == []
+
+
+@pytest.mark.parametrize("flags", [
+    ["-Xclang", "-include", "-Xclang", "@SECRET@"], ["-Wp,-include,@SECRET@"], ["-include-pch", "@SECRET@"],
+    ["-fsanitize-ignorelist=@SECRET@"], ["-fplugin=@SECRET@"], ["-v", "-I/x\n::warning title=INJECTED::y"],
+    ["--config=@SECRET@"], ["-imacros@SECRET@"],
+])
+def test_compile_command_flags_that_load_read_or_print_are_dropped(cli, tmp_path, cache_home, flags):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("ghp_SECRET_TOKEN_0123\n-fSECRET_FLAG\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.cpp").write_text(
+        "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
+        "CUDNN_DATA_FLOAT, 1, 0, 4, 4); }\n")
+    arguments = ["clang++", "-std=c++17", *[f.replace("@SECRET@", str(secret)) for f in flags], "-c", "a.cpp"]
+    (tree / "compile_commands.json").write_text(
+        json.dumps([{"directory": str(tree), "file": str(tree / "a.cpp"), "arguments": arguments}]))
+    result = run(cli, "--no-cache", "-f", "json", ".", cwd=tree)
+    assert "SECRET" not in result.stdout.replace(str(secret), "") + result.stderr.replace(str(secret), "")
+    assert not any(line.startswith("::") for line in result.stderr.splitlines())
+    report = json.loads(result.stdout)
+    assert [f["rule"] for f in report["findings"]] == ["cudnn-desc-bad-dim"]  # the unit is still analysed
+    assert any("compile_commands.json: dropped" in d["message"] for d in report["diagnostics"])
+
+
+def test_clangs_error_is_not_quoted_when_the_unit_read_a_file_outside(cli, tmp_path, cache_home):
+    (tmp_path / "secret.h").write_text("#define SECRET_MACRO 42\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    call = "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, " \
+           "CUDNN_DATA_FLOAT, 1, 3, 4, 4); }\n"
+    (tree / "a.cpp").write_text(f'{call}#include "{tmp_path / "secret.h"}"\nstatic_assert(SECRET_MACRO == 0, "");\n')
+    result = run(cli, "--no-cache", "-f", "json", ".", cwd=tree)
+    messages = " ".join(d["message"] for d in json.loads(result.stdout)["diagnostics"])
+    assert "42" not in messages and "not quoted" in messages, messages
+    (tree / "local.h").write_text("#define LOCAL_MACRO 42\n")
+    (tree / "b.cpp").write_text(call + '#include "local.h"\nstatic_assert(LOCAL_MACRO == 0, "");\n')
+    inside = run(cli, "--no-cache", "-f", "json", "b.cpp", cwd=tree)
+    assert "42 == 0" in " ".join(d["message"] for d in json.loads(inside.stdout)["diagnostics"])

@@ -159,6 +159,12 @@ TEST(GitHub, WorkflowCommandEscaping) {
             0u)
       << text;
   EXPECT_NE(text.find("commas: and%0Anewline %25"), std::string::npos) << text;
+  // ESC sequences, which the Actions log renders (\e[8m hides what follows), are shown as escapes.
+  s.result.findings[0].message = "hidden \033[8mtext\a";
+  std::ostringstream escaped;
+  write_github(escaped, Report{s.result, s.target, ".", ""});
+  EXPECT_EQ(escaped.str().find('\033'), std::string::npos) << escaped.str();
+  EXPECT_NE(escaped.str().find("hidden \\x1b[8mtext\\x07"), std::string::npos) << escaped.str();
 }
 
 // Issue 33: text from the tree (file names, config keys in messages, source lines) holds no control

@@ -43,11 +43,14 @@ bool shape_factory(const std::string& name) {
 }  // namespace
 
 std::string short_text(std::string_view text) {
+  // Stops once the cut is certain: called on every node of a nested expression, a copy of the
+  // whole text each time made hostile chains (`f()()()...`) quadratic.
   std::string out;
   for (char c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     if (c == ' ' && !out.empty() && out.back() == ' ') continue;
     out.push_back(c);
+    if (out.size() > 60) break;
   }
   if (out.size() > 60) out = out.substr(0, 57) + "...";
   return out;
