@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+struct stat;
+
 namespace cudnnlint::cache {
 
 struct FileStat {
@@ -13,5 +15,7 @@ struct FileStat {
   std::uint64_t device = 0;
   bool operator==(const FileStat&) const = default;
 };
+
+FileStat to_file_stat(const struct stat& st);
 
 }  // namespace cudnnlint::cache

@@ -111,13 +111,7 @@ class PackReader {
 std::optional<FileStat> stat_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  FileStat out;
-  out.size = static_cast<std::uint64_t>(st.st_size);
-  out.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-  out.ctime_ns = static_cast<std::int64_t>(st.st_ctim.tv_sec) * 1'000'000'000 + st.st_ctim.tv_nsec;
-  out.inode = static_cast<std::uint64_t>(st.st_ino);
-  out.device = static_cast<std::uint64_t>(st.st_dev);
-  return out;
+  return to_file_stat(st);
 }
 
 bool stat_is_settled(const FileStat& stat) {
