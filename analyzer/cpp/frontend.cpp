@@ -419,7 +419,15 @@ class CommandSource {
   explicit CommandSource(const CppOptions& options) : trusted_(options.trusted_roots) {
     if (!options.compile_commands_dir.empty()) {
       std::string error;
-      explicit_db_ = clang::tooling::JSONCompilationDatabase::loadFromDirectory(options.compile_commands_dir, error);
+      // As clang's JSON plugin loads it, less its expansion of @response files: a response file
+      // named by the tree would be read (and its text quoted in clang's errors) wherever it lies;
+      // unexpanded, the `@file` argument is dropped with the other option files.
+      const std::string file = (std::filesystem::path(options.compile_commands_dir) / "compile_commands.json").string();
+      auto loaded = clang::tooling::JSONCompilationDatabase::loadFromFile(
+          file, error, clang::tooling::JSONCommandLineSyntax::AutoDetect);
+      if (loaded)
+        explicit_db_ = clang::tooling::inferTargetAndDriverMode(
+            clang::tooling::inferMissingCompileCommands(std::move(loaded)));
       if (!explicit_db_) {
         namespace fs = std::filesystem;
         std::error_code ec;

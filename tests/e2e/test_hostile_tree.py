@@ -290,3 +290,19 @@ def test_clangs_error_is_not_quoted_when_the_unit_read_a_file_outside(cli, tmp_p
     (tree / "b.cpp").write_text(call + '#include "local.h"\nstatic_assert(LOCAL_MACRO == 0, "");\n')
     inside = run(cli, "--no-cache", "-f", "json", "b.cpp", cwd=tree)
     assert "42 == 0" in " ".join(d["message"] for d in json.loads(inside.stdout)["diagnostics"])
+
+
+def test_a_response_file_is_not_expanded_with_dash_p_either(cli, tmp_path, cache_home):
+    # clang's JSON plugin (what -p used) expands @file when it loads the database.
+    (tmp_path / "secret.rsp").write_text("ghp_SECRET_TOKEN\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.cpp").write_text(
+        "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
+        "CUDNN_DATA_FLOAT, 1, 0, 4, 4); }\n")
+    (tree / "compile_commands.json").write_text(json.dumps(
+        [{"directory": str(tree), "file": str(tree / "a.cpp"),
+          "arguments": ["clang++", "@" + str(tmp_path / "secret.rsp"), "-c", "a.cpp"]}]))
+    result = run(cli, "--no-cache", "-p", ".", "-f", "json", ".", cwd=tree)
+    assert "SECRET" not in result.stdout + result.stderr
+    assert [f["rule"] for f in json.loads(result.stdout)["findings"]] == ["cudnn-desc-bad-dim"]
