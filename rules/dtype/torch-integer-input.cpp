@@ -68,7 +68,8 @@ Finding python_finding(const TensorInputFact& fact) {
   if (fact.conversion_at && fact.conversion_at->path == fact.use.path)
     finding.fix = Fix{"add transforms.ConvertImageDtype(torch.float) after PILToTensor() (values become 0..1)",
                       false,
-                      {TextEdit{fact.conversion_at->range, fact.conversion_to, fact.conversion_from, false}}};
+                      {TextEdit{fact.conversion_at->range, fact.conversion_to, fact.conversion_from, false}},
+                      /*file_hash: set by settle_fix*/ {}};
   return finding;
 }
 

@@ -40,7 +40,8 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
     finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
     // The KB's workaround: drop the partial batch (one sample fewer per epoch).
     if (fact.call.path.ends_with(".py")) {
-      Fix fix{"set drop_last=True (the last sample of each epoch is not trained on)", false, {}};
+      Fix fix{"set drop_last=True (the last sample of each epoch is not trained on)", false, {},
+              /*file_hash: set by settle_fix*/ {}};
       if (fact.drop_location) {
         fix.edits.push_back({fact.drop_location->range, "True", "False", false});
       } else {
