@@ -14,6 +14,12 @@ import pytest
 MODEL = "import torch.nn as nn\nbn = nn.BatchNorm2d(8, eps=0.0)\n"
 
 
+def cudnn_unit(channels):
+    """A C++ unit that calls cuDNN (so that clang parses it), with `channels` as its tensor's C."""
+    return ("#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
+            f"CUDNN_DATA_FLOAT, 1, {channels}, 4, 4); }}\n")
+
+
 def run(cli, *args, cwd, timeout=120, env=None):
     return subprocess.run([cli.binary, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
                           env=env)
@@ -160,8 +166,7 @@ def test_compile_command_flags_that_read_outside_the_tree_are_dropped_and_never_
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / "a.cpp").write_text(
-        "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
-        "CUDNN_DATA_FLOAT, 1, 3, 4, 4); }\n")
+        cudnn_unit("3"))
     for flags in (["-include", str(tmp_path / "secret.txt")], ["--config", str(tmp_path / "secret.txt")],
                   ["-include" + str(tmp_path / "secret.txt")], ["@" + str(tmp_path / "secret.txt")]):
         (tree / "compile_commands.json").write_text(json.dumps(
@@ -180,8 +185,7 @@ def test_a_header_inside_the_tree_is_still_included(cli, tmp_path, cache_home):
     tree.mkdir()
     (tree / "prefix.h").write_text("#define CHANNELS 0\n")
     (tree / "a.cpp").write_text(
-        "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
-        "CUDNN_DATA_FLOAT, 1, CHANNELS, 4, 4); }\n")
+        cudnn_unit("CHANNELS"))
     (tree / "compile_commands.json").write_text(json.dumps(
         [{"directory": str(tree), "file": str(tree / "a.cpp"),
           "arguments": ["clang++", "-std=c++17", "-include", "prefix.h", "-c", "a.cpp"]}]))
@@ -263,8 +267,7 @@ def test_compile_command_flags_that_load_read_or_print_are_dropped(cli, tmp_path
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / "a.cpp").write_text(
-        "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
-        "CUDNN_DATA_FLOAT, 1, 0, 4, 4); }\n")
+        cudnn_unit("0"))
     arguments = ["clang++", "-std=c++17", *[f.replace("@SECRET@", str(secret)) for f in flags], "-c", "a.cpp"]
     (tree / "compile_commands.json").write_text(
         json.dumps([{"directory": str(tree), "file": str(tree / "a.cpp"), "arguments": arguments}]))
@@ -280,8 +283,7 @@ def test_clangs_error_is_not_quoted_when_the_unit_read_a_file_outside(cli, tmp_p
     (tmp_path / "secret.h").write_text("#define SECRET_MACRO 42\n")
     tree = tmp_path / "tree"
     tree.mkdir()
-    call = "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, " \
-           "CUDNN_DATA_FLOAT, 1, 3, 4, 4); }\n"
+    call = cudnn_unit("3")
     (tree / "a.cpp").write_text(f'{call}#include "{tmp_path / "secret.h"}"\nstatic_assert(SECRET_MACRO == 0, "");\n')
     result = run(cli, "--no-cache", "-f", "json", ".", cwd=tree)
     messages = " ".join(d["message"] for d in json.loads(result.stdout)["diagnostics"])
@@ -298,8 +300,7 @@ def test_a_response_file_is_not_expanded_with_dash_p_either(cli, tmp_path, cache
     tree = tmp_path / "tree"
     tree.mkdir()
     (tree / "a.cpp").write_text(
-        "#include <cudnn.h>\nvoid f(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, "
-        "CUDNN_DATA_FLOAT, 1, 0, 4, 4); }\n")
+        cudnn_unit("0"))
     (tree / "compile_commands.json").write_text(json.dumps(
         [{"directory": str(tree), "file": str(tree / "a.cpp"),
           "arguments": ["clang++", "@" + str(tmp_path / "secret.rsp"), "-c", "a.cpp"]}]))
