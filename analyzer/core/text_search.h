@@ -6,6 +6,8 @@
 // only the files that may hold them.
 #pragma once
 
+#include "core/identifier.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -16,16 +18,6 @@
 #include <vector>
 
 namespace cudnnlint {
-
-// Identifier bytes: ASCII letters, digits, '_' and every byte of a multi-byte UTF-8 character (one
-// table for the scan here and the region planner's lexers).
-inline constexpr std::array<bool, 256> kIdentifierByte = [] {
-  std::array<bool, 256> table{};
-  for (int c = 0; c < 256; ++c)
-    table[static_cast<std::size_t>(c)] =
-        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-  return table;
-}();
 
 // A set of identifiers to look for, with an exact answer.
 class WordSet {

@@ -1,25 +1,14 @@
 #include "engine/module_index.h"
 
+#include "core/identifier.h"
+
 #include <filesystem>
 #include <functional>
 #include <sys/stat.h>
 
 namespace cudnnlint {
 
-namespace {
-
 namespace fs = std::filesystem;
-
-bool is_identifier(std::string_view text) {
-  if (text.empty() || (text[0] >= '0' && text[0] <= '9')) return false;
-  for (char c : text)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-          static_cast<unsigned char>(c) >= 0x80))
-      return false;
-  return true;
-}
-
-}  // namespace
 
 ModuleIndex::ModuleIndex(const std::vector<std::string>& python_files) {
   // Per folder, once: the dotted name of the package it is ("" when it is no package), found by

@@ -4,6 +4,7 @@
 #include "engine/session_cache.h"
 
 #include "config/config_file.h"
+#include "core/identifier.h"
 #include "core/suppression.h"
 #include "engine/settleable.h"
 #include "python/frontend.h"
@@ -60,10 +61,6 @@ bool distinctive(const std::string& path) {
 bool omegaconf_file(std::string_view text) {
   return text.find("${") != std::string_view::npos || text.find("_target_") != std::string_view::npos ||
          text.find("@package") != std::string_view::npos || text.find("defaults:") != std::string_view::npos;
-}
-
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 bool config_like_root(std::string_view name) {

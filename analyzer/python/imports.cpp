@@ -1,7 +1,8 @@
 #include "python/imports.h"
 
+#include "core/identifier.h"
+
 #include <algorithm>
-#include <cctype>
 #include <unordered_set>
 
 namespace cudnnlint::python {
@@ -125,17 +126,13 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
 
 namespace {
 
-bool is_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-}
-
 // The dotted name at the start of `text` ("a . b" allowed), and what follows it.
 std::string take_dotted(std::string_view& text) {
   std::string out;
   for (;;) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     std::size_t n = 0;
-    while (n < text.size() && is_name_char(text[n])) ++n;
+    while (n < text.size() && is_identifier_char(text[n])) ++n;
     if (n == 0) return out;
     out.append(text.substr(0, n));
     text.remove_prefix(n);
@@ -186,7 +183,7 @@ std::vector<std::string> imported_module_candidates(std::string_view source, con
       // `from . import x`: no module name after the dots.
       std::string_view after = line;
       while (!after.empty() && (after.front() == ' ' || after.front() == '\t')) after.remove_prefix(1);
-      const bool bare = level > 0 && after.starts_with("import") && (after.size() == 6 || !is_name_char(after[6]));
+      const bool bare = level > 0 && after.starts_with("import") && (after.size() == 6 || !is_identifier_char(after[6]));
       const std::string dotted = bare ? std::string() : take_dotted(line);
       if (bare) line = after;
       const std::string module = level > 0 ? absolute_module(context, level, dotted) : dotted;
@@ -207,7 +204,7 @@ std::vector<std::string> imported_module_candidates(std::string_view source, con
       }
       std::string_view rest = names;
       while (!rest.empty()) {
-        while (!rest.empty() && !is_name_char(rest.front()) && rest.front() != '#') rest.remove_prefix(1);
+        while (!rest.empty() && !is_identifier_char(rest.front()) && rest.front() != '#') rest.remove_prefix(1);
         if (rest.empty() || rest.front() == '#') {
           const std::size_t newline = rest.find('\n');
           if (newline == std::string_view::npos) break;
@@ -215,14 +212,14 @@ std::vector<std::string> imported_module_candidates(std::string_view source, con
           continue;
         }
         std::size_t n = 0;
-        while (n < rest.size() && is_name_char(rest[n])) ++n;
+        while (n < rest.size() && is_identifier_char(rest[n])) ++n;
         const std::string_view name = rest.substr(0, n);
         rest.remove_prefix(n);
         if (name != "as") add(module + "." + std::string(name));
         // The alias after `as` is no module: skip it.
         if (name == "as") {
           while (!rest.empty() && (rest.front() == ' ' || rest.front() == '\t')) rest.remove_prefix(1);
-          while (!rest.empty() && is_name_char(rest.front())) rest.remove_prefix(1);
+          while (!rest.empty() && is_identifier_char(rest.front())) rest.remove_prefix(1);
         }
       }
     }

@@ -2,6 +2,7 @@
 
 #include "python/lexing.h"
 
+#include "core/identifier.h"
 #include "core/text_search.h"
 
 #include <algorithm>
@@ -74,9 +75,6 @@ const ByteSet<4> kSingleQuotedBytes({'\\', '\'', '\n', '\r'});
 const ByteSet<4> kDoubleQuotedBytes({'\\', '"', '\n', '\r'});
 const ByteSet<2> kQuoteBytes({'\'', '"'});
 
-
-// One table load per byte (core/text_search's table): the lexers below ask this of nearly every byte.
-inline bool is_identifier_char(char c) { return kIdentifierByte[static_cast<unsigned char>(c)]; }
 
 // Non-zero for the bytes code_identifiers stops at outside a def's header: comment and string
 // starts, and identifier bytes (digits included: a number is skipped whole).

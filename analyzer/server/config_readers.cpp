@@ -1,6 +1,6 @@
 #include "server/config_readers.h"
 
-#include "core/text_search.h"
+#include "core/identifier.h"
 #include "python/regions.h"
 
 #include <algorithm>
@@ -10,12 +10,6 @@
 namespace cudnnlint::server {
 
 namespace {
-
-bool is_identifier_char(char c) { return kIdentifierByte[static_cast<unsigned char>(c)]; }
-
-bool is_identifier(std::string_view text) {
-  return !text.empty() && !(text[0] >= '0' && text[0] <= '9') && std::all_of(text.begin(), text.end(), is_identifier_char);
-}
 
 std::size_t skip_blanks(std::string_view text, std::size_t at) {
   while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;

@@ -1,5 +1,7 @@
 #include "triage/log_scan.h"
 
+#include "core/identifier.h"
+
 #include <algorithm>
 #include <array>
 #include <deque>
@@ -24,9 +26,8 @@ constexpr std::size_t kMaxFramesPerFailure = 256;
 // Lines at least this long may have been wrapped by the terminal they were copied from (80 columns).
 constexpr std::size_t kWrapWidth = 79;
 
-bool is_identifier_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-}
+// A byte of a dotted name (`torch.AcceleratorError`).
+bool is_dotted_name_char(char c) { return is_identifier_char(c) || c == '.'; }
 
 // `File "path", line N, in function` (Python's traceback frame line), leading space allowed.
 std::optional<Frame> parse_frame(std::string_view line) {
@@ -56,7 +57,7 @@ bool is_bare_identifier(std::string_view t) {
 // "RuntimeError: ...", "torch.AcceleratorError: ...", "tensorflow.python.framework.errors_impl.UnknownError: ..."
 bool is_exception_line(std::string_view t) {
   std::size_t i = 0;
-  while (i < t.size() && is_identifier_char(t[i])) ++i;
+  while (i < t.size() && is_dotted_name_char(t[i])) ++i;
   if (i == 0 || i >= t.size() || t[i] != ':') return false;
   const std::string_view name = t.substr(0, i);
   const std::size_t dot = name.rfind('.');

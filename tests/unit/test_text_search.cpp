@@ -1,5 +1,6 @@
 // The one-pass identifier scan against a plain reference: the same answer on texts built to
 // cross its 16- and 64-byte blocks, numbers, quotes and multi-byte characters.
+#include "core/identifier.h"
 #include "core/text_search.h"
 
 #include <gtest/gtest.h>
@@ -28,6 +29,20 @@ std::vector<std::pair<std::size_t, std::size_t>> reference_identifiers(std::stri
     if (!(text[start] >= '0' && text[start] <= '9')) out.emplace_back(start, i);
   }
   return out;
+}
+
+// The one identifier predicate (core/identifier.h) that the scan, the lexers, the import reader,
+// the module index, the config readers and the log scanner share, against the plain reference.
+TEST(Identifier, TheSharedPredicateMatchesThePlainReference) {
+  for (int c = 0; c < 256; ++c)
+    EXPECT_EQ(is_identifier_char(static_cast<char>(c)), identifier_byte(static_cast<unsigned char>(c))) << c;
+  EXPECT_TRUE(is_identifier("batch_size"));
+  EXPECT_TRUE(is_identifier("_x1"));
+  EXPECT_TRUE(is_identifier("\xc3\xa9t\xc3\xa9"));  // "été": Python 3 names may be non-ASCII
+  EXPECT_FALSE(is_identifier(""));
+  EXPECT_FALSE(is_identifier("1x"));
+  EXPECT_FALSE(is_identifier("a.b"));
+  EXPECT_FALSE(is_identifier("a-b"));
 }
 
 TEST(TextSearch, WordsAreFoundWholeAndNotInsideLongerNames) {
