@@ -5,6 +5,7 @@
 #include "emit/json_stream.h"
 #include "emit/replay_json.h"
 
+#include "core/uri.h"
 #include "kb/kb.h"
 #include "rules/rule.h"
 
@@ -16,27 +17,12 @@ namespace cudnnlint {
 
 namespace {
 
-std::string percent_encode_path(std::string_view path) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 0xF];
-    }
-  }
-  return out;
-}
-
 nlohmann::json artifact_location(const std::string& path, const std::filesystem::path& root) {
   const std::string relative = relative_to(path, root);
   if (!relative.empty()) return {{"uri", percent_encode_path(relative)}, {"uriBaseId", "%SRCROOT%"}};
   std::error_code ec;
   const auto absolute = std::filesystem::absolute(path, ec).lexically_normal();
-  return {{"uri", "file://" + percent_encode_path(absolute.generic_string())}};
+  return {{"uri", file_uri(absolute.generic_string())}};
 }
 
 nlohmann::json region(const SourceRange& range) {
@@ -204,9 +190,8 @@ std::size_t write_sarif(std::ostream& out, const Report& report) {
                              {"locations", {{{"physicalLocation", physical}}}}});
   }
   std::error_code ec;
-  std::string root_uri = "file://" + percent_encode_path(std::filesystem::absolute(report.source_root, ec)
-                                                             .lexically_normal()
-                                                             .generic_string());
+  std::string root_uri =
+      file_uri(std::filesystem::absolute(report.source_root, ec).lexically_normal().generic_string());
   if (root_uri.back() != '/') root_uri += '/';
 
   nlohmann::json run_properties = {{"target", report.target.describe_cudnn()}};

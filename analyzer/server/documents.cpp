@@ -101,20 +101,4 @@ std::optional<std::string> path_of_uri(std::string_view uri) {
   return path;
 }
 
-std::string uri_of_path(std::string_view path) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string uri = "file://";
-  for (const char c : path) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
-      uri.push_back(c);
-    } else {
-      uri.push_back('%');
-      uri.push_back(hex[u >> 4]);
-      uri.push_back(hex[u & 15]);
-    }
-  }
-  return uri;
-}
-
 }  // namespace cudnnlint::server

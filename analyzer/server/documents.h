@@ -51,8 +51,8 @@ class Document {
   std::vector<std::size_t> line_starts_;
 };
 
-// file:///a%20b/c.py <-> /a b/c.py; nullopt for a URI that is not a local file.
+// file:///a%20b/c.py -> /a b/c.py (core/uri.h's file_uri the other way); nullopt for a URI that
+// is not a local file.
 std::optional<std::string> path_of_uri(std::string_view uri);
-std::string uri_of_path(std::string_view path);
 
 }  // namespace cudnnlint::server

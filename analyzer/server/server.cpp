@@ -3,6 +3,7 @@
 #include "cli/config.h"
 #include "core/api_table.h"
 #include "core/target.h"
+#include "core/uri.h"
 #include "cpp/frontend.h"
 #include "discovery/discovery.h"
 #include "engine/analysis.h"
@@ -327,7 +328,7 @@ class Server {
     json related = json::array();
     for (const RelatedLocation& r : finding.related) {
       const bool here = r.where.path == document.path();
-      related.push_back({{"location", {{"uri", here ? document.uri() : uri_of_path(absolute(r.where.path))},
+      related.push_back({{"location", {{"uri", here ? document.uri() : file_uri(absolute(r.where.path))},
                                       {"range", range_json(r.where.range, here ? &document : nullptr)}}},
                          {"message", r.message}});
     }

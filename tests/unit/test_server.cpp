@@ -1,5 +1,6 @@
 // The language server's parts: the base protocol's framing, the open documents' positions, the
 // background queue of its slow analyses, and the streams it serves on.
+#include "core/uri.h"
 #include "server/background.h"
 #include "server/server.h"
 #include "server/documents.h"
@@ -164,8 +165,8 @@ TEST(ServerDocuments, FileUrisBecomePathsAndBack) {
   EXPECT_EQ(path_of_uri("file://localhost/tmp/x.py"), "/tmp/x.py");
   EXPECT_FALSE(path_of_uri("untitled:Untitled-1"));
   EXPECT_FALSE(path_of_uri("file://server/share/x.py"));
-  EXPECT_EQ(uri_of_path("/home/a b/m.py"), "file:///home/a%20b/m.py");
-  EXPECT_EQ(path_of_uri(uri_of_path("/tmp/零 #1.py")), "/tmp/零 #1.py");
+  EXPECT_EQ(file_uri("/home/a b/m.py"), "file:///home/a%20b/m.py");
+  EXPECT_EQ(path_of_uri(file_uri("/tmp/零 #1.py")), "/tmp/零 #1.py");
 }
 
 }  // namespace
