@@ -1,3 +1,4 @@
+#include "core/tensor_layout.h"
 #include "rules/descriptor_values.h"
 #include "rules/replay_configs.h"
 
@@ -25,13 +26,6 @@ void read_values(const DescriptorFact& fact, std::initializer_list<std::string_v
       missing += std::string(name) + " of " + fact.descriptor;
     }
   }
-}
-
-std::string layout_from_cudnn(std::string_view format) {
-  if (format == "CUDNN_TENSOR_NCHW") return "NCHW";
-  if (format == "CUDNN_TENSOR_NHWC") return "NHWC";
-  if (format == "CUDNN_TENSOR_NCHW_VECT_C") return "NCHW_VECT_C";
-  return "";
 }
 
 // Data type and layout: as written where constant, else assumed (they do not decide the

@@ -2,6 +2,7 @@
 
 #include "cpp/libtorch_shapes.h"
 #include "core/sizes_text.h"
+#include "core/tensor_layout.h"
 
 #include "core/source_file.h"
 
@@ -936,13 +937,6 @@ const std::optional<IntegerValue>* named(const DescriptorFact& fact, std::string
 std::optional<IntegerValue> value_named(const DescriptorFact& fact, std::string_view name) {
   const std::optional<IntegerValue>* value = named(fact, name);
   return value ? *value : std::nullopt;
-}
-
-std::string layout_from_cudnn(std::string_view format) {
-  if (format == "CUDNN_TENSOR_NCHW") return "NCHW";
-  if (format == "CUDNN_TENSOR_NHWC") return "NHWC";
-  if (format == "CUDNN_TENSOR_NCHW_VECT_C") return "NCHW_VECT_C";
-  return "";
 }
 
 // The three descriptors of a C-API convolution, as the language-neutral geometry.

@@ -96,6 +96,7 @@ void other(cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w, cudnnConvolutio
   EXPECT_EQ(conv.input[2]->value, 32);
   EXPECT_EQ(conv.dtype, DType::Float16);
   EXPECT_EQ(conv.input_set_by, "cudnnSetTensor4dDescriptor");
+  EXPECT_EQ(conv.layout, "NHWC");  // the input's CUDNN_TENSOR_NHWC
 }
 
 TEST(CppFrontend, CudaFileParsesOnTheHostSide) {
