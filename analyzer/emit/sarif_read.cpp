@@ -3,8 +3,8 @@
 #include "emit/replay_json.h"
 
 #include "core/source_file.h"
+#include "core/uri.h"
 
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,19 +18,8 @@ constexpr std::uintmax_t kMaxSarifBytes = 256u << 20;
 
 // "%SRCROOT%"-relative or absolute file URI -> a path for display.
 std::string display_path(const nlohmann::json& artifact) {
-  std::string uri = artifact.value("uri", "");
-  if (uri.rfind("file://", 0) == 0) uri = uri.substr(7);
-  std::string decoded;
-  for (std::size_t i = 0; i < uri.size(); ++i) {
-    if (uri[i] == '%' && i + 2 < uri.size() && std::isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
-      decoded += static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
-      i += 2;
-    } else {
-      decoded += uri[i];
-    }
-  }
-  return decoded;
+  const std::string uri = artifact.value("uri", "");
+  return percent_decode(std::string_view(uri).substr(uri.starts_with("file://") ? 7 : 0));
 }
 
 Finding finding_from(const nlohmann::json& result) {

@@ -1,5 +1,7 @@
 #include "server/documents.h"
 
+#include "core/uri.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -88,17 +90,7 @@ std::optional<std::string> path_of_uri(std::string_view uri) {
   std::string_view rest = uri.substr(scheme.size());
   if (rest.starts_with("localhost/")) rest.remove_prefix(9);
   if (!rest.starts_with("/")) return std::nullopt;  // another host
-  std::string path;
-  for (std::size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] == '%' && i + 2 < rest.size() && std::isxdigit(static_cast<unsigned char>(rest[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(rest[i + 2]))) {
-      path.push_back(static_cast<char>(std::stoi(std::string(rest.substr(i + 1, 2)), nullptr, 16)));
-      i += 2;
-    } else {
-      path.push_back(rest[i]);
-    }
-  }
-  return path;
+  return percent_decode(rest);
 }
 
 }  // namespace cudnnlint::server

@@ -1,4 +1,5 @@
-// The one percent-encoder (core/uri.h) that SARIF's locations and the language server's share.
+// The one percent-encoder and decoder (core/uri.h) that SARIF's locations and the language server's
+// share.
 #include "core/uri.h"
 
 #include <gtest/gtest.h>
@@ -19,6 +20,15 @@ TEST(Uri, EveryOtherByteIsWrittenAsUpperCaseHex) {
 
 TEST(Uri, AFileUriIsTheSchemeBeforeTheEncodedAbsolutePath) {
   EXPECT_EQ(file_uri("/home/a b/m.py"), "file:///home/a%20b/m.py");
+}
+
+TEST(Uri, DecodingUndoesEncodingAndLeavesStrayPercentSignsAlone) {
+  const std::string name = "/tmp/\xe9\x9b\xb6 #1%.py";
+  EXPECT_EQ(percent_decode(percent_encode_path(name)), name);
+  EXPECT_EQ(percent_decode("a%2fb%2Fc"), "a/b/c");  // either case of hex
+  EXPECT_EQ(percent_decode("100%"), "100%");
+  EXPECT_EQ(percent_decode("%4"), "%4");
+  EXPECT_EQ(percent_decode("%zz%41"), "%zzA");
 }
 
 }  // namespace
