@@ -119,7 +119,8 @@ std::optional<Authenticator> Authenticator::for_user(std::string& problem) {
       return std::nullopt;
     }
     if (errno != ENOENT) break;
-    // Written under a temporary name and linked into place, so a reader never sees half a key.
+    // Written under a temporary name and linked into place, so a reader never sees half a key
+    // (not core/atomic_file: its rename would replace a key another run linked meanwhile).
     if (::getrandom(key.data(), key.size(), 0) != static_cast<ssize_t>(key.size())) break;
     const std::string temp = file.string() + "." + std::to_string(::getpid()) + ".new";
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -5,6 +5,12 @@
 // written (`-o cudnnlint.sarif`) is replaced, and what it pointed at is untouched. On any failure
 // (a full disk, a folder that cannot be written) the temporary is removed and the target is left
 // as it was.
+//
+// The one opener of output files (reports with -o, baselines, fixes written back). Two writers in
+// cache/ stay apart on purpose: cache/folder.cpp writes under the folder descriptor it holds
+// (openat/renameat, so a folder swapped for a link meanwhile is never written through), and
+// cache/authenticator.cpp links the user's key into place (link() refuses where another run made
+// the key first, so concurrent runs end up with one key; a rename would replace it).
 #pragma once
 
 #include <filesystem>
