@@ -94,19 +94,6 @@ const ApiArg& ApiEntry::eps() const {
   return found ? *found : none;
 }
 
-const char* cudnn_path_name(CudnnPath path) {
-  switch (path) {
-    case CudnnPath::Passthrough: return "passthrough";
-    case CudnnPath::FallbackNative: return "fallback_native";
-    case CudnnPath::ClampTf: return "clamp_tf";
-    case CudnnPath::Keras: return "keras";
-    case CudnnPath::ClampCudnnMin: return "clamp_cudnn_min";
-    case CudnnPath::None: return "none";
-    case CudnnPath::Graph: return "graph";
-  }
-  return "none";
-}
-
 void ApiTable::index_names(std::size_t entry, const std::vector<std::string>& names) {
   for (const auto& name : names) {
     if (!by_name_.emplace(name, entry).second) throw std::runtime_error("name listed twice: " + name);

@@ -169,6 +169,4 @@ class ApiTable {
   std::map<std::string, std::map<std::string, std::string>> config_types_;  // system -> type -> API name
 };
 
-const char* cudnn_path_name(CudnnPath path);
-
 }  // namespace cudnnlint

@@ -5,7 +5,8 @@ namespace cudnnlint {
 namespace {
 
 // One overload per fact type that holds a Location, directly or nested. A new Location field
-// must be added here: tests/unit/test_facts_locations.cpp counts them against the facts' JSON.
+// must be added here: ModuleParts.ForEachLocationReachesEveryLocation (tests/unit/test_module_parts.cpp)
+// counts them against the facts' JSON.
 struct LocationVisitor {
   const std::function<void(Location&)>& visit;
 

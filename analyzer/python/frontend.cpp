@@ -171,12 +171,6 @@ bool imports_at_module_level(std::string_view text, const std::vector<std::strin
   return false;
 }
 
-bool names_any(std::string_view text, const std::vector<std::string>& words) {
-  for (const auto& word : words)
-    if (mentions_identifier(text, word)) return true;
-  return false;
-}
-
 namespace {
 
 constexpr std::size_t kMaxBracketDepth = 1000;

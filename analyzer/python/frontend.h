@@ -60,8 +60,6 @@ bool may_contain_any(std::string_view text, const std::vector<std::string>& toke
 // one of `modules`: at module level, or in a module-level `try:` / `if` / `with` block, not in a
 // def or class (a function that imports TensorFlow to convert weights is no TensorFlow pipeline).
 bool imports_at_module_level(std::string_view text, const std::vector<std::string>& modules);
-// Whether `text` names any of `words` as a whole identifier.
-bool names_any(std::string_view text, const std::vector<std::string>& words);
 
 PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, const Parser& parser,
                               const PythonOptions& options);

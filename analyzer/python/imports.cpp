@@ -36,7 +36,6 @@ std::string absolute_module(const ModuleContext& context, int level, std::string
 }
 
 void ImportTable::bind(const Scope* scope, std::string local, std::string qualified) {
-  note_module(qualified);
   auto& bound = bindings_[std::move(local)];
   for (Bound& b : bound)
     if (b.scope == scope) {
@@ -54,13 +53,6 @@ std::optional<std::string_view> ImportTable::lookup(std::string_view local, cons
   return std::nullopt;
 }
 
-void ImportTable::note_module(std::string_view dotted) {
-  const auto top = dotted.substr(0, dotted.find('.'));
-  if (top.empty()) return;
-  if (std::find(top_modules_.begin(), top_modules_.end(), top) == top_modules_.end())
-    top_modules_.emplace_back(top);
-}
-
 void ImportTable::add_statement(TSNode statement, std::string_view source,
                                 const std::vector<std::string>& star_candidates, const Scope* scope) {
   const Grammar& g = Grammar::get();
@@ -72,7 +64,6 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
       const TSNode child = ts_node_named_child(statement, i);
       if (is(child, g.dotted_name)) {
         const std::string dotted = normalize_dotted(node_text(child, source));
-        note_module(dotted);
         const std::string top = dotted.substr(0, dotted.find('.'));
         bind(scope, top, top);
       } else if (is(child, g.aliased_import)) {
@@ -90,7 +81,6 @@ void ImportTable::add_statement(TSNode statement, std::string_view source,
   std::string module;
   if (is(module_node, g.dotted_name)) {
     module = normalize_dotted(node_text(module_node, source));
-    note_module(module);
   } else {
     // `from .x import y`, `from .. import y`: relative to this module, inside the project.
     const std::string text = normalize_dotted(node_text(module_node, source));

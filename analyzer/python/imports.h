@@ -37,20 +37,16 @@ class ImportTable {
   void bind(const Scope* scope, std::string local, std::string qualified);
   // The qualified name an import in `scope` binds to `local`, if any.
   std::optional<std::string_view> lookup(std::string_view local, const Scope* scope) const;
-  // Top-level modules named by any import ("torch", "tensorflow", ...), in first-seen order.
-  const std::vector<std::string>& top_modules() const { return top_modules_; }
   // Modules imported with `from M import *` (absolute names).
   const std::vector<std::string>& star_modules() const { return star_modules_; }
 
  private:
-  void note_module(std::string_view dotted);
   ModuleContext context_;
   struct Bound {
     const Scope* scope;
     std::string qualified;
   };
   std::unordered_map<std::string, std::vector<Bound>> bindings_;
-  std::vector<std::string> top_modules_;
   std::vector<std::string> star_modules_;
 };
 

@@ -1,6 +1,7 @@
-// What the four batch-norm epsilon rules share: the fact's epsilon as the framework stores it,
-// the path by which the framework hands it to cuDNN (the API table's cudnn_path, with Keras
-// resolved for the target), and one way to write the finding.
+// What the five batch-norm epsilon rules (negative, zero, not finite, below cuDNN's minimum,
+// silently clamped) share: the fact's epsilon as the framework stores it, the path by which the
+// framework hands it to cuDNN (the API table's cudnn_path, with Keras resolved for the target),
+// and one way to write the finding.
 // Facts (shared/research/cudnn-facts.md):
 //  - CUDNN_BN_MIN_EPSILON was 1e-5 up to cuDNN 7.4 and is 0.0 since 7.5.0; eps below it is BAD_PARAM.
 //  - PyTorch never passes eps < CUDNN_BN_MIN_EPSILON to cuDNN: it silently uses its native kernel.
