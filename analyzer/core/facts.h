@@ -29,6 +29,12 @@ struct ConstantValue {
   std::vector<ProvenanceStep> provenance;  // definition first; empty for an inline literal
 };
 
+// The numeric constants of the tree's modules that a file imports, by qualified name
+// ("pkg.consts.EPS"), each with where it is defined (provenance): the project step hands them to
+// a file's second extraction, so that every extractor folds `from .consts import EPS` as it folds
+// a constant of the file itself.
+using ImportedConstants = std::map<std::string, ConstantValue, std::less<>>;
+
 struct Value;
 
 // A value one file cannot settle alone: the project step follows it across modules, calls

@@ -8,6 +8,7 @@
 #include "core/suppression.h"
 #include "engine/settleable.h"
 #include "python/frontend.h"
+#include "python/imports.h"
 #include "python/incremental_tree.h"
 #include "python/syntax.h"
 
@@ -125,6 +126,29 @@ bool rewrites_dest(std::string_view text, std::string_view dest) {
   return false;
 }
 
+// Whether a module's text may bind a number at module level: a line at column 0 assigning a
+// numeric expression (`EPS = 1e-5`, `N: int = 64`, `SIZE = (2 ** 3)`, `LR = -1e-3`). A cheap test
+// before the module is parsed for its exports.
+bool may_define_numeric_constant(std::string_view text) {
+  for (std::size_t line = 0; line < text.size();) {
+    const std::size_t end = std::min(text.find('\n', line), text.size());
+    std::size_t at = line;
+    while (at < end && is_identifier_char(text[at])) ++at;
+    if (at > line && !(text[line] >= '0' && text[line] <= '9')) {
+      const std::string_view rest = text.substr(at, end - at);
+      const std::size_t eq = rest.find('=');
+      if (eq != std::string_view::npos && (eq + 1 >= rest.size() || rest[eq + 1] != '=') &&
+          (eq == 0 || rest.find_first_not_of(' ') == eq || rest[rest.find_first_not_of(' ')] == ':')) {
+        const std::size_t value = rest.find_first_not_of(" (", eq + 1);
+        if (value != std::string_view::npos && std::string_view("0123456789.-+").find(rest[value]) != std::string_view::npos)
+          return true;
+      }
+    }
+    line = end + 1;
+  }
+  return false;
+}
+
 struct SettledValue {
   double value = 0.0;
   std::vector<ProvenanceStep> provenance;  // definition first
@@ -137,6 +161,7 @@ class ProjectStep {
 
   ProjectOutcome run() {
     const auto start = std::chrono::steady_clock::now();
+    fold_imported_constants();
     add_project_apis();
     settle_all();
     read_hydra_targets();
@@ -223,6 +248,87 @@ class ProjectStep {
   void note_defined_callables() {
     for (const FileFacts* facts : all_facts())
       for (const ForwardingFact& f : facts->forwardings) defined_callables_.insert(f.callable);
+  }
+
+  // ---- 0. the tree's constants where other modules import them --------------------------------
+
+  // The words that make a file matter to the run: the first pass's words and the pairs' halves.
+  std::vector<std::string> run_words() const {
+    std::vector<std::string> words = in_.pass.words;
+    words.insert(words.end(), in_.pass.framework_words.begin(), in_.pass.framework_words.end());
+    for (const auto& pair : in_.pass.python.pairs)
+      for (const auto* half : {&pair.first, &pair.second})
+        for (const auto& word : *half)
+          if (word != python::kSmallFloatLiteral) words.push_back(word);
+    return words;
+  }
+
+  // The numeric constants of the tree's module `module` (its file: `file`) that the file with
+  // identifier filter `user` may name, into `out` by qualified name.
+  void add_module_constants(const std::string& module, std::size_t file, const IdentifierFilter& user,
+                            ImportedConstants& out) {
+    const auto text = read_quietly(in_.python_files[file], in_.pass.limits);
+    if (!text || !may_define_numeric_constant(std::string_view(text->text()).substr(text->content_offset()))) return;
+    const python::ModuleExports* exports = exports_of(file);
+    if (exports == nullptr) return;
+    for (const auto& [name, value] : exports->values) {
+      if (!value.constant || !user.may_contain(name)) continue;
+      const std::string qualified = module + "." + name;
+      if (out.count(qualified) != 0) continue;
+      if (auto settled = module_value(qualified, 0))
+        out.emplace(qualified, ConstantValue{settled->value, "", std::move(settled->provenance)});
+    }
+  }
+
+  // A file that imports a number from another module of the tree (`from .consts import EPS`,
+  // `import consts` then `consts.N`) is extracted again, whole and past the prefilter, with those
+  // values: every extractor then folds them as it folds the file's own constants (a dataset's
+  // size, a shape, an epsilon), and both modes read the same code. Files that name none of the
+  // run's words cannot produce a fact and are left alone.
+  void fold_imported_constants() {
+    const std::vector<std::string> words = run_words();
+    auto constants = std::make_shared<ImportedConstants>();
+    std::vector<std::size_t> files;
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      const IdentifierFilter& filter = results_[i].identifiers;
+      if (!in_.pass.skip_prefilter && !results_[i].facts && !filter.may_contain_any(words)) continue;
+      const auto text = read_quietly(in_.python_files[i], in_.pass.limits);
+      if (!text) continue;
+      const ModuleInfo& info = in_.modules.of(i);
+      bool imports_constants = false;
+      for (const std::string& module : python::imported_module_candidates(
+               std::string_view(text->text()).substr(text->content_offset()), {info.name, info.is_package})) {
+        const auto file = in_.modules.file_of(module);
+        if (!file || *file == i) continue;
+        add_module_constants(module, *file, filter, *constants);
+        // The module's constants this file may name (another file may have added them first).
+        const std::string prefix = module + ".";
+        for (auto it = constants->lower_bound(prefix); !imports_constants && it != constants->end() &&
+                                                       std::string_view(it->first).starts_with(prefix);
+             ++it) {
+          const std::string_view name = std::string_view(it->first).substr(prefix.size());
+          imports_constants = name.find('.') == std::string_view::npos && filter.may_contain(name);
+        }
+      }
+      if (imports_constants) files.push_back(i);
+    }
+    if (files.empty()) return;
+    PythonPassOptions options = in_.pass;
+    options.build_filters = false;
+    options.skip_prefilter = true;
+    options.python.mode = python::ParseMode::Full;
+    options.python.imported_constants = constants;
+    std::vector<PythonFileResult> again(in_.python_files.size());
+    run_python_pass(in_.python_files, in_.modules, files, options, again);
+    for (const std::size_t i : files) {
+      if (!again[i].facts) continue;
+      out_.bytes_parsed += again[i].bytes_parsed;
+      ++out_.files_parsed;
+      results_[i].facts = std::move(again[i].facts);
+      results_[i].diagnostics = std::move(again[i].diagnostics);
+      results_[i].cacheable = results_[i].cacheable && again[i].cacheable;
+    }
+    imported_constants_ = std::move(constants);
   }
 
   // ---- 1. project callables ----------------------------------------------------------------
@@ -383,6 +489,7 @@ class ProjectStep {
       for (const auto& name : fresh) leaves.insert(leaf_of(name));
       PythonPassOptions options = in_.pass;
       options.table = &table_;
+      options.python.imported_constants = imported_constants_;
       options.required.assign(leaves.begin(), leaves.end());
       options.python.triggers.clear();
       options.python.trigger_words = options.required;
@@ -617,6 +724,7 @@ class ProjectStep {
       PythonPassOptions options = in_.pass;
       options.python.families.clear();
       options.python.argparse = true;
+      options.python.imported_constants = imported_constants_;
       options.python.triggers.clear();
       options.python.trigger_words = {"add_argument"};
       options.required = {"add_argument"};
@@ -632,6 +740,7 @@ class ProjectStep {
       PythonPassOptions options = in_.pass;
       options.python.families.clear();
       options.python.config_defaults = true;
+      options.python.imported_constants = imported_constants_;
       options.python.triggers.clear();
       options.python.trigger_words.assign(config_leaves_.begin(), config_leaves_.end());
       options.required = options.python.trigger_words;
@@ -880,6 +989,7 @@ class ProjectStep {
   ApiTable table_;
   ProjectOutcome out_;
   std::unique_ptr<python::Parser> parser_;
+  std::shared_ptr<const ImportedConstants> imported_constants_;  // handed to the later passes too
   std::unordered_map<std::size_t, std::shared_ptr<const python::ModuleExports>> exports_;
   std::unordered_set<std::string> defined_callables_;
   std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;

@@ -66,12 +66,12 @@ struct PairTest {
   std::size_t index = 0;  // in options.python.pairs
   std::size_t slot = 0;   // q in TrackedWords' bits
   std::vector<std::string> first_words, second_words;  // without the marker
-  bool first_small = false, second_small = false, classes = false, second_classes = false;
+  bool first_small = false, second_small = false, second_classes = false;
   // The first half counts anywhere in the file: each chunk holding the second half holds the pair.
   bool first_anywhere = false;
 
   PairTest(const python::WordPair& pair, std::size_t at, std::size_t q)
-      : index(at), slot(q), classes(pair.classes), second_classes(pair.second_classes),
+      : index(at), slot(q), second_classes(pair.second_classes),
         first_anywhere(pair.first_anywhere) {
     for (const auto& word : pair.first) {
       if (word == python::kSmallFloatLiteral) first_small = true;
@@ -99,21 +99,26 @@ struct PairTest {
                              const std::vector<std::uint64_t>& chunk_roles) const {
     const std::uint64_t first_bit = TrackedWords::first_bit(slot), second_bit = TrackedWords::second_bit(slot);
     auto text_of = [&](std::size_t c) { return content.substr(chunks[c].begin, chunks[c].end - chunks[c].begin); };
+    // A half's word imported under another name (`from torch.nn import Sequential as Seq`) may be
+    // used anywhere under that name, which the scan does not track: that half counts in every chunk.
+    std::uint64_t aliased = 0;
+    for (std::size_t c = 0; c < chunks.size(); ++c)
+      if (!chunks[c].is_definition && (chunk_roles[c] & (first_bit | second_bit)) != 0 &&
+          text_of(c).find("import") != std::string_view::npos && text_of(c).find(" as ") != std::string_view::npos)
+        aliased |= chunk_roles[c] & (first_bit | second_bit);
     auto has_first = [&](std::size_t c) {
-      return first_anywhere || (chunk_roles[c] & first_bit) != 0 ||
+      return first_anywhere || ((chunk_roles[c] | aliased) & first_bit) != 0 ||
              (first_small && has_small_float_literal(text_of(c)));
     };
     bool small_outside_definitions = false;
     if (second_small)
       for (std::size_t c = 0; c < chunks.size(); ++c)
         if (!chunks[c].is_definition && has_small_float_literal(text_of(c))) small_outside_definitions = true;
-    // The first half first, in the chunks that count: in a model file the sources mostly sit in
-    // classes, and then nothing else needs reading.
+    // The first half first. A class counts whatever the pair's `classes`: one of its methods may
+    // hold both halves, and the planner then reads that method.
     std::vector<std::size_t> with_first;
-    for (std::size_t c = 0; c < chunks.size(); ++c) {
-      if (chunks[c].is_class && !classes) continue;
+    for (std::size_t c = 0; c < chunks.size(); ++c)
       if (has_first(c)) with_first.push_back(c);
-    }
     if (with_first.empty()) return false;
     // Classes naming the second half stand for it where their name is used (`model = Net()`).
     std::vector<std::string> standing_in;
@@ -125,7 +130,7 @@ struct PairTest {
     static const WordSet none;
     auto has_second = [&](std::size_t c) {
       return (second_small && (small_outside_definitions || has_small_float_literal(text_of(c)))) ||
-             (chunk_roles[c] & second_bit) != 0 ||
+             ((chunk_roles[c] | aliased) & second_bit) != 0 ||
              (!class_words.empty() && scan_identifiers(text_of(c), class_words, none, false).names_a_word);
     };
     for (const std::size_t c : with_first)
@@ -174,6 +179,14 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
     key.add(static_cast<std::uint64_t>(pair.first_anywhere) | static_cast<std::uint64_t>(pair.classes) << 1 |
             static_cast<std::uint64_t>(pair.second_classes) << 2 |
             static_cast<std::uint64_t>(pair.second_only_through_classes) << 3);
+  }
+  if (o.imported_constants) {
+    key.add("imported constants").add(static_cast<std::uint64_t>(o.imported_constants->size()));
+    for (const auto& [name, constant] : *o.imported_constants) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &constant.value, sizeof bits);
+      key.add(name).add(bits);
+    }
   }
   return key.key();
 }

@@ -166,7 +166,7 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
   }
   if (sym == g.attribute || sym == g.identifier) {
     // math.inf, np.nan, torch.inf, `from math import inf`: the constants modules export.
-    if (const auto constant = module_constant(node, scope, shadowed)) return ConstantValue{*constant, {}, {}};
+    if (auto constant = module_constant(node, scope, shadowed)) return constant;
   }
   if (sym == g.identifier) {
     const auto name = node_text(node, source);
@@ -247,8 +247,8 @@ static std::optional<std::string_view> imported_name(const ScopeTree& scopes, co
   return imports.lookup(name, defining);
 }
 
-std::optional<double> ConstantFolder::module_constant(TSNode node, const Scope* scope,
-                                                      std::span<const std::string_view> shadowed) const {
+std::optional<ConstantValue> ConstantFolder::module_constant(TSNode node, const Scope* scope,
+                                                             std::span<const std::string_view> shadowed) const {
   if (imports_ == nullptr) return std::nullopt;
   const Grammar& g = Grammar::get();
   const std::string_view source = locator_.source;
@@ -272,9 +272,16 @@ std::optional<double> ConstantFolder::module_constant(TSNode node, const Scope* 
   for (std::string_view module : {"math.", "numpy.", "torch.", "jax.numpy."}) {
     if (!qualified.starts_with(module)) continue;
     const std::string_view constant = std::string_view(qualified).substr(module.size());
-    if (constant == "inf") return std::numeric_limits<double>::infinity();
-    if (constant == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (constant == "inf") return ConstantValue{std::numeric_limits<double>::infinity(), {}, {}};
+    if (constant == "nan") return ConstantValue{std::numeric_limits<double>::quiet_NaN(), {}, {}};
   }
+  // A constant of another module of the tree, as the project step found it.
+  if (imported_constants_ != nullptr)
+    if (const auto it = imported_constants_->find(qualified); it != imported_constants_->end()) {
+      ConstantValue value = it->second;
+      value.spelling = std::string(node_text(node, source));
+      return value;
+    }
   return std::nullopt;
 }
 

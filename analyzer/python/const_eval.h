@@ -33,9 +33,11 @@ struct NodeLocator {
 
 class ConstantFolder {
  public:
-  // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`).
-  ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable* imports = nullptr)
-      : locator_(locator), scopes_(scopes), imports_(imports) {}
+  // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`),
+  // and with `imported_constants` those of the tree's own modules (`from .consts import EPS`).
+  ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable* imports = nullptr,
+                 const ImportedConstants* imported_constants = nullptr)
+      : locator_(locator), scopes_(scopes), imports_(imports), imported_constants_(imported_constants) {}
 
   // Folds `expression` as seen from `scope`; nullopt when it is not a compile-time number.
   // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
@@ -45,20 +47,22 @@ class ConstantFolder {
  private:
   std::optional<ConstantValue> fold_at_depth(TSNode expression, const Scope* scope, int depth,
                                              std::span<const std::string_view> shadowed) const;
-  std::optional<double> module_constant(TSNode node, const Scope* scope,
-                                        std::span<const std::string_view> shadowed) const;
+  std::optional<ConstantValue> module_constant(TSNode node, const Scope* scope,
+                                              std::span<const std::string_view> shadowed) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
   const ImportTable* imports_ = nullptr;
+  const ImportedConstants* imported_constants_ = nullptr;
 };
 
 // Folds to a number where possible, else finds the reference a value stands for.
 class ValueEvaluator {
  public:
   ValueEvaluator(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports,
-                 std::string module, std::span<const std::string> framework_roots)
-      : locator_(locator), scopes_(scopes), imports_(imports), folder_(locator, scopes, &imports), module_(std::move(module)),
-        framework_roots_(framework_roots) {}
+                 std::string module, std::span<const std::string> framework_roots,
+                 const ImportedConstants* imported_constants = nullptr)
+      : locator_(locator), scopes_(scopes), imports_(imports), folder_(locator, scopes, &imports, imported_constants),
+        module_(std::move(module)), framework_roots_(framework_roots) {}
 
   const ConstantFolder& folder() const { return folder_; }
   std::optional<ConstantValue> fold(TSNode expression, const Scope* scope,

@@ -46,6 +46,8 @@ struct PythonOptions {
   // a parse when its text is the file's, byte for byte. The whole file is analysed then, as in
   // ParseMode::Full.
   std::shared_ptr<const ParsedSource> parsed;
+  // The tree's constants this file imports (the project step's second extraction); may be null.
+  std::shared_ptr<const ImportedConstants> imported_constants;
 };
 
 struct PythonAnalysis {

@@ -14,6 +14,7 @@
 #include <climits>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <span>
 #include <cstdint>
 #include <cstring>
@@ -876,11 +877,13 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
     return small_literal[k] == 1;
   };
   // Which halves each chunk names, from one look at each identifier: bit 2p for pair p's first
-  // half, bit 2p+1 for its second (at most 32 pairs).
+  // half, bit 2p+1 for its second. More than 32 pairs is a programming error (the families declare
+  // a handful), said as one rather than pairs silently left out.
+  if (pairs.size() > 32) throw std::logic_error("the region planner holds at most 32 word pairs");
   WordMap<std::uint64_t> half_bits;
   WordMap<std::uint64_t> class_marker_bits;  // second halves that count only through classes
   std::uint64_t small_bits = 0;
-  for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
     for (const auto& word : pairs[p].first) half_bits[word] |= std::uint64_t{1} << (2 * p);
     for (const auto& word : pairs[p].second) {
       if (word == kSmallFloatLiteral) small_bits |= std::uint64_t{1} << (2 * p + 1);
@@ -888,9 +891,26 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
       else half_bits[word] |= std::uint64_t{1} << (2 * p + 1);
     }
   }
+  // A name an import binds to a half's word stands for it (`from torch.nn import Sequential as Seq`):
+  // each name a plain import binds takes the halves of the words it names (over-collecting, for an
+  // import binding several names, only costs speed).
+  for (std::size_t k = 0; k < count; ++k) {
+    if (simple[k] != 2) continue;
+    std::uint64_t bits = 0, marker_bits = 0;
+    for (const auto word : ids[k]) {
+      if (const auto it = half_bits.find(word); it != half_bits.end()) bits |= it->second;
+      if (const auto it = class_marker_bits.find(word); it != class_marker_bits.end()) marker_bits |= it->second;
+    }
+    if (bits == 0 && marker_bits == 0) continue;
+    if (const auto bound = import_names(text_of(k)))
+      for (const auto name : *bound) {
+        if (bits != 0) half_bits[name] |= bits;
+        if (marker_bits != 0) class_marker_bits[name] |= marker_bits;
+      }
+  }
   // Classes standing for a pair's second half (`class Net` building nn.Conv2d), by pair.
   std::vector<std::vector<std::size_t>> second_classes(pairs.size());
-  for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (!pairs[p].second_classes) continue;
     const std::uint64_t second_bit = std::uint64_t{1} << (2 * p + 1);
     for (std::size_t k = 0; k < count; ++k) {
@@ -905,16 +925,53 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
     }
     for (const std::size_t k : second_classes[p]) half_bits[(*chunks)[k].name] |= second_bit;
   }
+  // Per pair, whether its first half may sit anywhere and the file holds it.
+  std::vector<char> first_in_file_of(pairs.size(), 0);
+  for (std::size_t p = 0; p < pairs.size(); ++p)
+    first_in_file_of[p] = pairs[p].first_anywhere && mentions_any(source, pairs[p].first);
+  // Whether a member of a definition (its text and code identifiers) holds both halves of pair p.
+  auto member_holds_pair = [&](std::string_view text, std::span<const std::string_view> member_ids, std::size_t p) {
+    const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
+    std::uint64_t bits = 0;
+    for (const auto word : member_ids)
+      if (const auto it = half_bits.find(word); it != half_bits.end()) bits |= it->second;
+    const bool first = first_in_file_of[p] || (bits & first_bit) != 0;
+    if (!first) return false;
+    if ((bits & second_bit) != 0) return true;
+    return (small_bits & second_bit) != 0 &&
+           (has_small_float_literal(text) || std::any_of(member_ids.begin(), member_ids.end(), [&](std::string_view w) {
+              return small_constants.count(w) > 0;
+            }));
+  };
+  // The code identifiers of `ids` that lie in [from, to) (ids are in text order).
+  auto ids_within = [](std::span<const std::string_view> all, const char* from, const char* to) {
+    const auto first = std::lower_bound(all.begin(), all.end(), from,
+                                        [](std::string_view w, const char* at) { return w.data() < at; });
+    const auto last = std::lower_bound(first, all.end(), to,
+                                       [](std::string_view w, const char* at) { return w.data() < at; });
+    return std::span<const std::string_view>(first, last);
+  };
+  // A pair a class may not hold as a whole (most are read from one function's statements) is
+  // still held by one of its methods: the class is relevant, and that method kept (below).
+  auto a_method_holds_pair = [&](std::size_t k, std::size_t p) {
+    const auto body = split_body(source, (*chunks)[k]);
+    if (!body) return true;  // the lexer cannot tell: keep the class (a parse costs only speed)
+    return std::any_of(body->members.begin(), body->members.end(), [&](const TopLevelChunk& member) {
+      if (!member.is_definition) return false;
+      const std::string_view text = source.substr(member.begin, member.end - member.begin);
+      return member_holds_pair(text, ids_within(ids[k], text.data(), text.data() + text.size()), p);
+    });
+  };
   std::vector<std::uint64_t> chunk_bits(pairs.empty() ? 0 : count, 0);
   for (std::size_t k = 0; k < chunk_bits.size(); ++k) {
     if (relevant[k]) continue;
     for (const auto word : ids[k])
       if (const auto it = half_bits.find(word); it != half_bits.end()) chunk_bits[k] |= it->second;
   }
-  for (std::size_t p = 0; p < pairs.size() && p < 32; ++p) {
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
     const WordPair& pair = pairs[p];
     const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
-    const bool first_in_file = pair.first_anywhere && mentions_any(source, pair.first);
+    const bool first_in_file = first_in_file_of[p] != 0;
     if (pair.first_anywhere && !first_in_file) continue;
     bool script_first = false, script_second = false;
     std::vector<std::size_t> script_chunks;
@@ -927,7 +984,7 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
                           ((small_bits & second_bit) != 0 && (first || !(*chunks)[k].is_definition) &&
                            holds_small_literal(k));
       if ((*chunks)[k].is_definition) {
-        if (first && second && (pair.classes || !(*chunks)[k].is_class)) {
+        if (first && second && (pair.classes || !(*chunks)[k].is_class || a_method_holds_pair(k, p))) {
           relevant[k] = 1;
           if (!now_relevant.empty()) now_relevant[k] = 1;
         }
@@ -1119,6 +1176,11 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
     return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return pair_words.count(w) > 0; }) ||
            (pair_small_literal && has_small_float_literal(text));
   };
+  auto holds_a_pair = [&](std::string_view text, std::span<const std::string_view> code_ids) {
+    for (std::size_t p = 0; p < pairs.size(); ++p)
+      if (member_holds_pair(text, code_ids, p)) return true;
+    return false;
+  };
   auto relevant_text = [&](std::string_view text, std::span<const std::string_view> code_ids) {
     return names_a_trigger_in(text, code_ids) || assigns_attribute(text, attributes) ||
            std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) {
@@ -1169,7 +1231,7 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
       for (std::size_t m = 0; m < count; ++m) {
         const TopLevelChunk& member = body->members[m];
         if (!member.is_definition || (member.name == "__init__" && header_names_api) ||
-            relevant_text(member_text(m), member_ids[m]))
+            relevant_text(member_text(m), member_ids[m]) || holds_a_pair(member_text(m), member_ids[m]))
           kept[m] = 1;
       }
       // Kept members' self attributes are needed; a member that assigns a needed one is kept.

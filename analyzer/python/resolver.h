@@ -84,7 +84,8 @@ class Extractor {
 class Resolver {
  public:
   Resolver(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports, const ApiTable& table,
-           std::string module, std::span<const std::string> framework_roots, FileFacts& out);
+           std::string module, std::span<const std::string> framework_roots, FileFacts& out,
+           const ImportedConstants* imported_constants = nullptr);
 
   // Walks the module (what `region` keeps of it), handing every resolved use to the
   // extractors that handle it.

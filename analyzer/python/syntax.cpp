@@ -145,6 +145,79 @@ TreePtr Parser::reparse(std::string_view text, const TSTree* old) const {
   return TreePtr(ts_parser_parse_string(parser_.get(), old, text.data(), static_cast<uint32_t>(text.size())));
 }
 
+namespace {
+
+// Whether a block is a lone `raise` (bare, or of an exception), comments aside.
+bool only_reraises(TSNode block, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  int statements = 0;
+  bool raises = false;
+  for (const TSNode statement : named_children(block)) {
+    if (is(statement, g.comment)) continue;
+    ++statements;
+    raises = node_text(statement, source).starts_with("raise");
+  }
+  return statements == 1 && raises;
+}
+
+// `for <name> in range(1):`, its loop variable a plain name: the body runs exactly once.
+bool runs_once(TSNode for_statement, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (!is(field(for_statement, g.f_left), g.identifier)) return false;
+  const TSNode iterable = field(for_statement, g.f_right);
+  if (!is(iterable, g.call) || node_text(field(iterable, g.f_function), source) != "range") return false;
+  const auto args = named_children(field(iterable, g.f_arguments));
+  return args.size() == 1 && is(args[0], g.integer) && node_text(args[0], source) == "1";
+}
+
+void append_straight_line(TSNode block, std::string_view source, int depth, std::vector<TSNode>& out) {
+  const Grammar& g = Grammar::get();
+  auto follow = [&](TSNode inner) {
+    if (depth >= 4) return false;
+    append_straight_line(inner, source, depth + 1, out);
+    return true;
+  };
+  for (const TSNode statement : named_children(block)) {
+    if (is(statement, g.with_statement)) {
+      if (!follow(field(statement, g.f_body))) out.push_back(statement);
+    } else if (is(statement, g.try_statement)) {
+      bool reraises = true;
+      std::vector<TSNode> after;  // else and finally blocks
+      for (const TSNode clause : named_children(statement)) {
+        if (is(clause, g.except_clause) || is(clause, g.except_group_clause)) {
+          const auto parts = named_children(clause);
+          reraises = reraises && !parts.empty() && is(parts.back(), g.block) && only_reraises(parts.back(), source);
+        } else if (is(clause, g.else_clause) || is(clause, g.finally_clause)) {
+          const auto parts = named_children(clause);
+          if (!parts.empty() && is(parts.back(), g.block)) after.push_back(parts.back());
+        }
+      }
+      if (!reraises || depth >= 4) {
+        out.push_back(statement);
+        continue;
+      }
+      follow(field(statement, g.f_body));
+      for (const TSNode inner : after) follow(inner);
+    } else if (is(statement, g.for_statement) && runs_once(statement, source) && depth < 4) {
+      follow(field(statement, g.f_body));
+      for (const TSNode clause : named_children(statement))
+        if (is(clause, g.else_clause))
+          if (const auto parts = named_children(clause); !parts.empty() && is(parts.back(), g.block))
+            follow(parts.back());
+    } else {
+      out.push_back(statement);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<TSNode> straight_line_statements(TSNode block, std::string_view source) {
+  std::vector<TSNode> out;
+  if (!ts_node_is_null(block)) append_straight_line(block, source, 0, out);
+  return out;
+}
+
 std::vector<TSNode> named_children(TSNode node) {
   std::vector<TSNode> children;
   if (ts_node_is_null(node)) return children;

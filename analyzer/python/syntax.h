@@ -75,6 +75,14 @@ inline TSNode field(TSNode node, TSFieldId id) { return ts_node_child_by_field_i
 // tenth of the analysis.
 std::vector<TSNode> named_children(TSNode node);
 
+// The statements of `block` that run once each, in order, when it runs to its end, as readers of
+// straight-line code (a model's forward, its __init__) want them: a `with` block's own statements
+// (the context managers enter before them and leave after), a `try` block's when every except
+// clause re-raises (then its else and finally blocks'), and the body of `for _ in range(1):` (then
+// its else block's). Any other compound statement is in the list as it is: a reader stops there,
+// as it would at a branch. Nesting is followed four levels deep; deeper blocks stay whole.
+std::vector<TSNode> straight_line_statements(TSNode block, std::string_view source);
+
 }  // namespace cudnnlint::python
 
 namespace cudnnlint::python {

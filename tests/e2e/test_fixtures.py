@@ -184,3 +184,26 @@ def test_suppressions_hold_where_the_first_pass_parsed_nothing(cli, tmp_path):
     assert [(pathlib.Path(f["path"]).name, f["line"]) for f in doc["findings"]] == [("model.py", 14)]
     assert doc["summary"]["suppressed"] == 2
 
+
+
+def test_constants_imported_from_the_tree_fold_in_every_family_and_mode(cli, tmp_path):
+    # Issue 34: a dataset's size, an epsilon and a shape behind `from consts import N` or
+    # `import consts; consts.N` are folded as the file's own constants are, in both modes.
+    (tmp_path / "consts.py").write_text("N_SAMPLES = 10\nBATCH = 16\nEPS = 1e-9\nSIDE = 4\n", encoding="utf-8")
+    (tmp_path / "train.py").write_text(
+        "import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\n"
+        "import consts\nfrom consts import EPS, N_SAMPLES\n\n"
+        "loader = DataLoader(range(N_SAMPLES), batch_size=consts.BATCH, drop_last=True)\n\n\n"
+        "def score(a, b):\n    with torch.autocast(device_type=\"cuda\", dtype=torch.float16):\n"
+        "        return a / (torch.matmul(a, b) + EPS)\n\n\n"
+        "def chain():\n    model = nn.Sequential(nn.Conv2d(3, 8, 3), nn.Conv2d(8, 8, 3))\n"
+        "    return model(torch.randn(1, 3, consts.SIDE, consts.SIDE))\n", encoding="utf-8")
+    expected = {(7, "loader-drop-last-no-batches"), (12, "eps-vanishes-in-half"), (16, "conv-input-smaller-than-kernel")}
+    for extra in ([], ["--full-parse"]):
+        doc, _ = cli.json(*extra, tmp_path)
+        assert {(f["line"], f["rule"]) for f in doc["findings"]} == expected, extra
+    # A constant the other module binds twice is no constant: nothing is reported for it.
+    (tmp_path / "consts.py").write_text("N_SAMPLES = 10\nN_SAMPLES = 1000\nBATCH = 16\nEPS = 1e-3\nSIDE = 64\n",
+                                        encoding="utf-8")
+    doc, _ = cli.json(tmp_path)
+    assert doc["findings"] == []

@@ -107,6 +107,29 @@ TEST(Syntax, NamedChildrenAreTheIndexedNamedChildren) {
   EXPECT_TRUE(python::named_children(TSNode{}).empty());
 }
 
+// The statements a block runs once each: with blocks and re-raising try blocks are entered, a
+// loop over range(1) too; branches, other loops and a try that swallows stay whole.
+TEST(Syntax, StraightLineStatementsEnterBlocksThatRunOnce) {
+  const std::string text =
+      "def f(x):\n    a = 1\n    with torch.no_grad():\n        b = 2\n        try:\n            c = 3\n"
+      "        except ValueError:\n            raise\n        finally:\n            d = 4\n"
+      "    for _ in range(1):\n        e = 5\n    for _ in range(2):\n        g = 6\n"
+      "    try:\n        h = 7\n    except Exception:\n        h = 0\n    if x:\n        i = 8\n    return x\n";
+  const python::Parser parser;
+  const python::TreePtr tree = parser.parse(text);
+  const TSNode function = ts_node_named_child(ts_tree_root_node(tree.get()), 0);
+  const TSNode body = ts_node_child_by_field_name(function, "body", 4);
+  std::vector<std::string> got;
+  for (const TSNode statement : python::straight_line_statements(body, text)) {
+    const std::string_view line = python::node_text(statement, text);
+    got.emplace_back(line.substr(0, line.find('\n')));
+  }
+  const std::vector<std::string> expected{"a = 1", "b = 2", "c = 3", "d = 4", "e = 5", "for _ in range(2):",
+                                          "try:", "if x:", "return x"};
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE(python::straight_line_statements(TSNode{}, text).empty());
+}
+
 TEST(ImportResolutionNegative, UnknownModulesAndLocalNamesGiveNoFacts) {
   EXPECT_TRUE(facts_of("import mylib\nmylib.BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());
   EXPECT_TRUE(facts_of("BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());

@@ -314,13 +314,15 @@ TEST(RegionPlan, ADefinitionsOwnNameKeepsItOnlyWhereOwnNamesCount) {
   EXPECT_TRUE(plan_covers(*later, text.find("class BatchNorm2d")));
 }
 
-TEST(RegionPlan, PairsKeepOnlyTheFunctionsHoldingBothHalves) {
+TEST(RegionPlan, PairsKeepOnlyTheFunctionsAndMethodsHoldingBothHalves) {
   const auto options = testing::first_pass_options();
   const std::string text =
       "import torch\nimport torch.nn as nn\n"
       "def only_source():\n    return torch.randint(0, 9, (2,))\n"
       "def both():\n    conv = nn.Conv2d(3, 8, 3)\n    return conv(torch.randint(0, 9, (1, 3, 8, 8)))\n"
       "class Model(nn.Module):\n    def f(self, x):\n        return nn.Conv2d(3, 8, 3)(x.long())\n"
+      "class Apart(nn.Module):\n    def f(self, x):\n        return nn.Conv2d(3, 8, 3)(x)\n"
+      "    def g(self, x):\n        return x.long()\n"
       "def eps(x):\n    return x.half() / (x.half().norm() + 1e-8)\n"
       "def big_eps(x):\n    return x.half() / (x.half().norm() + 1e-3)\n";
   const std::vector<python::WordPair> pairs{{{"randint", "long"}, {"Conv2d"}, false, false, false},
@@ -329,7 +331,10 @@ TEST(RegionPlan, PairsKeepOnlyTheFunctionsHoldingBothHalves) {
   ASSERT_TRUE(plan.has_value());
   EXPECT_FALSE(plan_covers(*plan, text.find("def only_source")));
   EXPECT_TRUE(plan_covers(*plan, text.find("def both")));
-  EXPECT_FALSE(plan_covers(*plan, text.find("class Model")));  // pairs are read from functions
+  // Pairs are read from one function or one method: a class holds a pair when a method holds both
+  // halves (issue 34: the same lines moved into a method were found only with --full-parse).
+  EXPECT_TRUE(plan_covers(*plan, text.find("class Model")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("class Apart")));
   EXPECT_TRUE(plan_covers(*plan, text.find("def eps")));
   EXPECT_FALSE(plan_covers(*plan, text.find("def big_eps")));
 }

@@ -129,10 +129,11 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
         return true;
       },
       [](TSNode) {});
-  // The layers: `self.name = <call>` among __init__'s own statements (not under an if or a loop).
+  // The layers: `self.name = <call>` among the statements __init__ runs once each (not under an if
+  // or a loop; inside a with block or a re-raising try, yes).
   const TSNode init_body = field(init, g.f_body);
   Resolver::ScopeVisit in_init(r, model.init_scope);
-  for (const TSNode statement : named_children(init_body)) {
+  for (const TSNode statement : straight_line_statements(init_body, r.source())) {
     if (!is(statement, g.expression_statement) || ts_node_named_child_count(statement) != 1) continue;
     const TSNode assignment = ts_node_named_child(statement, 0);
     if (!is(assignment, g.assignment)) continue;
@@ -214,9 +215,8 @@ class ForwardReader {
     const Grammar& g = Grammar::get();
     known_[model_.input] = std::move(input);
     Resolver::ScopeVisit in_forward(r_, model_.forward_scope);
-    const TSNode body = model_.forward_body;
-    for (uint32_t i = 0; i < ts_node_named_child_count(body) && !stopped_; ++i) {
-      const TSNode statement = ts_node_named_child(body, i);
+    for (const TSNode statement : straight_line_statements(model_.forward_body, r_.source())) {
+      if (stopped_) break;
       if (is(statement, g.comment)) continue;
       if (is(statement, g.expression_statement)) {
         statement_expression(statement);

@@ -229,11 +229,11 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     names_forward_ = r.source().find("def forward") != std::string_view::npos;
   }
   if (!*names_sequential_ && !*names_input_ && !*names_forward_) return;
-  // What the region planner parses for this family (a function, or the module's statements,
-  // holding both `Sequential` and a size source; never a class): read the same here, so that the
-  // facts do not depend on how much of the file is parsed. Stacks built in a class are not read.
-  for (const Scope* at = r.scope(); at != nullptr; at = at->parent)
-    if (at->kind == Scope::Kind::Class) return;
+  // What the region planner parses for this family (a function or a method, or the module's
+  // statements, holding both `Sequential` and a size source; never a class body as a whole): read
+  // the same here, so that the facts do not depend on how much of the file is parsed. Stacks built
+  // in a class body's own statements are not read.
+  if (r.scope() != nullptr && r.scope()->kind == Scope::Kind::Class) return;
   const TSNode callee = strip(field(call, g.f_function));
   if (*names_forward_ && model_class_call(call, callee, r)) return;
   if (!*names_sequential_ && !*names_input_) return;
