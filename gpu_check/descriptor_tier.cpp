@@ -17,19 +17,19 @@ TierResult from_call(const CudnnApi& cudnn, const CallResult& call) {
 }  // namespace
 
 TierResult run_descriptor_tier(const CudnnApi& cudnn, const ReplayConfig& replay) {
-  if (replay.op == "tensor-descriptor") {
+  if (replay.op == ReplayOp::TensorDescriptor) {
     auto desc = make_tensor(cudnn);
     return from_call(cudnn, set_tensor(cudnn, desc, replay, replay.input, replay.dtype));
   }
-  if (replay.op == "filter-descriptor") {
+  if (replay.op == ReplayOp::FilterDescriptor) {
     auto desc = make_filter(cudnn);
     return from_call(cudnn, set_filter(cudnn, desc, replay));
   }
-  if (replay.op == "convolution-descriptor") {
+  if (replay.op == ReplayOp::ConvolutionDescriptor) {
     auto desc = make_convolution(cudnn);
     return from_call(cudnn, set_convolution(cudnn, desc, replay));
   }
-  if (replay.op == "convolution") {
+  if (replay.op == ReplayOp::Convolution) {
     auto x = make_tensor(cudnn);
     auto w = make_filter(cudnn);
     auto conv = make_convolution(cudnn);
@@ -47,7 +47,7 @@ TierResult run_descriptor_tier(const CudnnApi& cudnn, const ReplayConfig& replay
                        std::to_string(wd) + ")";
     return result;
   }
-  if (replay.op == "batchnorm") {
+  if (replay.op == ReplayOp::Batchnorm) {
     auto x = make_tensor(cudnn);
     auto bn = make_tensor(cudnn);
     const CallResult set = set_tensor(cudnn, x, replay, replay.input, replay.dtype);
@@ -66,7 +66,7 @@ TierResult run_descriptor_tier(const CudnnApi& cudnn, const ReplayConfig& replay
   }
   TierResult result;
   result.decisive = false;
-  result.detail = "nothing to replay for operation '" + replay.op + "'";
+  result.detail = "nothing to replay for operation '" + std::string(replay_op_name(replay.op)) + "'";
   return result;
 }
 

@@ -105,10 +105,10 @@ void ExecutionTier::check_context(const std::string& after) {
 std::optional<TierResult> ExecutionTier::run(const ReplayConfig& replay, const ExecutionInputs& inputs) {
   if (!broken_.empty()) return std::nullopt;
   TierResult result;
-  if (replay.op == "batchnorm") result = run_batchnorm(replay, inputs);
-  else if (replay.op == "convolution") result = run_convolution(replay, inputs);
+  if (replay.op == ReplayOp::Batchnorm) result = run_batchnorm(replay, inputs);
+  else if (replay.op == ReplayOp::Convolution) result = run_convolution(replay, inputs);
   else return run_descriptor_tier(cudnn_, replay);  // descriptors alone: nothing more to run
-  check_context(replay.op + " (" + result.detail + ")");
+  check_context(std::string(replay_op_name(replay.op)) + " (" + result.detail + ")");
   if (!broken_.empty()) return std::nullopt;
   return result;
 }

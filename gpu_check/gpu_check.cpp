@@ -17,14 +17,14 @@ bool is_bad_param(const std::string& status) { return status.rfind("CUDNN_STATUS
 // finding's values, so it settles nothing.
 std::optional<GpuVerdict::Outcome> judge(const ReplayConfig& replay, const TierResult& result) {
   if (!result.decisive) return std::nullopt;
-  if (replay.expect == "non-finite output") {
+  if (replay.expect == Expectation::NonFiniteOutput) {
     if (result.nonfinite) return GpuVerdict::Outcome::Confirmed;
     if (result.failed && !is_bad_param(result.status)) return std::nullopt;
     if (result.failed) return GpuVerdict::Outcome::NotReproduced;
     return std::nullopt;  // success and finite at this tier: only running it can say
   }
   if (result.failed && !is_bad_param(result.status)) return std::nullopt;
-  if (result.failed && is_bad_param(replay.expect)) return GpuVerdict::Outcome::Confirmed;
+  if (result.failed && replay.expect == Expectation::BadParam) return GpuVerdict::Outcome::Confirmed;
   return GpuVerdict::Outcome::NotReproduced;
 }
 
@@ -38,7 +38,7 @@ GpuVerdict skipped(std::string why) {
 
 // What the execution tier would have tested, for a skip.
 std::string needs_execution(const ReplayConfig& replay) {
-  if (replay.op == "batchnorm") return "cuDNN checks epsilon only when batch norm runs, on a GPU";
+  if (replay.op == ReplayOp::Batchnorm) return "cuDNN checks epsilon only when batch norm runs, on a GPU";
   return "only running the operation on a GPU can show this";
 }
 
@@ -65,7 +65,7 @@ GpuCheckSummary run_gpu_check(std::span<Finding> findings, const GpuEnvironment&
 
   for (Finding& finding : findings) {
     const ReplayConfig& replay = finding.replay;
-    if (replay.op.empty() || !replay.unknown.empty()) {
+    if (replay.op == ReplayOp::None || !replay.unknown.empty()) {
       finding.gpu_check = skipped("not replayable: " + (replay.unknown.empty() ? "not a cuDNN configuration" : replay.unknown));
     } else if (!environment.cudnn) {
       finding.gpu_check = skipped("cuDNN not loaded: " + environment.cudnn_missing);
@@ -86,7 +86,7 @@ GpuCheckSummary run_gpu_check(std::span<Finding> findings, const GpuEnvironment&
           verdict.detail = executed->detail;
           if (auto outcome = judge(replay, *executed)) {
             verdict.outcome = *outcome;
-          } else if (replay.expect == "non-finite output" && !executed->failed) {
+          } else if (replay.expect == Expectation::NonFiniteOutput && !executed->failed) {
             verdict.outcome = GpuVerdict::Outcome::NotReproduced;  // ran, succeeded, output finite
           } else {
             verdict.outcome = GpuVerdict::Outcome::Skipped;

@@ -49,11 +49,11 @@ void set_type_and_layout(const DescriptorFact& fact, ReplayConfig& replay, bool 
 ReplayConfig descriptor_replay(const DescriptorFact& fact) {
   ReplayConfig replay;
   replay.api = fact.api;
-  replay.expect = "CUDNN_STATUS_BAD_PARAM";
+  replay.expect = Expectation::BadParam;
   std::string missing;
   switch (fact.kind) {
     case DescriptorFact::Kind::Tensor: {
-      replay.op = "tensor-descriptor";
+      replay.op = ReplayOp::TensorDescriptor;
       set_type_and_layout(fact, replay, fact.api == "cudnnSetTensor4dDescriptor");
       if (has_name(fact, "n")) {
         read_values(fact, {"n", "c", "h", "w"}, replay.input, missing);
@@ -76,12 +76,12 @@ ReplayConfig descriptor_replay(const DescriptorFact& fact) {
       break;
     }
     case DescriptorFact::Kind::Filter:
-      replay.op = "filter-descriptor";
+      replay.op = ReplayOp::FilterDescriptor;
       set_type_and_layout(fact, replay, true);
       read_values(fact, {"k", "c", "h", "w"}, replay.filter, missing);
       break;
     case DescriptorFact::Kind::Convolution:
-      replay.op = "convolution-descriptor";
+      replay.op = ReplayOp::ConvolutionDescriptor;
       replay.compute_type = dtype_from_spelling(fact.data_type);
       if (replay.compute_type == DType::Unknown) {
         replay.compute_type = DType::Float32;
@@ -98,8 +98,8 @@ ReplayConfig descriptor_replay(const DescriptorFact& fact) {
 
 ReplayConfig convolution_replay(const ConvGeometryFact& fact) {
   ReplayConfig replay;
-  replay.op = "convolution";
-  replay.expect = "CUDNN_STATUS_BAD_PARAM";
+  replay.op = ReplayOp::Convolution;
+  replay.expect = Expectation::BadParam;
   std::string missing;
   auto read = [&](const std::optional<IntegerValue>& value, const std::string& what, std::vector<std::int64_t>& into) {
     if (value) into.push_back(value->value);
@@ -157,7 +157,7 @@ ReplayConfig convolution_replay(const ConvGeometryFact& fact) {
 
 ReplayConfig batchnorm_replay(double epsilon, DType dtype) {
   ReplayConfig replay;
-  replay.op = "batchnorm";
+  replay.op = ReplayOp::Batchnorm;
   replay.epsilon = epsilon;
   replay.bn_mode = "spatial";
   replay.layout = "NCHW";

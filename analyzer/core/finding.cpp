@@ -18,6 +18,50 @@ std::optional<Level> parse_level(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+
+template <class Enum>
+struct Spelling {
+  Enum value;
+  std::string_view name;
+};
+
+// The one table per enum: name_of and parse below both read it.
+constexpr Spelling<ReplayOp> kReplayOpNames[] = {
+    {ReplayOp::None, ""},
+    {ReplayOp::TensorDescriptor, "tensor-descriptor"},
+    {ReplayOp::FilterDescriptor, "filter-descriptor"},
+    {ReplayOp::ConvolutionDescriptor, "convolution-descriptor"},
+    {ReplayOp::Convolution, "convolution"},
+    {ReplayOp::Batchnorm, "batchnorm"},
+};
+constexpr Spelling<Expectation> kExpectationNames[] = {
+    {Expectation::None, ""},
+    {Expectation::BadParam, "CUDNN_STATUS_BAD_PARAM"},
+    {Expectation::NonFiniteOutput, "non-finite output"},
+};
+
+template <class Enum, std::size_t N>
+std::string_view name_of(const Spelling<Enum> (&table)[N], Enum value) {
+  for (const auto& row : table)
+    if (row.value == value) return row.name;
+  return "";
+}
+
+template <class Enum, std::size_t N>
+std::optional<Enum> parse(const Spelling<Enum> (&table)[N], std::string_view text) {
+  for (const auto& row : table)
+    if (row.name == text) return row.value;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view replay_op_name(ReplayOp op) { return name_of(kReplayOpNames, op); }
+std::optional<ReplayOp> parse_replay_op(std::string_view text) { return parse(kReplayOpNames, text); }
+std::string_view expectation_name(Expectation expect) { return name_of(kExpectationNames, expect); }
+std::optional<Expectation> parse_expectation(std::string_view text) { return parse(kExpectationNames, text); }
+
 const char* outcome_name(GpuVerdict::Outcome outcome) {
   switch (outcome) {
     case GpuVerdict::Outcome::Confirmed: return "confirmed";

@@ -21,13 +21,24 @@ struct RelatedLocation {
   std::string message;
 };
 
+// The operation gpu_check replays; None when the finding is not about a cuDNN configuration.
+enum class ReplayOp { None, TensorDescriptor, FilterDescriptor, ConvolutionDescriptor, Convolution, Batchnorm };
+// What the rule predicts the replay shows; None when it predicts nothing gpu_check can judge.
+enum class Expectation { None, BadParam, NonFiniteOutput };
+
+// Their spellings in JSON, SARIF and messages ("tensor-descriptor", "CUDNN_STATUS_BAD_PARAM",
+// "non-finite output"; "" for None), each from one table. Parsing "" gives None; a spelling no
+// enumerator has gives nullopt.
+std::string_view replay_op_name(ReplayOp op);
+std::optional<ReplayOp> parse_replay_op(std::string_view text);
+std::string_view expectation_name(Expectation expect);
+std::optional<Expectation> parse_expectation(std::string_view text);
+
 // The configuration gpu_check rebuilds: what the facts say about the operation a finding
 // names. Filled where the facts give enough; `unknown` says what is missing otherwise.
 struct ReplayConfig {
-  // "batchnorm", "tensor-descriptor", "filter-descriptor", "convolution-descriptor",
-  // "convolution"; "" when the finding is not about a cuDNN configuration at all.
-  std::string op;
-  std::string expect;         // what the rule predicts: "CUDNN_STATUS_BAD_PARAM", "non-finite output"
+  ReplayOp op = ReplayOp::None;
+  Expectation expect = Expectation::None;  // what the rule predicts
   std::string api;            // the descriptor call replayed ("cudnnSetTensor4dDescriptor"), "" for whole ops
   DType dtype = DType::Unknown;
   std::string layout;         // "NCHW", "NHWC", "NCHW_VECT_C"; "" unknown

@@ -15,8 +15,8 @@ nlohmann::json replay_to_json(const ReplayConfig& r) {
   auto put_list = [&](const char* key, const std::vector<std::int64_t>& values) {
     if (!values.empty()) j[key] = values;
   };
-  put("op", r.op);
-  put("expect", r.expect);
+  put("op", std::string(replay_op_name(r.op)));
+  put("expect", std::string(expectation_name(r.expect)));
   put("api", r.api);
   put("dtype", std::string(dtype_name(r.dtype)));
   put("layout", r.layout);
@@ -62,8 +62,14 @@ ReplayConfig replay_from_json(const nlohmann::json& j) {
       out.push_back(static_cast<std::int64_t>(value));
     }
   };
-  get("op", r.op);
-  get("expect", r.expect);
+  std::string op, expect;
+  get("op", op);
+  get("expect", expect);
+  // A spelling this build does not know (a newer tool's SARIF, a hand edit) is nothing to replay.
+  if (const auto known = parse_replay_op(op)) r.op = *known;
+  else bad_value = "op \"" + op + "\" is not an operation gpu_check replays";
+  if (const auto known = parse_expectation(expect)) r.expect = *known;
+  else if (bad_value.empty()) bad_value = "expect \"" + expect + "\" is not an outcome gpu_check judges";
   get("api", r.api);
   std::string dtype, compute_type;
   get("dtype", dtype);
@@ -83,7 +89,7 @@ ReplayConfig replay_from_json(const nlohmann::json& j) {
   get("notReplayable", r.unknown);
   if (r.unknown.empty() && !bad_value.empty()) r.unknown = "the replay's " + bad_value + ": not replayed";
   // Descriptor and convolution replays need their dimensions: none given is nothing to replay.
-  const bool needs_input = r.op == "tensor-descriptor" || r.op == "convolution" || r.op == "batchnorm";
+  const bool needs_input = r.op == ReplayOp::TensorDescriptor || r.op == ReplayOp::Convolution || r.op == ReplayOp::Batchnorm;
   if (r.unknown.empty() && needs_input && j.contains("input") && r.input.empty())
     r.unknown = "the replay's input is empty: not replayed";
   if (r.unknown.empty() && r.epsilon && !std::isfinite(*r.epsilon))

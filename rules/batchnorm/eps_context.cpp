@@ -301,9 +301,9 @@ void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::strin
   if (!no_replay.empty())
     finding.replay.unknown = std::move(no_replay);
   else if (rule == RuleId::BnEpsZero)
-    finding.replay.expect = "non-finite output";
+    finding.replay.expect = Expectation::NonFiniteOutput;
   else
-    finding.replay.expect = "CUDNN_STATUS_BAD_PARAM";  // negative: every cuDNN; below 1e-5: cuDNN < 7.5
+    finding.replay.expect = Expectation::BadParam;  // negative: every cuDNN; below 1e-5: cuDNN < 7.5
   out.push_back(std::move(finding));
 }
 

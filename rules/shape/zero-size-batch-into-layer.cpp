@@ -28,8 +28,8 @@ std::string shape_text(const std::vector<std::optional<IntegerValue>>& shape) {
 // The tensor as cuDNN would be handed it: n, c, spatial..., from TensorFlow's channels-last shape.
 ReplayConfig zero_batch_replay(const TensorInputFact& fact) {
   ReplayConfig replay;
-  replay.op = "tensor-descriptor";
-  replay.expect = "CUDNN_STATUS_BAD_PARAM";
+  replay.op = ReplayOp::TensorDescriptor;
+  replay.expect = Expectation::BadParam;
   replay.dtype = DType::Float32;
   replay.assumed.push_back("data type float32 (TensorFlow's default)");
   std::vector<std::int64_t> dims;

@@ -2,6 +2,7 @@
 // structure of SARIF, JSON, text and GitHub output for a known finding.
 #include "emit/emitters.h"
 #include "emit/json_stream.h"
+#include "emit/replay_json.h"
 #include "emit/unified_diff.h"
 #include "core/line_hash.h"
 #include "core/printable.h"
@@ -131,6 +132,53 @@ TEST(Json, FindingFields) {
   EXPECT_EQ(f["column"], 10);
   EXPECT_EQ(doc["target"]["cudnn"], "7.4");
   EXPECT_EQ(doc["diagnostics"][0]["message"], "binary file");
+}
+
+// The replay contract's enums keep the spellings SARIF and --format json have always written,
+// and every spelling reads back as the enumerator it came from.
+TEST(ReplayJson, OpsAndExpectationsKeepTheirSpellings) {
+  const std::pair<ReplayOp, const char*> ops[] = {{ReplayOp::None, ""},
+                                                  {ReplayOp::TensorDescriptor, "tensor-descriptor"},
+                                                  {ReplayOp::FilterDescriptor, "filter-descriptor"},
+                                                  {ReplayOp::ConvolutionDescriptor, "convolution-descriptor"},
+                                                  {ReplayOp::Convolution, "convolution"},
+                                                  {ReplayOp::Batchnorm, "batchnorm"}};
+  for (const auto& [op, name] : ops) {
+    EXPECT_EQ(replay_op_name(op), name);
+    EXPECT_EQ(parse_replay_op(name), op) << name;
+  }
+  const std::pair<Expectation, const char*> expectations[] = {{Expectation::None, ""},
+                                                              {Expectation::BadParam, "CUDNN_STATUS_BAD_PARAM"},
+                                                              {Expectation::NonFiniteOutput, "non-finite output"}};
+  for (const auto& [expect, name] : expectations) {
+    EXPECT_EQ(expectation_name(expect), name);
+    EXPECT_EQ(parse_expectation(name), expect) << name;
+  }
+  EXPECT_FALSE(parse_replay_op("Batchnorm"));
+  EXPECT_FALSE(parse_expectation("CUDNN_STATUS_BAD_PARAM_NULL_POINTER"));
+
+  ReplayConfig replay;
+  replay.op = ReplayOp::Batchnorm;
+  replay.expect = Expectation::NonFiniteOutput;
+  replay.input = {2, 4, 2, 2};
+  const nlohmann::json j = replay_to_json(replay);
+  EXPECT_EQ(j["op"], "batchnorm");
+  EXPECT_EQ(j["expect"], "non-finite output");
+  const ReplayConfig back = replay_from_json(j);
+  EXPECT_EQ(back.op, ReplayOp::Batchnorm);
+  EXPECT_EQ(back.expect, Expectation::NonFiniteOutput);
+  EXPECT_TRUE(back.unknown.empty()) << back.unknown;
+  EXPECT_FALSE(replay_to_json(ReplayConfig{}).contains("op"));  // None is written as nothing
+}
+
+// A replay from another build's SARIF (or a hand edit) naming an operation or outcome this build
+// does not know is not replayed, and says why.
+TEST(ReplayJson, AnUnknownOpOrExpectationIsNotReplayable) {
+  const ReplayConfig op = replay_from_json({{"op", "pooling"}, {"expect", "CUDNN_STATUS_BAD_PARAM"}, {"input", {1, 1}}});
+  EXPECT_EQ(op.op, ReplayOp::None);
+  EXPECT_NE(op.unknown.find("op \"pooling\" is not an operation gpu_check replays"), std::string::npos) << op.unknown;
+  const ReplayConfig expect = replay_from_json({{"op", "convolution"}, {"expect", "a crash"}});
+  EXPECT_NE(expect.unknown.find("expect \"a crash\""), std::string::npos) << expect.unknown;
 }
 
 TEST(Text, CompilerStyleLineExcerptAndNotes) {

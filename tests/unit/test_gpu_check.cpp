@@ -37,18 +37,18 @@ const GpuEnvironment& environment() {
 
 ReplayConfig tensor(std::vector<std::int64_t> dims, std::string api = "cudnnSetTensor4dDescriptor") {
   ReplayConfig r;
-  r.op = "tensor-descriptor";
+  r.op = ReplayOp::TensorDescriptor;
   r.api = std::move(api);
   r.dtype = DType::Float32;
   r.layout = "NCHW";
   r.input = std::move(dims);
-  r.expect = "CUDNN_STATUS_BAD_PARAM";
+  r.expect = Expectation::BadParam;
   return r;
 }
 
 ReplayConfig convolution(std::int64_t in, std::int64_t k, std::int64_t pad, std::int64_t stride, std::int64_t dilation) {
   ReplayConfig r;
-  r.op = "convolution";
+  r.op = ReplayOp::Convolution;
   r.dtype = DType::Float32;
   r.layout = "NCHW";
   r.input = {1, 3, in, in};
@@ -57,7 +57,7 @@ ReplayConfig convolution(std::int64_t in, std::int64_t k, std::int64_t pad, std:
   r.stride = {stride, stride};
   r.dilation = {dilation, dilation};
   r.compute_type = DType::Float32;
-  r.expect = "CUDNN_STATUS_BAD_PARAM";
+  r.expect = Expectation::BadParam;
   return r;
 }
 
@@ -174,7 +174,7 @@ TEST(DescriptorTier, FilterAndConvolutionDescriptors) {
   REQUIRE_CUDNN();
   const CudnnApi& cudnn = *environment().cudnn;
   ReplayConfig filter;
-  filter.op = "filter-descriptor";
+  filter.op = ReplayOp::FilterDescriptor;
   filter.dtype = DType::Float32;
   filter.layout = "NCHW";
   filter.filter = {0, 3, 3, 3};
@@ -183,7 +183,7 @@ TEST(DescriptorTier, FilterAndConvolutionDescriptors) {
   EXPECT_EQ(run_descriptor_tier(cudnn, filter).status, "CUDNN_STATUS_SUCCESS");
 
   ReplayConfig conv = convolution(8, 3, 1, 1, 1);
-  conv.op = "convolution-descriptor";
+  conv.op = ReplayOp::ConvolutionDescriptor;
   EXPECT_EQ(run_descriptor_tier(cudnn, conv).status, "CUDNN_STATUS_SUCCESS");
   conv.stride = {0, 1};
   EXPECT_EQ(run_descriptor_tier(cudnn, conv).status, "CUDNN_STATUS_BAD_PARAM");
@@ -244,7 +244,7 @@ TEST(GpuCheck, VerdictsPerFindingAndSummary) {
                                 finding_with(convolution(5, 3, 1, 1, 1)),   // fine: not reproduced
                                 finding_with(batchnorm_replay(0.0, DType::Unknown)),    // needs the execution tier
                                 finding_with(ReplayConfig{})};              // not a cuDNN configuration
-  findings[2].replay.expect = "non-finite output";
+  findings[2].replay.expect = Expectation::NonFiniteOutput;
   findings[3].replay.unknown = "PyTorch refuses it first";
   GpuCheckOptions options;
   options.execution = false;
