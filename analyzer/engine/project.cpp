@@ -126,10 +126,12 @@ bool rewrites_dest(std::string_view text, std::string_view dest) {
   return false;
 }
 
-// Whether a module's text may bind a number at module level: a line at column 0 assigning a
-// numeric expression (`EPS = 1e-5`, `N: int = 64`, `SIZE = (2 ** 3)`, `LR = -1e-3`). A cheap test
-// before the module is parsed for its exports.
-bool may_define_numeric_constant(std::string_view text) {
+// The names a module's text may bind to a number at module level: lines at column 0 assigning a
+// numeric expression (`EPS = 1e-5`, `N: int = 64`, `SIZE = (2 ** 3)`, `LR = -1e-3`,
+// `EPS = float("1e-8")`, `TINY = math.ldexp(1, -20)`). A cheap test before the module is parsed for
+// its exports; a constant bound to another name (`EPS = BASE_EPS`) is not seen.
+std::vector<std::string> numeric_constant_names(std::string_view text) {
+  std::vector<std::string> names;
   for (std::size_t line = 0; line < text.size();) {
     const std::size_t end = std::min(text.find('\n', line), text.size());
     std::size_t at = line;
@@ -137,16 +139,20 @@ bool may_define_numeric_constant(std::string_view text) {
     if (at > line && !(text[line] >= '0' && text[line] <= '9')) {
       const std::string_view rest = text.substr(at, end - at);
       const std::size_t eq = rest.find('=');
+      const std::size_t first = rest.find_first_not_of(' ');
       if (eq != std::string_view::npos && (eq + 1 >= rest.size() || rest[eq + 1] != '=') &&
-          (eq == 0 || rest.find_first_not_of(' ') == eq || rest[rest.find_first_not_of(' ')] == ':')) {
+          (first == eq || rest[first] == ':')) {
         const std::size_t value = rest.find_first_not_of(" (", eq + 1);
-        if (value != std::string_view::npos && std::string_view("0123456789.-+").find(rest[value]) != std::string_view::npos)
-          return true;
+        const std::string_view expression = value == std::string_view::npos ? "" : rest.substr(value);
+        const bool numeric = !expression.empty() && (std::string_view("0123456789.-+").find(expression[0]) != std::string_view::npos ||
+                                                     expression.starts_with("float(") || expression.starts_with("int(") ||
+                                                     expression.starts_with("math.") || expression.starts_with("np."));
+        if (numeric) names.emplace_back(text.substr(line, at - line));
       }
     }
     line = end + 1;
   }
-  return false;
+  return names;
 }
 
 struct SettledValue {
@@ -252,14 +258,16 @@ class ProjectStep {
 
   // ---- 0. the tree's constants where other modules import them --------------------------------
 
-  // The words that make a file matter to the run: the first pass's words and the pairs' halves.
-  std::vector<std::string> run_words() const {
-    std::vector<std::string> words = in_.pass.words;
-    words.insert(words.end(), in_.pass.framework_words.begin(), in_.pass.framework_words.end());
+  // The words of the pairs' halves that go with a small float literal (`half` with `1e-8`).
+  std::vector<std::string> small_pair_halves() const {
+    std::vector<std::string> words;
     for (const auto& pair : in_.pass.python.pairs)
-      for (const auto* half : {&pair.first, &pair.second})
+      for (const auto* half : {&pair.first, &pair.second}) {
+        const auto& other = half == &pair.first ? pair.second : pair.first;
+        if (std::find(other.begin(), other.end(), python::kSmallFloatLiteral) == other.end()) continue;
         for (const auto& word : *half)
           if (word != python::kSmallFloatLiteral) words.push_back(word);
+      }
     return words;
   }
 
@@ -267,8 +275,13 @@ class ProjectStep {
   // identifier filter `user` may name, into `out` by qualified name.
   void add_module_constants(const std::string& module, std::size_t file, const IdentifierFilter& user,
                             ImportedConstants& out) {
-    const auto text = read_quietly(in_.python_files[file], in_.pass.limits);
-    if (!text || !may_define_numeric_constant(std::string_view(text->text()).substr(text->content_offset()))) return;
+    // The names the module may bind to a number, once per module (most files import the same few);
+    // the module is parsed only when the user may name one of them.
+    auto [known, inserted] = numeric_modules_.try_emplace(file);
+    if (inserted)
+      if (const auto text = read_quietly(in_.python_files[file], in_.pass.limits))
+        known->second = numeric_constant_names(std::string_view(text->text()).substr(text->content_offset()));
+    if (!user.may_contain_any(known->second)) return;
     const python::ModuleExports* exports = exports_of(file);
     if (exports == nullptr) return;
     for (const auto& [name, value] : exports->values) {
@@ -285,33 +298,57 @@ class ProjectStep {
   // values: every extractor then folds them as it folds the file's own constants (a dataset's
   // size, a shape, an epsilon), and both modes read the same code. Files that name none of the
   // run's words cannot produce a fact and are left alone.
-  void fold_imported_constants() {
-    const std::vector<std::string> words = run_words();
-    auto constants = std::make_shared<ImportedConstants>();
-    std::vector<std::size_t> files;
-    for (std::size_t i = 0; i < results_.size(); ++i) {
+  // Adds to `into` the tree's numeric constants that file `i` imports and may name; whether it
+  // imports any. Each file is asked once.
+  bool add_imported_constants(std::size_t i, ImportedConstants& into) {
+    if (const auto it = imports_constants_.find(i); it != imports_constants_.end()) return it->second;
+    bool imports_constants = false;
+    if (const auto text = read_quietly(in_.python_files[i], in_.pass.limits)) {
       const IdentifierFilter& filter = results_[i].identifiers;
-      if (!in_.pass.skip_prefilter && !results_[i].facts && !filter.may_contain_any(words)) continue;
-      const auto text = read_quietly(in_.python_files[i], in_.pass.limits);
-      if (!text) continue;
       const ModuleInfo& info = in_.modules.of(i);
-      bool imports_constants = false;
       for (const std::string& module : python::imported_module_candidates(
                std::string_view(text->text()).substr(text->content_offset()), {info.name, info.is_package})) {
         const auto file = in_.modules.file_of(module);
         if (!file || *file == i) continue;
-        add_module_constants(module, *file, filter, *constants);
+        add_module_constants(module, *file, filter, into);
         // The module's constants this file may name (another file may have added them first).
         const std::string prefix = module + ".";
-        for (auto it = constants->lower_bound(prefix); !imports_constants && it != constants->end() &&
-                                                       std::string_view(it->first).starts_with(prefix);
-             ++it) {
+        for (auto it = into.lower_bound(prefix);
+             !imports_constants && it != into.end() && std::string_view(it->first).starts_with(prefix); ++it) {
           const std::string_view name = std::string_view(it->first).substr(prefix.size());
           imports_constants = name.find('.') == std::string_view::npos && filter.may_contain(name);
         }
       }
-      if (imports_constants) files.push_back(i);
     }
+    imports_constants_.emplace(i, imports_constants);
+    return imports_constants;
+  }
+
+  // The constants imported by the files `reads` may read (a later pass's: argparse or yacs defaults
+  // set from an imported constant), added to the map the passes share.
+  std::shared_ptr<const ImportedConstants> constants_for(const std::function<bool(std::size_t)>& reads) {
+    auto constants = std::make_shared<ImportedConstants>(imported_constants_ ? *imported_constants_ : ImportedConstants{});
+    for (std::size_t i = 0; i < results_.size(); ++i)
+      if (reads(i)) add_imported_constants(i, *constants);
+    imported_constants_ = constants;
+    return imported_constants_;
+  }
+
+  // A file that imports a number from another module of the tree (`from .consts import EPS`,
+  // `import consts` then `consts.N`) is extracted again, whole and past the prefilter, with those
+  // values: every extractor then folds them as it folds the file's own constants (a dataset's
+  // size, a shape, an epsilon), and both modes read the same code.
+  void fold_imported_constants() {
+    const std::vector<std::string> small_pair_words = small_pair_halves();
+    auto constants = std::make_shared<ImportedConstants>();
+    std::vector<std::size_t> files;
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      // A file the first pass left out names no word of the run, or only a pair's half: a number
+      // from elsewhere can complete only a pair that asks for a small float (`x.half() + EPS`).
+      if (!results_[i].facts && !results_[i].identifiers.may_contain_any(small_pair_words)) continue;
+      if (add_imported_constants(i, *constants)) files.push_back(i);
+    }
+    imported_constants_ = constants;
     if (files.empty()) return;
     PythonPassOptions options = in_.pass;
     options.build_filters = false;
@@ -328,8 +365,8 @@ class ProjectStep {
       results_[i].diagnostics = std::move(again[i].diagnostics);
       results_[i].cacheable = results_[i].cacheable && again[i].cacheable;
     }
-    imported_constants_ = std::move(constants);
   }
+
 
   // ---- 1. project callables ----------------------------------------------------------------
 
@@ -724,7 +761,8 @@ class ProjectStep {
       PythonPassOptions options = in_.pass;
       options.python.families.clear();
       options.python.argparse = true;
-      options.python.imported_constants = imported_constants_;
+      options.python.imported_constants =
+          constants_for([&](std::size_t i) { return results_[i].identifiers.may_contain("add_argument"); });
       options.python.triggers.clear();
       options.python.trigger_words = {"add_argument"};
       options.required = {"add_argument"};
@@ -740,7 +778,10 @@ class ProjectStep {
       PythonPassOptions options = in_.pass;
       options.python.families.clear();
       options.python.config_defaults = true;
-      options.python.imported_constants = imported_constants_;
+      options.python.imported_constants = constants_for([&](std::size_t i) {
+        return std::any_of(config_leaves_.begin(), config_leaves_.end(),
+                           [&](const std::string& leaf) { return results_[i].identifiers.may_contain(leaf); });
+      });
       options.python.triggers.clear();
       options.python.trigger_words.assign(config_leaves_.begin(), config_leaves_.end());
       options.required = options.python.trigger_words;
@@ -990,6 +1031,8 @@ class ProjectStep {
   ProjectOutcome out_;
   std::unique_ptr<python::Parser> parser_;
   std::shared_ptr<const ImportedConstants> imported_constants_;  // handed to the later passes too
+  std::unordered_map<std::size_t, std::vector<std::string>> numeric_modules_;
+  std::unordered_map<std::size_t, bool> imports_constants_;  // file -> whether it imports one  // file -> names it may bind to numbers
   std::unordered_map<std::size_t, std::shared_ptr<const python::ModuleExports>> exports_;
   std::unordered_set<std::string> defined_callables_;
   std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;
