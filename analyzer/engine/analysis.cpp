@@ -127,7 +127,7 @@ void add_shape_words(PythonPassOptions& pass) {
                                {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                 "avg_pool2d", "avg_pool3d"},
-                               false, false, true, true});
+                               false, false, true, true, false});
 }
 
 // The headers the run's C/C++ files include, by the name they include them with.

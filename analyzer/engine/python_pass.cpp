@@ -67,11 +67,12 @@ struct PairTest {
   std::size_t slot = 0;   // q in TrackedWords' bits
   std::vector<std::string> first_words, second_words;  // without the marker
   bool first_small = false, second_small = false, second_classes = false;
+  bool classes_count = false;  // a class may hold the pair, as a whole or in one method
   // The first half counts anywhere in the file: each chunk holding the second half holds the pair.
   bool first_anywhere = false;
 
   PairTest(const python::WordPair& pair, std::size_t at, std::size_t q)
-      : index(at), slot(q), second_classes(pair.second_classes),
+      : index(at), slot(q), second_classes(pair.second_classes), classes_count(pair.classes || pair.methods),
         first_anywhere(pair.first_anywhere) {
     for (const auto& word : pair.first) {
       if (word == python::kSmallFloatLiteral) first_small = true;
@@ -114,11 +115,11 @@ struct PairTest {
     if (second_small)
       for (std::size_t c = 0; c < chunks.size(); ++c)
         if (!chunks[c].is_definition && has_small_float_literal(text_of(c))) small_outside_definitions = true;
-    // The first half first. A class counts whatever the pair's `classes`: one of its methods may
-    // hold both halves, and the planner then reads that method.
+    // The first half first. A class counts where the pair allows one as a whole or in one of its
+    // methods (the planner then reads that method).
     std::vector<std::size_t> with_first;
     for (std::size_t c = 0; c < chunks.size(); ++c)
-      if (has_first(c)) with_first.push_back(c);
+      if ((!chunks[c].is_class || classes_count) && has_first(c)) with_first.push_back(c);
     if (with_first.empty()) return false;
     // Classes naming the second half stand for it where their name is used (`model = Net()`).
     std::vector<std::string> standing_in;
@@ -178,7 +179,8 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
     add_list("second", pair.second);
     key.add(static_cast<std::uint64_t>(pair.first_anywhere) | static_cast<std::uint64_t>(pair.classes) << 1 |
             static_cast<std::uint64_t>(pair.second_classes) << 2 |
-            static_cast<std::uint64_t>(pair.second_only_through_classes) << 3);
+            static_cast<std::uint64_t>(pair.second_only_through_classes) << 3 |
+            static_cast<std::uint64_t>(pair.methods) << 4);
   }
   if (o.imported_constants) {
     key.add("imported constants").add(static_cast<std::uint64_t>(o.imported_constants->size()));

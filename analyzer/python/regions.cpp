@@ -954,6 +954,7 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
   // A pair a class may not hold as a whole (most are read from one function's statements) is
   // still held by one of its methods: the class is relevant, and that method kept (below).
   auto a_method_holds_pair = [&](std::size_t k, std::size_t p) {
+    if (!pairs[p].methods) return false;
     const auto body = split_body(source, (*chunks)[k]);
     if (!body) return true;  // the lexer cannot tell: keep the class (a parse costs only speed)
     return std::any_of(body->members.begin(), body->members.end(), [&](const TopLevelChunk& member) {

@@ -60,6 +60,11 @@ struct WordPair {
   // count only through them (a function naming `randn` and `nn.Conv2d` is not a pair; one naming
   // `randn` and a model class building nn.Conv2d is).
   bool second_only_through_classes = false;
+  // Whether one method of a class holding both halves makes the class relevant (then that method is
+  // kept), for a pair `classes` leaves out. Off where the halves meet in methods that produce no
+  // fact far more often than in those that do (a model class's __init__ holding `torch.zeros` for
+  // a parameter and a block class's name).
+  bool methods = true;
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 

@@ -94,7 +94,8 @@ bool Resolver::visit(TSNode node, const TSTreeCursor* cursor) {
     handle_assignment(node);
   } else if (sym == g_.dictionary) {
     for (Extractor* extractor : extractors_) extractor->on_dictionary(node, *this);
-  } else if (sym == g_.binary_operator) {
+  } else if (sym == g_.binary_operator || sym == g_.augmented_assignment) {
+    // `d += eps` is `d = d + eps`: the same operator with the same operands (left, operator, right).
     for (Extractor* extractor : extractors_) extractor->on_binary_operator(node, *this);
   }
   node_stack_.push_back(node);

@@ -75,6 +75,7 @@ class Extractor {
   // A dictionary display `{...}`.
   virtual void on_dictionary(TSNode dictionary, Resolver& resolver) { (void)dictionary, (void)resolver; }
   // A binary operator (`x + 1e-8`, `a / (b + eps)`).
+  // A binary operator, or an augmented assignment (`d += eps`: its operator is spelled "+=").
   virtual void on_binary_operator(TSNode op, Resolver& resolver) { (void)op, (void)resolver; }
   // Any assignment statement (yacs-style `_C.MODEL.X = value`).
   virtual void on_assignment(TSNode assignment, Resolver& resolver) { (void)assignment, (void)resolver; }

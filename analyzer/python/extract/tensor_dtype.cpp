@@ -1328,7 +1328,11 @@ void TensorDtypeExtractor::on_other_call(TSNode call, Resolver& r) {
 
 void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
   const Grammar& g = Grammar::get();
-  const std::string_view symbol = r.text(field(op, g.f_operator));
+  std::string_view symbol = r.text(field(op, g.f_operator));
+  if (is(op, g.augmented_assignment)) {  // `d += eps`: d + eps, stored back into d
+    if (symbol.size() != 2 || symbol.back() != '=') return;
+    symbol.remove_suffix(1);
+  }
   if (symbol != "+" && symbol != "-" && symbol != "/") return;
   const TSNode left = field(op, g.f_left), right = field(op, g.f_right);
   // The constant: a number below float16's smallest normal, written or named.
