@@ -93,6 +93,7 @@ void to_json(nlohmann::json& j, const PythonEntry& e) {
   if (!raw.empty()) std::memcpy(raw.data(), e.identifiers.data(), raw.size());
   j = nlohmann::json{{"facts", e.facts},
                      {"identifiers", nlohmann::json::binary(std::move(raw))},
+                     {"numeric_names", e.numeric_names},
                      {"diagnostics", e.diagnostics},
                      {"bytes_read", e.bytes_read},
                      {"bytes_parsed", e.bytes_parsed}};
@@ -104,6 +105,7 @@ void from_json(const nlohmann::json& j, PythonEntry& e) {
   if (raw.size() % sizeof(std::uint64_t) != 0) throw std::runtime_error("bad identifier filter");
   e.identifiers.resize(raw.size() / sizeof(std::uint64_t));
   if (!raw.empty()) std::memcpy(e.identifiers.data(), raw.data(), raw.size());
+  j.at("numeric_names").get_to(e.numeric_names);
   j.at("diagnostics").get_to(e.diagnostics);
   j.at("bytes_read").get_to(e.bytes_read);
   j.at("bytes_parsed").get_to(e.bytes_parsed);

@@ -19,6 +19,7 @@ namespace cudnnlint::cache {
 struct PythonEntry {
   std::optional<FileFacts> facts;       // set when the file was analysed
   std::vector<std::uint64_t> identifiers;  // the identifier filter's words
+  std::vector<std::string> numeric_names;  // names the file binds to a number at column 0
   std::vector<FileDiagnostic> diagnostics;
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_parsed = 0;

@@ -89,12 +89,18 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
                            "vit_b_16", "swin_t"})
     consumers.emplace_back(word);
   const std::vector<std::string> optimizers = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
-  pass.python.pairs.push_back({sources, consumers, false, false, true});
-  pass.python.pairs.push_back({half_words, {std::string(python::kSmallFloatLiteral)}, false, false, false});
-  pass.python.pairs.push_back({half_words, optimizers, false, false, false});
+  // In a method, the consumer must be built or called there (`nn.Conv2d(...)`, `conv(x)` through a
+  // name bound to one: a model class's isinstance tests name every layer type), and not in __init__,
+  // which builds layers and applies none.
+  pass.python.pairs.push_back({.first = sources, .second = consumers, .second_classes = true,
+                               .second_called_in_methods = true, .init_counts = false});
+  pass.python.pairs.push_back({.first = half_words, .second = {std::string(python::kSmallFloatLiteral)}});
+  // A trainer's __init__ may build a float16 model and its optimizer.
+  pass.python.pairs.push_back({.first = half_words, .second = optimizers, .second_called_in_methods = true});
   // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16:
   // the epsilons in a layer class's `call`.
-  pass.python.pairs.push_back({{"mixed_float16"}, {std::string(python::kSmallFloatLiteral)}, true, true, false});
+  pass.python.pairs.push_back(
+      {.first = {"mixed_float16"}, .second = {std::string(python::kSmallFloatLiteral)}, .first_anywhere = true, .classes = true});
   // The policy is a string: the first pass's quoted words find `"mixed_float16"` on their own.
   pass.quoted.emplace_back("mixed_float16");
 }
@@ -104,30 +110,30 @@ void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
 // resize) in one function, or in the module's statements together. The extractor reads nothing
 // else (a stack and its input in one scope, not in a class), so these are all the planner must parse.
 void add_shape_words(PythonPassOptions& pass) {
-  pass.python.pairs.push_back({{"Sequential"},
-                               {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
+  pass.python.pairs.push_back({.first = {"Sequential"},
+                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
                                 "input_shape", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"},
-                               false, false, false});
+                               .init_counts = false});
   // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
-  pass.python.pairs.push_back({{"Input"},
-                               {"Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
+  pass.python.pairs.push_back({.first = {"Input"},
+                               .second = {"Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
                                 "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D",
                                 "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
                                 "AvgPool3D"},
-                               false, false, false});
+                               .init_counts = false});
   // Functional convolutions on literal-shaped tensors: `F.conv2d(torch.randn(...), torch.randn(...))`.
-  pass.python.pairs.push_back({{"conv1d", "conv2d", "conv3d"},
-                               {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
-                               false, false, false});
+  pass.python.pairs.push_back({.first = {"conv1d", "conv2d", "conv3d"},
+                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
+                               .init_counts = false});
   // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
   // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
   // half where its name is used, and is then parsed whole (its __init__ and forward).
-  pass.python.pairs.push_back({{"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "CenterCrop",
+  pass.python.pairs.push_back({.first = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "CenterCrop",
                                 "RandomCrop", "RandomResizedCrop", "Resize"},
-                               {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
+                               .second = {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                 "avg_pool2d", "avg_pool3d"},
-                               false, false, true, true, false});
+                               .second_classes = true, .second_only_through_classes = true, .methods = false});
 }
 
 // The headers the run's C/C++ files include, by the name they include them with.

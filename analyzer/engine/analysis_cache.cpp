@@ -197,6 +197,7 @@ std::optional<PythonFileResult> AnalysisCache::python_entry(const cache::Hash128
   PythonFileResult result;
   result.facts = std::move(entry->facts);
   result.identifiers = IdentifierFilter::from_words(std::move(entry->identifiers));
+  result.numeric_names = std::move(entry->numeric_names);
   result.diagnostics = std::move(entry->diagnostics);
   result.bytes_read = entry->bytes_read;
   result.bytes_parsed = entry->bytes_parsed;
@@ -228,6 +229,7 @@ void AnalysisCache::store(std::size_t file, const PythonFileResult& result) {
   cache::PythonEntry entry;
   entry.facts = result.facts;
   entry.identifiers = result.identifiers.words();
+  entry.numeric_names = result.numeric_names;
   entry.diagnostics = result.diagnostics;
   entry.bytes_read = result.bytes_read;
   entry.bytes_parsed = result.bytes_parsed;

@@ -126,34 +126,8 @@ bool rewrites_dest(std::string_view text, std::string_view dest) {
   return false;
 }
 
-// The names a module's text may bind to a number at module level: lines at column 0 assigning a
-// numeric expression (`EPS = 1e-5`, `N: int = 64`, `SIZE = (2 ** 3)`, `LR = -1e-3`,
-// `EPS = float("1e-8")`, `TINY = math.ldexp(1, -20)`). A cheap test before the module is parsed for
-// its exports; a constant bound to another name (`EPS = BASE_EPS`) is not seen.
-std::vector<std::string> numeric_constant_names(std::string_view text) {
-  std::vector<std::string> names;
-  for (std::size_t line = 0; line < text.size();) {
-    const std::size_t end = std::min(text.find('\n', line), text.size());
-    std::size_t at = line;
-    while (at < end && is_identifier_char(text[at])) ++at;
-    if (at > line && !(text[line] >= '0' && text[line] <= '9')) {
-      const std::string_view rest = text.substr(at, end - at);
-      const std::size_t eq = rest.find('=');
-      const std::size_t first = rest.find_first_not_of(' ');
-      if (eq != std::string_view::npos && (eq + 1 >= rest.size() || rest[eq + 1] != '=') &&
-          (first == eq || rest[first] == ':')) {
-        const std::size_t value = rest.find_first_not_of(" (", eq + 1);
-        const std::string_view expression = value == std::string_view::npos ? "" : rest.substr(value);
-        const bool numeric = !expression.empty() && (std::string_view("0123456789.-+").find(expression[0]) != std::string_view::npos ||
-                                                     expression.starts_with("float(") || expression.starts_with("int(") ||
-                                                     expression.starts_with("math.") || expression.starts_with("np."));
-        if (numeric) names.emplace_back(text.substr(line, at - line));
-      }
-    }
-    line = end + 1;
-  }
-  return names;
-}
+// float16's smallest normal number, 2^-14: the planner's small float literals lie below it.
+constexpr double kSmallestFloat16Normal = 6.103515625e-05;
 
 struct SettledValue {
   double value = 0.0;
@@ -167,10 +141,16 @@ class ProjectStep {
 
   ProjectOutcome run() {
     const auto start = std::chrono::steady_clock::now();
+    auto lap = [&, last = start]() mutable { auto now = std::chrono::steady_clock::now(); double d = std::chrono::duration<double>(now - last).count(); last = now; return d; };
     fold_imported_constants();
+    double a = lap();
     add_project_apis();
+    double b = lap();
     settle_all();
+    double c = lap();
     read_hydra_targets();
+    double d = lap();
+    if (getenv("LAPS")) fprintf(stderr, "laps fold %.3f apis %.3f settle %.3f hydra %.3f\n", a, b, c, d);
     out_.table = std::move(table_);
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(out_);
@@ -275,13 +255,8 @@ class ProjectStep {
   // identifier filter `user` may name, into `out` by qualified name.
   void add_module_constants(const std::string& module, std::size_t file, const IdentifierFilter& user,
                             ImportedConstants& out) {
-    // The names the module may bind to a number, once per module (most files import the same few);
-    // the module is parsed only when the user may name one of them.
-    auto [known, inserted] = numeric_modules_.try_emplace(file);
-    if (inserted)
-      if (const auto text = read_quietly(in_.python_files[file], in_.pass.limits))
-        known->second = numeric_constant_names(std::string_view(text->text()).substr(text->content_offset()));
-    if (!user.may_contain_any(known->second)) return;
+    // The module is parsed only when the user may name a number it binds (the first pass's list).
+    if (!user.may_contain_any(results_[file].numeric_names)) return;
     const python::ModuleExports* exports = exports_of(file);
     if (exports == nullptr) return;
     for (const auto& [name, value] : exports->values) {
@@ -300,17 +275,36 @@ class ProjectStep {
   // run's words cannot produce a fact and are left alone.
   // Adds to `into` the tree's numeric constants that file `i` imports and may name; whether it
   // imports any. Each file is asked once.
+  // The modules of the tree that bind a number and that each of `files` imports, read once per file,
+  // the files in parallel (reading them again is most of this step's time).
+  void read_tree_imports(const std::vector<std::size_t>& files) {
+    std::vector<std::size_t> unread;
+    for (const std::size_t i : files)
+      if (tree_imports_.count(i) == 0) unread.push_back(i);
+    std::vector<std::vector<std::pair<std::string, std::size_t>>> found(unread.size());
+    parallel_for(unread.size(), in_.pass.jobs, [&](std::size_t k, const python::Parser&) {
+      const std::size_t i = unread[k];
+      const auto text = read_quietly(in_.python_files[i], in_.pass.limits);
+      if (!text) return;
+      const ModuleInfo& info = in_.modules.of(i);
+      for (std::string& module : python::imported_module_candidates(
+               std::string_view(text->text()).substr(text->content_offset()), {info.name, info.is_package})) {
+        const auto file = in_.modules.file_of(module);
+        if (file && *file != i && !results_[*file].numeric_names.empty()) found[k].emplace_back(std::move(module), *file);
+      }
+    });
+    for (std::size_t k = 0; k < unread.size(); ++k) tree_imports_.emplace(unread[k], std::move(found[k]));
+  }
+
+  // Adds to `into` the tree's numeric constants that file `i` imports and may name (read_tree_imports
+  // has read it); whether it imports any. Each file is asked once.
   bool add_imported_constants(std::size_t i, ImportedConstants& into) {
     if (const auto it = imports_constants_.find(i); it != imports_constants_.end()) return it->second;
     bool imports_constants = false;
-    if (const auto text = read_quietly(in_.python_files[i], in_.pass.limits)) {
-      const IdentifierFilter& filter = results_[i].identifiers;
-      const ModuleInfo& info = in_.modules.of(i);
-      for (const std::string& module : python::imported_module_candidates(
-               std::string_view(text->text()).substr(text->content_offset()), {info.name, info.is_package})) {
-        const auto file = in_.modules.file_of(module);
-        if (!file || *file == i) continue;
-        add_module_constants(module, *file, filter, into);
+    const IdentifierFilter& filter = results_[i].identifiers;
+    if (const auto imports = tree_imports_.find(i); imports != tree_imports_.end()) {
+      for (const auto& [module, file] : imports->second) {
+        add_module_constants(module, file, filter, into);
         // The module's constants this file may name (another file may have added them first).
         const std::string prefix = module + ".";
         for (auto it = into.lower_bound(prefix);
@@ -328,8 +322,11 @@ class ProjectStep {
   // set from an imported constant), added to the map the passes share.
   std::shared_ptr<const ImportedConstants> constants_for(const std::function<bool(std::size_t)>& reads) {
     auto constants = std::make_shared<ImportedConstants>(imported_constants_ ? *imported_constants_ : ImportedConstants{});
+    std::vector<std::size_t> files;
     for (std::size_t i = 0; i < results_.size(); ++i)
-      if (reads(i)) add_imported_constants(i, *constants);
+      if (reads(i)) files.push_back(i);
+    read_tree_imports(files);
+    for (const std::size_t i : files) add_imported_constants(i, *constants);
     imported_constants_ = constants;
     return imported_constants_;
   }
@@ -340,21 +337,37 @@ class ProjectStep {
   // size, a shape, an epsilon), and both modes read the same code.
   void fold_imported_constants() {
     const std::vector<std::string> small_pair_words = small_pair_halves();
+    // Every name a module of the tree binds to a number: a file naming none imports none (its
+    // identifier filter says so without reading it again).
+    std::vector<std::string> numeric_names;
+    for (const auto& result : results_)
+      numeric_names.insert(numeric_names.end(), result.numeric_names.begin(), result.numeric_names.end());
+    std::sort(numeric_names.begin(), numeric_names.end());
+    numeric_names.erase(std::unique(numeric_names.begin(), numeric_names.end()), numeric_names.end());
+    if (numeric_names.empty()) return;
     auto constants = std::make_shared<ImportedConstants>();
-    std::vector<std::size_t> files;
+    std::vector<std::size_t> candidates, files;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       // A file the first pass left out names no word of the run, or only a pair's half: a number
       // from elsewhere can complete only a pair that asks for a small float (`x.half() + EPS`).
       if (!results_[i].facts && !results_[i].identifiers.may_contain_any(small_pair_words)) continue;
-      if (add_imported_constants(i, *constants)) files.push_back(i);
+      if (results_[i].identifiers.may_contain_any(numeric_names)) candidates.push_back(i);
     }
+    read_tree_imports(candidates);
+    for (const std::size_t i : candidates)
+      if (add_imported_constants(i, *constants)) files.push_back(i);
     imported_constants_ = constants;
     if (files.empty()) return;
     PythonPassOptions options = in_.pass;
     options.build_filters = false;
     options.skip_prefilter = true;
-    options.python.mode = python::ParseMode::Full;
     options.python.imported_constants = constants;
+    // The region planner knows a file's own small constants (`EPS = 1e-8` makes `x.half() + EPS`
+    // relevant), not imported ones: where one is imported, the files are parsed whole.
+    const bool small_imported = std::any_of(constants->begin(), constants->end(), [](const auto& entry) {
+      return entry.second.value > 0.0 && entry.second.value < kSmallestFloat16Normal;
+    });
+    if (small_imported) options.python.mode = python::ParseMode::Full;
     std::vector<PythonFileResult> again(in_.python_files.size());
     run_python_pass(in_.python_files, in_.modules, files, options, again);
     for (const std::size_t i : files) {
@@ -1031,8 +1044,9 @@ class ProjectStep {
   ProjectOutcome out_;
   std::unique_ptr<python::Parser> parser_;
   std::shared_ptr<const ImportedConstants> imported_constants_;  // handed to the later passes too
-  std::unordered_map<std::size_t, std::vector<std::string>> numeric_modules_;
-  std::unordered_map<std::size_t, bool> imports_constants_;  // file -> whether it imports one  // file -> names it may bind to numbers
+  std::unordered_map<std::size_t, bool> imports_constants_;  // file -> whether it imports one
+  // file -> the modules of the tree binding a number that it imports, with their files
+  std::unordered_map<std::size_t, std::vector<std::pair<std::string, std::size_t>>> tree_imports_;
   std::unordered_map<std::size_t, std::shared_ptr<const python::ModuleExports>> exports_;
   std::unordered_set<std::string> defined_callables_;
   std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;

@@ -1,8 +1,10 @@
 #include "engine/python_pass.h"
 
+
 #include "cache/hash.h"
 #include "engine/session_cache.h"
 #include "python/frontend.h"
+#include "python/imports.h"
 #include "python/regions.h"
 #include "python/syntax.h"
 
@@ -68,11 +70,12 @@ struct PairTest {
   std::vector<std::string> first_words, second_words;  // without the marker
   bool first_small = false, second_small = false, second_classes = false;
   bool classes_count = false;  // a class may hold the pair, as a whole or in one method
+  const python::WordPair* pair = nullptr;
   // The first half counts anywhere in the file: each chunk holding the second half holds the pair.
   bool first_anywhere = false;
 
   PairTest(const python::WordPair& pair, std::size_t at, std::size_t q)
-      : index(at), slot(q), second_classes(pair.second_classes), classes_count(pair.classes || pair.methods),
+      : index(at), slot(q), second_classes(pair.second_classes), classes_count(pair.classes || pair.methods), pair(&pair),
         first_anywhere(pair.first_anywhere) {
     for (const auto& word : pair.first) {
       if (word == python::kSmallFloatLiteral) first_small = true;
@@ -134,8 +137,15 @@ struct PairTest {
              ((chunk_roles[c] | aliased) & second_bit) != 0 ||
              (!class_words.empty() && scan_identifiers(text_of(c), class_words, none, false).names_a_word);
     };
+    // A class holds a pair it may not hold as a whole only in one method, read as the planner reads it.
+    auto in_a_method = [&](std::size_t c) {
+      return python::a_method_may_hold(content, chunks[c], *pair, first_anywhere || (aliased & first_bit) != 0,
+                                       (aliased & second_bit) != 0 || (second_small && small_outside_definitions),
+                                       standing_in);
+    };
     for (const std::size_t c : with_first)
-      if (chunks[c].is_definition && has_second(c)) return true;
+      if (chunks[c].is_definition && has_second(c) && (!chunks[c].is_class || pair->classes || in_a_method(c)))
+        return true;
     // The module's own statements, together: one of them with the first half, any with the second.
     if (std::any_of(with_first.begin(), with_first.end(), [&](std::size_t c) { return !chunks[c].is_definition; }))
       for (std::size_t c = 0; c < chunks.size(); ++c)
@@ -180,7 +190,9 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
     key.add(static_cast<std::uint64_t>(pair.first_anywhere) | static_cast<std::uint64_t>(pair.classes) << 1 |
             static_cast<std::uint64_t>(pair.second_classes) << 2 |
             static_cast<std::uint64_t>(pair.second_only_through_classes) << 3 |
-            static_cast<std::uint64_t>(pair.methods) << 4);
+            static_cast<std::uint64_t>(pair.methods) << 4 |
+            static_cast<std::uint64_t>(pair.second_called_in_methods) << 5 |
+            static_cast<std::uint64_t>(pair.init_counts) << 6);
   }
   if (o.imported_constants) {
     key.add("imported constants").add(static_cast<std::uint64_t>(o.imported_constants->size()));
@@ -306,7 +318,10 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         for (const auto& pair : options.python.pairs)
           if (pair.first_anywhere) file_pairs.push_back(pair);  // left to the planner
         chosen = chosen || pair_chosen;
-        if (options.build_filters) result.identifiers = std::move(scan.filter);
+        if (options.build_filters) {
+          result.identifiers = std::move(scan.filter);
+          result.numeric_names = python::numeric_constant_names(content);
+        }
       }
       if (chosen) selected[k] = Selected{i, std::move(file), framework_file, std::move(file_pairs)};
     } catch (const std::exception& e) {

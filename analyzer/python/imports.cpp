@@ -137,6 +137,35 @@ std::string take_dotted(std::string_view& text) {
 
 }  // namespace
 
+// (python/imports.h) The names a module's text may bind to a number at module level: lines at column 0 assigning a
+// numeric expression (`EPS = 1e-5`, `N: int = 64`, `SIZE = (2 ** 3)`, `LR = -1e-3`,
+// `EPS = float("1e-8")`, `TINY = math.ldexp(1, -20)`). A cheap test before the module is parsed for
+// its exports; a constant bound to another name (`EPS = BASE_EPS`) is not seen.
+std::vector<std::string> numeric_constant_names(std::string_view text) {
+  std::vector<std::string> names;
+  for (std::size_t line = 0; line < text.size();) {
+    const std::size_t end = std::min(text.find('\n', line), text.size());
+    std::size_t at = line;
+    while (at < end && is_identifier_char(text[at])) ++at;
+    if (at > line && !(text[line] >= '0' && text[line] <= '9')) {
+      const std::string_view rest = text.substr(at, end - at);
+      const std::size_t eq = rest.find('=');
+      const std::size_t first = rest.find_first_not_of(' ');
+      if (eq != std::string_view::npos && (eq + 1 >= rest.size() || rest[eq + 1] != '=') &&
+          (first == eq || rest[first] == ':')) {
+        const std::size_t value = rest.find_first_not_of(" (", eq + 1);
+        const std::string_view expression = value == std::string_view::npos ? "" : rest.substr(value);
+        const bool numeric = !expression.empty() && (std::string_view("0123456789.-+").find(expression[0]) != std::string_view::npos ||
+                                                     expression.starts_with("float(") || expression.starts_with("int(") ||
+                                                     expression.starts_with("math.") || expression.starts_with("np."));
+        if (numeric) names.emplace_back(text.substr(line, at - line));
+      }
+    }
+    line = end + 1;
+  }
+  return names;
+}
+
 std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context) {
   std::vector<std::string> out;
   std::unordered_set<std::string> seen;  // not a search of `out` per candidate: quadratic in a file's imports

@@ -56,6 +56,12 @@ class ImportTable {
 // too): this decides which files to read, and reading one more is harmless.
 std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context);
 
+// The names a module's text may bind to a number at module level: lines at column 0 assigning a
+// numeric expression (`EPS = 1e-5`, `N: int = 64`, `LR = -1e-3`, `EPS = float("1e-8")`). Read by
+// the first pass of every file, so that the project step knows, without reading a file again,
+// which modules may export a constant another module imports.
+std::vector<std::string> numeric_constant_names(std::string_view text);
+
 // "torch . nn" (dotted_name text may hold spaces or comments) -> "torch.nn".
 std::string normalize_dotted(std::string_view text);
 

@@ -466,6 +466,7 @@ class RangeBuilder {
 
 bool mentions_identifier(std::string_view text, std::string_view word) { return mentions_word(text, word); }
 
+
 namespace {
 
 // The statements of one block: from `begin` to `end`, a statement starts at a line whose
@@ -929,12 +930,20 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
   std::vector<char> first_in_file_of(pairs.size(), 0);
   for (std::size_t p = 0; p < pairs.size(); ++p)
     first_in_file_of[p] = pairs[p].first_anywhere && mentions_any(source, pairs[p].first);
+  // Whether a word of the source is called or constructed: `(` after it, past blanks.
+  auto called = [&](std::string_view word) {
+    std::size_t at = static_cast<std::size_t>(word.data() - source.data()) + word.size();
+    while (at < source.size() && (source[at] == ' ' || source[at] == '\t')) ++at;
+    return at < source.size() && source[at] == '(';
+  };
   // Whether a member of a definition (its text and code identifiers) holds both halves of pair p.
   auto member_holds_pair = [&](std::string_view text, std::span<const std::string_view> member_ids, std::size_t p) {
     const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
+    const bool second_called = pairs[p].second_called_in_methods;
     std::uint64_t bits = 0;
     for (const auto word : member_ids)
-      if (const auto it = half_bits.find(word); it != half_bits.end()) bits |= it->second;
+      if (const auto it = half_bits.find(word); it != half_bits.end())
+        bits |= second_called && !called(word) ? it->second & ~second_bit : it->second;
     const bool first = first_in_file_of[p] || (bits & first_bit) != 0;
     if (!first) return false;
     if ((bits & second_bit) != 0) return true;
@@ -953,12 +962,17 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
   };
   // A pair a class may not hold as a whole (most are read from one function's statements) is
   // still held by one of its methods: the class is relevant, and that method kept (below).
+  // Each class's body, split once whatever the number of pairs that ask (nullopt inside: the lexer
+  // cannot tell).
+  std::unordered_map<std::size_t, std::optional<Body>> bodies;
   auto a_method_holds_pair = [&](std::size_t k, std::size_t p) {
     if (!pairs[p].methods) return false;
-    const auto body = split_body(source, (*chunks)[k]);
+    auto [at, fresh] = bodies.try_emplace(k);
+    if (fresh) at->second = split_body(source, (*chunks)[k]);
+    const std::optional<Body>& body = at->second;
     if (!body) return true;  // the lexer cannot tell: keep the class (a parse costs only speed)
     return std::any_of(body->members.begin(), body->members.end(), [&](const TopLevelChunk& member) {
-      if (!member.is_definition) return false;
+      if (!member.is_definition || (!pairs[p].init_counts && member.name == "__init__")) return false;
       const std::string_view text = source.substr(member.begin, member.end - member.begin);
       return member_holds_pair(text, ids_within(ids[k], text.data(), text.data() + text.size()), p);
     });
@@ -1375,6 +1389,34 @@ bool nothing_relevant(std::string_view source, const std::vector<std::string>& t
                       const std::vector<WordPair>& pairs, bool own_names_count) {
   const auto plan = plan_or_relevance(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count, true);
   return plan && plan->nothing_relevant;
+}
+
+bool a_method_may_hold(std::string_view source, const TopLevelChunk& chunk, const WordPair& pair, bool first_elsewhere,
+                       bool second_elsewhere, std::span<const std::string> second_words) {
+  const auto body = split_body(source, chunk);
+  if (!body) return true;
+  auto in = [](const std::vector<std::string>& words, std::string_view w) {
+    return std::find(words.begin(), words.end(), w) != words.end();
+  };
+  const bool first_small = in(pair.first, kSmallFloatLiteral), second_small = in(pair.second, kSmallFloatLiteral);
+  for (const TopLevelChunk& member : body->members) {
+    if (!member.is_definition || (!pair.init_counts && member.name == "__init__")) continue;
+    const std::string_view text = source.substr(member.begin, member.end - member.begin);
+    std::vector<std::string_view> ids;
+    code_identifiers(text, ids);
+    bool first = first_elsewhere || (first_small && has_small_float_literal(text));
+    bool second = second_elsewhere || (second_small && has_small_float_literal(text));
+    for (const auto w : ids) {
+      first = first || in(pair.first, w);
+      if (!second && (in(pair.second, w) || std::find(second_words.begin(), second_words.end(), w) != second_words.end())) {
+        std::size_t at = static_cast<std::size_t>(w.data() - source.data()) + w.size();
+        while (at < source.size() && (source[at] == ' ' || source[at] == '\t')) ++at;
+        second = !pair.second_called_in_methods || (at < source.size() && source[at] == '(');
+      }
+      if (first && second) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace cudnnlint::python

@@ -65,6 +65,14 @@ struct WordPair {
   // fact far more often than in those that do (a model class's __init__ holding `torch.zeros` for
   // a parameter and a block class's name).
   bool methods = true;
+  // In a method, a word of `second` counts only where it is called or constructed (`Conv2d(`): a
+  // model class's `_init_weights` naming `nn.Conv1d` in an isinstance test next to `torch.int64`
+  // holds no integer input to a convolution.
+  bool second_called_in_methods = false;
+  // Whether __init__ counts among those methods. Not where the extractor reads what a method applies
+  // (a layer run on a tensor): __init__ builds layers and parameters (`nn.Sequential(...)`,
+  // `torch.zeros(...)` for a parameter) and applies none.
+  bool init_counts = true;
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 
@@ -89,6 +97,14 @@ bool nothing_relevant(std::string_view source, const std::vector<std::string>& t
 
 // Whether `text` names `word` as a whole identifier.
 bool mentions_identifier(std::string_view text, std::string_view word);
+
+// Whether one method of the class `chunk` may hold both halves of `pair`, read as the planner reads
+// a method (code identifiers; `second_called_in_methods`), for the prefilter of files no word chose.
+// `first_elsewhere` / `second_elsewhere`: that half counts in every method (an alias the prefilter
+// does not follow, a small module constant); `second_words`: more words of the second half (the
+// classes standing for it). True when the lexer cannot split the class.
+bool a_method_may_hold(std::string_view source, const TopLevelChunk& chunk, const WordPair& pair, bool first_elsewhere,
+                       bool second_elsewhere, std::span<const std::string> second_words);
 
 }  // namespace cudnnlint::python
 

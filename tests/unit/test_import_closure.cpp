@@ -102,3 +102,20 @@ TEST_F(ImportClosureTest, TheGraphKnowsEachFilesImporters) {
 
 }  // namespace
 }  // namespace cudnnlint
+
+namespace cudnnlint {
+namespace {
+
+// The first pass's list of names a module binds to a number at column 0: what the project step
+// asks before it parses a module for the constants another module imports.
+TEST(NumericConstantNames, ColumnZeroAssignmentsOfNumbers) {
+  const std::string source =
+      "EPS = 1e-8\nN: int = 64\nLR = -3e-4\nSIZE = (2 ** 3)\nTINY = float(\"1e-9\")\nHALF = math.ldexp(1, -1)\n"
+      "NAME = \"resnet\"\nALIAS = EPS\nx == 3\n  INDENTED = 1\n9LIVES = 1\ndef f(a=1):\n    B = 2\n";
+  const std::vector<std::string> expected{"EPS", "N", "LR", "SIZE", "TINY", "HALF"};
+  EXPECT_EQ(python::numeric_constant_names(source), expected);
+  EXPECT_TRUE(python::numeric_constant_names("").empty());
+}
+
+}  // namespace
+}  // namespace cudnnlint

@@ -339,5 +339,32 @@ TEST(RegionPlan, PairsKeepOnlyTheFunctionsAndMethodsHoldingBothHalves) {
   EXPECT_FALSE(plan_covers(*plan, text.find("def big_eps")));
 }
 
+// A pair declares how a method may hold it: its second half called there (not named in an
+// isinstance test), and whether __init__ counts (it builds layers and applies none).
+TEST(RegionPlan, MethodPairsDeclareCalledHalvesAndWhetherInitCounts) {
+  const std::string text =
+      "import torch\nimport torch.nn as nn\n"
+      "class Weights(nn.Module):\n    def _init_weights(self, m):\n"
+      "        if isinstance(m, (nn.Conv1d, nn.Linear)):\n            m.bias.data = torch.tensor(0.0)\n"
+      "class Applies(nn.Module):\n    def run(self, x):\n        return nn.Conv2d(3, 8, 3)(x.long())\n"
+      "class Builds(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+      "        self.conv = nn.Conv2d(3, 8, 3)\n        self.ids = torch.tensor([1, 2])\n";
+  const python::WordPair pair{.first = {"long", "tensor"}, .second = {"Conv1d", "Conv2d"},
+                              .second_called_in_methods = true, .init_counts = false};
+  const auto plan = python::plan_parse(text, {}, {}, {}, {pair}, false);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_FALSE(plan_covers(*plan, text.find("class Weights")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("class Applies")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("class Builds")));
+  // The prefilter's reading of one class agrees.
+  const auto chunks = python::split_top_level(text);
+  ASSERT_TRUE(chunks.has_value());
+  std::vector<std::string> none;
+  for (const auto& chunk : *chunks) {
+    if (!chunk.is_class) continue;
+    EXPECT_EQ(python::a_method_may_hold(text, chunk, pair, false, false, none), chunk.name == "Applies") << chunk.name;
+  }
+}
+
 }  // namespace
 }  // namespace cudnnlint
