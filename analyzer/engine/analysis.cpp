@@ -10,6 +10,7 @@
 #include "engine/session_cache.h"
 #include "engine/project.h"
 #include "engine/python_pass.h"
+#include "python/relevance.h"
 #include "engine/target_resolution.h"
 #include "core/framework_releases.h"
 #include "rules/rule.h"
@@ -64,76 +65,6 @@ std::vector<std::string> python_families(const AnalysisOptions& options) {
   if (selected_family("dtype")) families.emplace_back(kDtypeFamily);
   if (selected_family("shape")) families.emplace_back(kShapeFamily);
   return families;
-}
-
-// The dtype family's words. Its facts need two things in one function (or in the module's own
-// statements): a tensor whose element type the code sets (`randint`, `.long()`, `.half()`) and a
-// layer or model that consumes it, or a float16 operand and a small epsilon, or a float16 model
-// and an optimizer. Each half alone is common (`torch.long` is in most model files): a file is read
-// only when it holds both halves somewhere, and the region planner parses only the definitions (or
-// the module statements) holding both.
-void add_dtype_words(const ApiTable& table, PythonPassOptions& pass) {
-  const std::vector<std::string> half_words{"half", "float16", "autocast"};
-  std::vector<std::string> sources{"randint", "from_numpy", "PILToTensor", "pil_to_tensor", "read_image",
-                                   "decode_image", "decode_jpeg", "decode_png", "imread", "long", "byte", "uint8",
-                                   "int64", "int32", "int16", "int8", "bfloat16", "cast", "tensor", "as_tensor",
-                                   "constant", "convert_to_tensor"};
-  sources.insert(sources.end(), half_words.begin(), half_words.end());
-  std::vector<std::string> consumers = table.trigger_words(std::vector<std::string>{
-      std::string(kConvolutionFamily), std::string(kNormalizationFamily)});
-  for (const char* word : {"Sequential", "create_model", "get_model", "alexnet", "vgg11", "vgg16", "vgg19",
-                           "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
-                           "wide_resnet50_2", "densenet121", "mobilenet_v2", "mobilenet_v3_small",
-                           "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "convnext_tiny",
-                           "regnet_y_400mf", "squeezenet1_0", "googlenet", "inception_v3", "shufflenet_v2_x1_0",
-                           "vit_b_16", "swin_t"})
-    consumers.emplace_back(word);
-  const std::vector<std::string> optimizers = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
-  // In a method, the consumer must be built or called there (`nn.Conv2d(...)`, `conv(x)` through a
-  // name bound to one: a model class's isinstance tests name every layer type), and not in __init__,
-  // which builds layers and applies none.
-  pass.python.pairs.push_back({.first = sources, .second = consumers, .second_classes = true,
-                               .second_called_in_methods = true, .init_counts = false});
-  pass.python.pairs.push_back({.first = half_words, .second = {std::string(python::kSmallFloatLiteral)}});
-  // A trainer's __init__ may build a float16 model and its optimizer.
-  pass.python.pairs.push_back({.first = half_words, .second = optimizers, .second_called_in_methods = true});
-  // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16:
-  // the epsilons in a layer class's `call`.
-  pass.python.pairs.push_back(
-      {.first = {"mixed_float16"}, .second = {std::string(python::kSmallFloatLiteral)}, .first_anywhere = true, .classes = true});
-  // The policy is a string: the first pass's quoted words find `"mixed_float16"` on their own.
-  pass.quoted.emplace_back("mixed_float16");
-}
-
-// The shape family's words: a stack of layers (`Sequential`) and a size source
-// (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`, `input_shape=`, a torchvision crop or
-// resize) in one function, or in the module's statements together. The extractor reads nothing
-// else (a stack and its input in one scope, not in a class), so these are all the planner must parse.
-void add_shape_words(PythonPassOptions& pass) {
-  pass.python.pairs.push_back({.first = {"Sequential"},
-                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
-                                "input_shape", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"},
-                               .init_counts = false});
-  // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
-  pass.python.pairs.push_back({.first = {"Input"},
-                               .second = {"Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
-                                "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D",
-                                "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
-                                "AvgPool3D"},
-                               .init_counts = false});
-  // Functional convolutions on literal-shaped tensors: `F.conv2d(torch.randn(...), torch.randn(...))`.
-  pass.python.pairs.push_back({.first = {"conv1d", "conv2d", "conv3d"},
-                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
-                               .init_counts = false});
-  // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
-  // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
-  // half where its name is used, and is then parsed whole (its __init__ and forward).
-  pass.python.pairs.push_back({.first = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "CenterCrop",
-                                "RandomCrop", "RandomResizedCrop", "Resize"},
-                               .second = {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
-                                "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
-                                "avg_pool2d", "avg_pool3d"},
-                               .second_classes = true, .second_only_through_classes = true, .methods = false});
 }
 
 // The headers the run's C/C++ files include, by the name they include them with.
@@ -512,24 +443,18 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.skip_prefilter = options.full_parse;
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
   pass.python.families = families;
-  pass.words = builtin.trigger_words(pass.python.families);
-  // Method APIs (tf.data's `batch`, Keras's `fit`) and the zero-size tensors the loader family reads
-  // (`tf.zeros([0, ...])` into a TensorFlow layer) matter only in files that name TensorFlow or Keras.
-  if (std::find(pass.python.families.begin(), pass.python.families.end(), kLoaderFamily) != pass.python.families.end()) {
-    pass.framework_markers = {"tensorflow", "keras", "tf_keras"};
-    for (const auto& [method, api] : builtin.methods_of(kLoaderFamily)) pass.framework_words.push_back(method);
-    pass.framework_words.emplace_back("zeros");
-  }
-  for (const auto& token : builtin.quoted_tokens(pass.python.families))
-    pass.quoted.push_back(token.substr(1, token.size() - 2));
+  // What makes a file, a definition or a statement relevant: declared by the families' extractors
+  // (python/relevance.h), read by the prefilter and the region planner alike.
+  python::Relevance relevance = python::relevance_of(builtin, pass.python.families);
+  pass.words = relevance.words;
+  pass.quoted = std::move(relevance.quoted);
+  pass.framework_markers = std::move(relevance.framework_markers);
+  pass.framework_words = std::move(relevance.framework_words);
   pass.build_filters = true;
-  pass.python.triggers = builtin.quoted_tokens(pass.python.families);
-  pass.python.trigger_words = pass.words;
-  if (std::find(pass.python.families.begin(), pass.python.families.end(), kDtypeFamily) != pass.python.families.end())
-    add_dtype_words(builtin, pass);
-  if (std::find(pass.python.families.begin(), pass.python.families.end(), kShapeFamily) != pass.python.families.end())
-    add_shape_words(pass);
-  pass.python.attributes = builtin.instance_attributes();
+  pass.python.triggers = std::move(relevance.quoted_tokens);
+  pass.python.trigger_words = std::move(relevance.words);
+  pass.python.pairs = std::move(relevance.pairs);
+  pass.python.attributes = std::move(relevance.attributes);
   // In the first pass a definition named like an API (transformers' `class TrainingArguments`) is
   // the library defining it, not code using it.
   pass.python.own_names_count = false;

@@ -6,6 +6,7 @@
 #include "core/source_file.h"
 #include "python/frontend.h"
 #include "python/incremental_tree.h"
+#include "python/relevance.h"
 #include "python/syntax.h"
 
 #include <cstddef>
@@ -31,12 +32,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.config_defaults = true;
     return options;
   }();
+  // A run's first-pass relevance (python/relevance.h): its words, quoted names, attributes and the
+  // dtype and shape families' word pairs, so that the planner is exercised as a run configures it.
   static const python::PythonOptions regions = [&] {
     python::PythonOptions options = full;
     options.mode = python::ParseMode::Regions;
-    options.triggers = table.trigger_tokens(families);
-    options.trigger_words = table.trigger_words(families);
-    options.attributes = table.instance_attributes();
+    python::Relevance relevance = python::relevance_of(table, families);
+    options.triggers = std::move(relevance.quoted_tokens);
+    options.trigger_words = std::move(relevance.words);
+    options.trigger_words.insert(options.trigger_words.end(), relevance.framework_words.begin(),
+                                 relevance.framework_words.end());
+    options.attributes = std::move(relevance.attributes);
+    options.pairs = std::move(relevance.pairs);
     return options;
   }();
   python::PythonOptions kept = regions;
