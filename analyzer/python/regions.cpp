@@ -86,6 +86,13 @@ constexpr std::array<unsigned char, 256> kCodeByteClass = [] {
   return table;
 }();
 
+// Whether `word`, a view into `source`, is called or constructed there: `(` after it, past blanks.
+bool called_in(std::string_view source, std::string_view word) {
+  std::size_t at = static_cast<std::size_t>(word.data() - source.data()) + word.size();
+  while (at < source.size() && (source[at] == ' ' || source[at] == '\t')) ++at;
+  return at < source.size() && source[at] == '(';
+}
+
 bool starts_with_keyword(std::string_view text, std::string_view keyword) {
   return text.size() > keyword.size() && text.substr(0, keyword.size()) == keyword &&
          !is_identifier_char(text[keyword.size()]);
@@ -930,12 +937,6 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
   std::vector<char> first_in_file_of(pairs.size(), 0);
   for (std::size_t p = 0; p < pairs.size(); ++p)
     first_in_file_of[p] = pairs[p].first_anywhere && mentions_any(source, pairs[p].first);
-  // Whether a word of the source is called or constructed: `(` after it, past blanks.
-  auto called = [&](std::string_view word) {
-    std::size_t at = static_cast<std::size_t>(word.data() - source.data()) + word.size();
-    while (at < source.size() && (source[at] == ' ' || source[at] == '\t')) ++at;
-    return at < source.size() && source[at] == '(';
-  };
   // Whether a member of a definition (its text and code identifiers) holds both halves of pair p.
   auto member_holds_pair = [&](std::string_view text, std::span<const std::string_view> member_ids, std::size_t p) {
     const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
@@ -943,7 +944,7 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
     std::uint64_t bits = 0;
     for (const auto word : member_ids)
       if (const auto it = half_bits.find(word); it != half_bits.end())
-        bits |= second_called && !called(word) ? it->second & ~second_bit : it->second;
+        bits |= second_called && !called_in(source, word) ? it->second & ~second_bit : it->second;
     const bool first = first_in_file_of[p] || (bits & first_bit) != 0;
     if (!first) return false;
     if ((bits & second_bit) != 0) return true;
@@ -1408,11 +1409,8 @@ bool a_method_may_hold(std::string_view source, const TopLevelChunk& chunk, cons
     bool second = second_elsewhere || (second_small && has_small_float_literal(text));
     for (const auto w : ids) {
       first = first || in(pair.first, w);
-      if (!second && (in(pair.second, w) || std::find(second_words.begin(), second_words.end(), w) != second_words.end())) {
-        std::size_t at = static_cast<std::size_t>(w.data() - source.data()) + w.size();
-        while (at < source.size() && (source[at] == ' ' || source[at] == '\t')) ++at;
-        second = !pair.second_called_in_methods || (at < source.size() && source[at] == '(');
-      }
+      if (!second && (in(pair.second, w) || std::find(second_words.begin(), second_words.end(), w) != second_words.end()))
+        second = !pair.second_called_in_methods || called_in(source, w);
       if (first && second) return true;
     }
   }
