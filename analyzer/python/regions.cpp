@@ -798,211 +798,296 @@ std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view sourc
 
 namespace {
 
-// `relevance_only`: the plan is wanted only for whether anything is relevant; answered as soon as
-// one chunk is (a plan with no ranges and nothing_relevant false).
-std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::vector<std::string>& trigger_tokens,
-                                           const std::vector<std::string>& trigger_words,
-                                           const std::vector<std::string>& attributes,
-                                           const std::vector<WordPair>& pairs, bool own_names_count,
-                                           bool relevance_only) {
+// The region planner: which top-level statements, class members and function statements of a
+// module a run must parse. A chunk matters when it names an API in code, sets an instance
+// attribute the table names, rebinds module names from outside (global/nonlocal), holds both
+// halves of a word pair, or uses a name that something relevant bound (an alias, a partial, a
+// subclass); a relevant statement contributes every name it binds. Imports and compound
+// statements are always parsed. A simple module statement (an assignment or an expression) is
+// parsed when it is relevant or binds a name that parsed code mentions, so constants read by kept
+// code keep exactly the bindings a full parse gives them. Each chunk's code identifiers and bound
+// names are read once; each sweep over the chunks is set lookups only.
+//
+// The phases, in the order plan() runs them: split (chunks, identifiers, kinds), mark_triggers,
+// index_pairs and mark_pairs, spread, keep_bound_statements, include_kept (large definitions in
+// parts). anything_relevant() stops after mark_pairs: the later phases only spread relevance.
+class RegionPlanner {
+ public:
+  RegionPlanner(std::string_view source, const std::vector<std::string>& trigger_tokens,
+                const std::vector<std::string>& trigger_words, const std::vector<std::string>& attributes,
+                const std::vector<WordPair>& pairs, bool own_names_count)
+      : source_(source), words_(trigger_words.begin(), trigger_words.end()), quoted_(trigger_tokens),
+        file_has_quoted_(quoted_.in(source)), attributes_(attributes), pairs_(pairs),
+        own_names_count_(own_names_count) {
+    // More than 32 pairs is a programming error (the families declare a handful), said as one
+    // rather than pairs silently left out of the 64-bit half masks.
+    if (pairs_.size() > 32) throw std::logic_error("the region planner holds at most 32 word pairs");
+  }
+
+  // nullopt: parse the whole file (nothing to gain, or the lexer could not split it).
+  std::optional<ParsePlan> plan() {
+    if (!split()) return std::nullopt;
+    mark_triggers(false);
+    index_pairs();
+    mark_pairs();
+    spread();
+    keep_bound_statements();
+    ParsePlan plan;
+    if (std::none_of(relevant_.begin(), relevant_.end(), [](Relevance r) { return r != Relevance::No; })) {
+      plan.nothing_relevant = true;
+      return plan;
+    }
+    include_kept(plan);
+    if (plan.parsed_bytes >= source_.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain
+    return plan;
+  }
+
+  // Whether plan() would find something relevant; nullopt where it would parse the whole file.
+  // Answered at the first relevant chunk.
+  std::optional<bool> anything_relevant() {
+    if (!split()) return std::nullopt;
+    if (mark_triggers(true)) return true;
+    index_pairs();
+    mark_pairs();
+    return std::any_of(relevant_.begin(), relevant_.end(), [](Relevance r) { return r != Relevance::No; });
+  }
+
+ private:
+  enum class Relevance : std::uint8_t { No, Yes, Harvested };  // Harvested: its bound names followed
+  enum class Kind : std::uint8_t {
+    Definition,   // def, async def, class
+    Simple,       // an assignment or an expression: parsed when it matters
+    PlainImport,  // parsed, like a simple statement, when it names an API or binds a used name
+    Compound,     // anything else at module level (if, for, with, try, a star import): always parsed
+  };
+  // A few sweeps settle almost every file (a name is usually bound above its uses); past them, a
+  // worklist over an index finishes in linear time.
+  static constexpr int kMaxSweeps = 4;
+  // A relevant definition larger than this is parsed in parts (its members or statements).
+  static constexpr std::uint32_t kSplitAbove = 768;
+
+  static std::uint64_t first_bit(std::size_t p) { return std::uint64_t{1} << (2 * p); }
+  static std::uint64_t second_bit(std::size_t p) { return std::uint64_t{1} << (2 * p + 1); }
+
+  std::string_view text_of(std::size_t k) const { return source_.substr(chunks_[k].begin, chunks_[k].end - chunks_[k].begin); }
+  std::string_view member_text(const TopLevelChunk& member) const {
+    return source_.substr(member.begin, member.end - member.begin);
+  }
+
   // A trigger counts where it is code: in a docstring or a comment it cannot make a call. Words
   // count as whole identifiers (`use_batch_norm` is not `batch_norm`); quoted triggers ('BN',
   // mmcv's registry names) are strings by nature and count anywhere.
-  const WordSetView words(trigger_words.begin(), trigger_words.end());
-  // The quoted triggers ('BN', "SyncBN"), found from the file's quotes: most files hold none,
-  // and then no chunk is searched for them.
-  const QuotedTriggers quoted(trigger_tokens);
-  const bool file_has_quoted = quoted.in(source);
-  // A lone CR ends a line for Python but not for tree-sitter's row count: keep such files simple.
-  for (std::size_t at = source.find('\r'); at != std::string_view::npos; at = source.find('\r', at + 1))
-    if (at + 1 >= source.size() || source[at + 1] != '\n') return std::nullopt;
-  auto chunks = split_top_level(source);
-  if (!chunks || chunks->size() < 2) return std::nullopt;
-  // A chunk matters when it names an API in code, sets an instance attribute the table names,
-  // rebinds module names from outside (global/nonlocal), or uses a name that something relevant
-  // bound (an alias, a partial, a subclass); a relevant statement contributes every name it binds.
-  // Imports and compound statements are always parsed. A simple module statement (an assignment
-  // or an expression) is parsed when it is relevant or binds a name that parsed code mentions, so
-  // constants read by kept code keep exactly the bindings a full parse gives them. Repeat until
-  // nothing changes. Each chunk's code identifiers are read once.
-  // Relevance first (it depends only on the names relevant chunks bind), then what is kept.
-  // Each chunk's code identifiers and bound names are read once; each sweep over the chunks is
-  // set lookups only, and a sweep is repeated only when the previous one added something.
-  const std::size_t count = chunks->size();
-  std::vector<char> keep(count, 0);
-  std::vector<char> relevant(count, 0);  // 1: relevant, 2: harvested
-  // Classes read as a whole where they are used (a model class standing for a pair's half: its
-  // __init__ and forward are read together, whatever they name).
-  std::vector<char> whole(count, 0);
-  std::vector<char> simple(count, 0);
-  std::vector<std::vector<std::string_view>> ids(count);
-  WordSetView interesting_set;
-  WordSetView kept_words;  // every code identifier of the parsed chunks
-  auto text_of = [&](std::size_t k) {
-    return source.substr((*chunks)[k].begin, (*chunks)[k].end - (*chunks)[k].begin);
-  };
-  auto names_a_trigger_in = [&](std::string_view text, std::span<const std::string_view> code_ids) {
-    if (file_has_quoted && quoted.in(text)) return true;
-    return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return words.count(w) > 0; });
-  };
-  for (std::size_t k = 0; k < count; ++k) {
-    const TopLevelChunk& chunk = (*chunks)[k];
+  bool names_a_trigger_in(std::string_view text, std::span<const std::string_view> code_ids) const {
+    if (file_has_quoted_ && quoted_.in(text)) return true;
+    return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return words_.count(w) > 0; });
+  }
+
+  // ---- phase 1: chunks -----------------------------------------------------------------------
+
+  bool split() {
+    // A lone CR ends a line for Python but not for tree-sitter's row count: keep such files simple.
+    for (std::size_t at = source_.find('\r'); at != std::string_view::npos; at = source_.find('\r', at + 1))
+      if (at + 1 >= source_.size() || source_[at + 1] != '\n') return false;
+    auto chunks = split_top_level(source_);
+    if (!chunks || chunks->size() < 2) return false;
+    chunks_ = std::move(*chunks);
+    const std::size_t count = chunks_.size();
+    relevant_.assign(count, Relevance::No);
+    keep_.assign(count, false);
+    whole_.assign(count, false);
+    kinds_.assign(count, Kind::Definition);
+    ids_.assign(count, {});
+    return true;
+  }
+
+  // A chunk's code identifiers and kind, read once.
+  void read_chunk(std::size_t k) {
+    const TopLevelChunk& chunk = chunks_[k];
     const std::string_view text = text_of(k);
-    code_identifiers(text, ids[k]);
+    code_identifiers(text, ids_[k]);
     // A definition's own name in its header (`class TrainingArguments:`) binds it, it does not use
     // it: a library defining an API is not relevant for that (a call of the name inside still is).
-    if (!own_names_count && chunk.is_definition && !chunk.name.empty())
-      if (const auto own = std::find(ids[k].begin(), ids[k].end(), chunk.name); own != ids[k].end()) ids[k].erase(own);
-    // A plain import is parsed, like a simple statement, when it names an API or binds a name that
-    // parsed code uses; `simple` is 2 for it.
-    if (!chunk.is_definition) simple[k] = is_simple_statement(text) ? 1 : import_names(text) ? 2 : 0;
-    const bool rebinds = std::any_of(ids[k].begin(), ids[k].end(),
-                                     [](std::string_view w) { return w == "global" || w == "nonlocal"; });
-    if (names_a_trigger_in(text, ids[k]) || rebinds || (chunk.is_definition && assigns_attribute(text, attributes))) {
-      relevant[k] = 1;
-      if (relevance_only) return ParsePlan{};  // relevance only spreads: something is relevant
-    }
+    if (!own_names_count_ && chunk.is_definition && !chunk.name.empty())
+      if (const auto own = std::find(ids_[k].begin(), ids_[k].end(), chunk.name); own != ids_[k].end())
+        ids_[k].erase(own);
+    if (!chunk.is_definition)
+      kinds_[k] = is_simple_statement(text) ? Kind::Simple : import_names(text) ? Kind::PlainImport : Kind::Compound;
   }
-  // Pairs: a definition holding both halves is relevant; the module's own statements are read as
-  // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
-  // naming a half is relevant when the script holds both.
-  // Module constants holding a small float (`EPS = 1e-12`) stand for the literal where they are used.
-  WordSetView small_constants;
-  if (!pairs.empty())
-    for (std::size_t k = 0; k < count; ++k)
-      if (simple[k] == 1 && has_small_float_literal(text_of(k))) {
+
+  // ---- phase 2: chunks naming a trigger ---------------------------------------------------------
+
+  // Reads each chunk, and marks those naming a trigger, rebinding module names, or (a definition)
+  // assigning an attribute the table names. With `stop_at_first`, returns at the first one (the
+  // chunks after it unread): whether there is one.
+  bool mark_triggers(bool stop_at_first) {
+    bool any = false;
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+      read_chunk(k);
+      const bool rebinds = std::any_of(ids_[k].begin(), ids_[k].end(),
+                                       [](std::string_view w) { return w == "global" || w == "nonlocal"; });
+      if (names_a_trigger_in(text_of(k), ids_[k]) || rebinds ||
+          (chunks_[k].is_definition && assigns_attribute(text_of(k), attributes_))) {
+        relevant_[k] = Relevance::Yes;
+        any = true;
+        if (stop_at_first) return true;
+      }
+    }
+    return any;
+  }
+
+  // ---- phase 3: word pairs ----------------------------------------------------------------------
+
+  // Which halves each word stands for (bit 2p: pair p's first half, 2p+1: its second), the module
+  // constants holding a small float, the classes standing for a second half, and each chunk's bits.
+  void index_pairs() {
+    if (pairs_.empty()) return;
+    // Module constants holding a small float (`EPS = 1e-12`) stand for the literal where used.
+    for (std::size_t k = 0; k < chunks_.size(); ++k)
+      if (kinds_[k] == Kind::Simple && has_small_float_literal(text_of(k))) {
         std::vector<std::string_view> bound;
         bound_names(text_of(k), bound, [](std::string_view) { return true; });
-        small_constants.insert(bound.begin(), bound.end());
+        small_constants_.insert(bound.begin(), bound.end());
       }
-  std::vector<signed char> small_literal(count, -1);  // per chunk, computed when first asked
-  auto holds_small_literal = [&](std::size_t k) {
-    if (small_literal[k] < 0) {
-      small_literal[k] = has_small_float_literal(text_of(k)) ||
-                         std::any_of(ids[k].begin(), ids[k].end(),
-                                     [&](std::string_view w) { return small_constants.count(w) > 0; });
+    small_literal_.assign(chunks_.size(), SmallLiteral::Unknown);
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      for (const auto& word : pairs_[p].first) half_bits_[word] |= first_bit(p);
+      for (const auto& word : pairs_[p].second) {
+        if (word == kSmallFloatLiteral) small_bits_ |= second_bit(p);
+        else if (pairs_[p].second_only_through_classes) class_marker_bits_[word] |= second_bit(p);
+        else half_bits_[word] |= second_bit(p);
+      }
     }
-    return small_literal[k] == 1;
-  };
-  // Which halves each chunk names, from one look at each identifier: bit 2p for pair p's first
-  // half, bit 2p+1 for its second. More than 32 pairs is a programming error (the families declare
-  // a handful), said as one rather than pairs silently left out.
-  if (pairs.size() > 32) throw std::logic_error("the region planner holds at most 32 word pairs");
-  WordMap<std::uint64_t> half_bits;
-  WordMap<std::uint64_t> class_marker_bits;  // second halves that count only through classes
-  std::uint64_t small_bits = 0;
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    for (const auto& word : pairs[p].first) half_bits[word] |= std::uint64_t{1} << (2 * p);
-    for (const auto& word : pairs[p].second) {
-      if (word == kSmallFloatLiteral) small_bits |= std::uint64_t{1} << (2 * p + 1);
-      else if (pairs[p].second_only_through_classes) class_marker_bits[word] |= std::uint64_t{1} << (2 * p + 1);
-      else half_bits[word] |= std::uint64_t{1} << (2 * p + 1);
+    index_import_aliases();
+    // Classes standing for a pair's second half (`class Net` building nn.Conv2d), by pair.
+    second_classes_.assign(pairs_.size(), {});
+    for (std::size_t p = 0; p < pairs_.size(); ++p) {
+      if (!pairs_[p].second_classes) continue;
+      for (std::size_t k = 0; k < chunks_.size(); ++k) {
+        if (!chunks_[k].is_class || chunks_[k].name.empty()) continue;
+        const bool names_second = std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
+          const auto it = half_bits_.find(w);
+          if (it != half_bits_.end() && (it->second & second_bit(p)) != 0) return true;
+          const auto marker = class_marker_bits_.find(w);
+          return marker != class_marker_bits_.end() && (marker->second & second_bit(p)) != 0;
+        });
+        if (names_second) second_classes_[p].push_back(k);
+      }
+      for (const std::size_t k : second_classes_[p]) half_bits_[chunks_[k].name] |= second_bit(p);
+    }
+    // Per pair, whether its first half may sit anywhere and the file holds it.
+    first_in_file_.assign(pairs_.size(), false);
+    for (std::size_t p = 0; p < pairs_.size(); ++p)
+      first_in_file_[p] = pairs_[p].first_anywhere && mentions_any(source_, pairs_[p].first);
+    chunk_bits_.assign(chunks_.size(), 0);
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+      if (relevant_[k] != Relevance::No) continue;
+      for (const auto word : ids_[k])
+        if (const auto it = half_bits_.find(word); it != half_bits_.end()) chunk_bits_[k] |= it->second;
     }
   }
+
   // A name an import binds to a half's word stands for it (`from torch.nn import Sequential as Seq`):
   // each name a plain import binds takes the halves of the words it names (over-collecting, for an
   // import binding several names, only costs speed).
-  for (std::size_t k = 0; k < count; ++k) {
-    if (simple[k] != 2) continue;
-    std::uint64_t bits = 0, marker_bits = 0;
-    for (const auto word : ids[k]) {
-      if (const auto it = half_bits.find(word); it != half_bits.end()) bits |= it->second;
-      if (const auto it = class_marker_bits.find(word); it != class_marker_bits.end()) marker_bits |= it->second;
-    }
-    if (bits == 0 && marker_bits == 0) continue;
-    if (const auto bound = import_names(text_of(k)))
-      for (const auto name : *bound) {
-        if (bits != 0) half_bits[name] |= bits;
-        if (marker_bits != 0) class_marker_bits[name] |= marker_bits;
+  void index_import_aliases() {
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+      if (kinds_[k] != Kind::PlainImport) continue;
+      std::uint64_t bits = 0, marker_bits = 0;
+      for (const auto word : ids_[k]) {
+        if (const auto it = half_bits_.find(word); it != half_bits_.end()) bits |= it->second;
+        if (const auto it = class_marker_bits_.find(word); it != class_marker_bits_.end()) marker_bits |= it->second;
       }
-  }
-  // Classes standing for a pair's second half (`class Net` building nn.Conv2d), by pair.
-  std::vector<std::vector<std::size_t>> second_classes(pairs.size());
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    if (!pairs[p].second_classes) continue;
-    const std::uint64_t second_bit = std::uint64_t{1} << (2 * p + 1);
-    for (std::size_t k = 0; k < count; ++k) {
-      if (!(*chunks)[k].is_class || (*chunks)[k].name.empty()) continue;
-      const bool names_second = std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) {
-        const auto it = half_bits.find(w);
-        if (it != half_bits.end() && (it->second & second_bit) != 0) return true;
-        const auto marker = class_marker_bits.find(w);
-        return marker != class_marker_bits.end() && (marker->second & second_bit) != 0;
-      });
-      if (names_second) second_classes[p].push_back(k);
+      if (bits == 0 && marker_bits == 0) continue;
+      if (const auto bound = import_names(text_of(k)))
+        for (const auto name : *bound) {
+          if (bits != 0) half_bits_[name] |= bits;
+          if (marker_bits != 0) class_marker_bits_[name] |= marker_bits;
+        }
     }
-    for (const std::size_t k : second_classes[p]) half_bits[(*chunks)[k].name] |= second_bit;
   }
-  // Per pair, whether its first half may sit anywhere and the file holds it.
-  std::vector<char> first_in_file_of(pairs.size(), 0);
-  for (std::size_t p = 0; p < pairs.size(); ++p)
-    first_in_file_of[p] = pairs[p].first_anywhere && mentions_any(source, pairs[p].first);
+
+  // Whether chunk k holds a small float literal or names a module constant holding one.
+  bool holds_small_literal(std::size_t k) {
+    if (small_literal_[k] == SmallLiteral::Unknown) {
+      const bool holds = has_small_float_literal(text_of(k)) ||
+                         std::any_of(ids_[k].begin(), ids_[k].end(),
+                                     [&](std::string_view w) { return small_constants_.count(w) > 0; });
+      small_literal_[k] = holds ? SmallLiteral::Yes : SmallLiteral::No;
+    }
+    return small_literal_[k] == SmallLiteral::Yes;
+  }
+
   // Whether a member of a definition (its text and code identifiers) holds both halves of pair p.
-  auto member_holds_pair = [&](std::string_view text, std::span<const std::string_view> member_ids, std::size_t p) {
-    const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
-    const bool second_called = pairs[p].second_called_in_methods;
+  bool member_holds_pair(std::string_view text, std::span<const std::string_view> member_ids, std::size_t p) const {
+    const bool second_called = pairs_[p].second_called_in_methods;
     std::uint64_t bits = 0;
     for (const auto word : member_ids)
-      if (const auto it = half_bits.find(word); it != half_bits.end())
-        bits |= second_called && !called_in(source, word) ? it->second & ~second_bit : it->second;
-    const bool first = first_in_file_of[p] || (bits & first_bit) != 0;
-    if (!first) return false;
-    if ((bits & second_bit) != 0) return true;
-    return (small_bits & second_bit) != 0 &&
+      if (const auto it = half_bits_.find(word); it != half_bits_.end())
+        bits |= second_called && !called_in(source_, word) ? it->second & ~second_bit(p) : it->second;
+    if (!first_in_file_[p] && (bits & first_bit(p)) == 0) return false;
+    if ((bits & second_bit(p)) != 0) return true;
+    return (small_bits_ & second_bit(p)) != 0 &&
            (has_small_float_literal(text) || std::any_of(member_ids.begin(), member_ids.end(), [&](std::string_view w) {
-              return small_constants.count(w) > 0;
+              return small_constants_.count(w) > 0;
             }));
-  };
-  // The code identifiers of `ids` that lie in [from, to) (ids are in text order).
-  auto ids_within = [](std::span<const std::string_view> all, const char* from, const char* to) {
+  }
+
+  bool holds_a_pair(std::string_view text, std::span<const std::string_view> code_ids) const {
+    for (std::size_t p = 0; p < pairs_.size(); ++p)
+      if (member_holds_pair(text, code_ids, p)) return true;
+    return false;
+  }
+
+  // The code identifiers of `all` that lie in [from, to) (identifiers are in text order).
+  static std::span<const std::string_view> ids_within(std::span<const std::string_view> all, const char* from,
+                                                     const char* to) {
     const auto first = std::lower_bound(all.begin(), all.end(), from,
                                         [](std::string_view w, const char* at) { return w.data() < at; });
     const auto last = std::lower_bound(first, all.end(), to,
                                        [](std::string_view w, const char* at) { return w.data() < at; });
-    return std::span<const std::string_view>(first, last);
-  };
-  // A pair a class may not hold as a whole (most are read from one function's statements) is
-  // still held by one of its methods: the class is relevant, and that method kept (below).
-  // Each class's body, split once whatever the number of pairs that ask (nullopt inside: the lexer
-  // cannot tell).
-  std::unordered_map<std::size_t, std::optional<Body>> bodies;
-  auto a_method_holds_pair = [&](std::size_t k, std::size_t p) {
-    if (!pairs[p].methods) return false;
-    auto [at, fresh] = bodies.try_emplace(k);
-    if (fresh) at->second = split_body(source, (*chunks)[k]);
+    return {first, last};
+  }
+
+  // A pair a class may not hold as a whole (most are read from one function's statements) is still
+  // held by one of its methods: the class is relevant, and that method kept (include_class_members).
+  bool a_method_holds_pair(std::size_t k, std::size_t p) {
+    if (!pairs_[p].methods) return false;
+    // Each class's body is split once, whatever the number of pairs that ask.
+    auto [at, fresh] = bodies_.try_emplace(k);
+    if (fresh) at->second = split_body(source_, chunks_[k]);
     const std::optional<Body>& body = at->second;
     if (!body) return true;  // the lexer cannot tell: keep the class (a parse costs only speed)
     return std::any_of(body->members.begin(), body->members.end(), [&](const TopLevelChunk& member) {
-      if (!member.is_definition || (!pairs[p].init_counts && member.name == "__init__")) return false;
-      const std::string_view text = source.substr(member.begin, member.end - member.begin);
-      return member_holds_pair(text, ids_within(ids[k], text.data(), text.data() + text.size()), p);
+      if (!member.is_definition || (!pairs_[p].init_counts && member.name == "__init__")) return false;
+      const std::string_view text = member_text(member);
+      return member_holds_pair(text, ids_within(ids_[k], text.data(), text.data() + text.size()), p);
     });
-  };
-  std::vector<std::uint64_t> chunk_bits(pairs.empty() ? 0 : count, 0);
-  for (std::size_t k = 0; k < chunk_bits.size(); ++k) {
-    if (relevant[k]) continue;
-    for (const auto word : ids[k])
-      if (const auto it = half_bits.find(word); it != half_bits.end()) chunk_bits[k] |= it->second;
   }
-  for (std::size_t p = 0; p < pairs.size(); ++p) {
-    const WordPair& pair = pairs[p];
-    const std::uint64_t first_bit = std::uint64_t{1} << (2 * p), second_bit = std::uint64_t{1} << (2 * p + 1);
-    const bool first_in_file = first_in_file_of[p] != 0;
-    if (pair.first_anywhere && !first_in_file) continue;
+
+  // A definition holding both halves of a pair is relevant; the module's own statements are read as
+  // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
+  // naming a half is relevant when the script holds both.
+  void mark_pairs() {
+    for (std::size_t p = 0; p < pairs_.size(); ++p) mark_pair(p);
+  }
+
+  void mark_pair(std::size_t p) {
+    const WordPair& pair = pairs_[p];
+    if (pair.first_anywhere && !first_in_file_[p]) return;
     bool script_first = false, script_second = false;
     std::vector<std::size_t> script_chunks;
-    std::vector<char> now_relevant(second_classes[p].empty() ? 0 : count, 0);
-    for (std::size_t k = 0; k < count; ++k) {
-      if (relevant[k]) continue;
-      const bool first = first_in_file || (chunk_bits[k] & first_bit) != 0;
+    std::vector<bool> now_relevant(second_classes_[p].empty() ? 0 : chunks_.size(), false);
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+      if (relevant_[k] != Relevance::No) continue;
+      const bool first = first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
       // The small-literal test reads the chunk's text: only where the other half is there.
-      const bool second = (chunk_bits[k] & second_bit) != 0 ||
-                          ((small_bits & second_bit) != 0 && (first || !(*chunks)[k].is_definition) &&
+      const bool second = (chunk_bits_[k] & second_bit(p)) != 0 ||
+                          ((small_bits_ & second_bit(p)) != 0 && (first || !chunks_[k].is_definition) &&
                            holds_small_literal(k));
-      if ((*chunks)[k].is_definition) {
-        if (first && second && (pair.classes || !(*chunks)[k].is_class || a_method_holds_pair(k, p))) {
-          relevant[k] = 1;
-          if (!now_relevant.empty()) now_relevant[k] = 1;
+      if (chunks_[k].is_definition) {
+        if (first && second && (pair.classes || !chunks_[k].is_class || a_method_holds_pair(k, p))) {
+          relevant_[k] = Relevance::Yes;
+          if (!now_relevant.empty()) now_relevant[k] = true;
         }
       } else if (first || second) {
         script_first |= first;
@@ -1010,58 +1095,58 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
         script_chunks.push_back(k);
       }
     }
-    if (script_first && script_second)
-      for (const std::size_t k : script_chunks) relevant[k] = 1;
+    const bool script_holds_pair = script_first && script_second;
+    if (script_holds_pair)
+      for (const std::size_t k : script_chunks) relevant_[k] = Relevance::Yes;
     // A class standing for the second half is read where a chunk made relevant by this pair uses it,
     // or a chunk relevant for other reasons that holds the first half.
-    auto holds_first = [&](std::size_t k) {
-      if (first_in_file) return true;
-      return std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) {
-        const auto it = half_bits.find(w);
-        return it != half_bits.end() && (it->second & first_bit) != 0;
-      });
-    };
-    // A module statement naming the class feeds the first half when a statement holding the first
-    // half uses a name it binds (`net = Net()`, then `net(torch.randn(...))`).
-    auto script_feeds_first = [&](std::size_t k) {
-      if ((*chunks)[k].is_definition) return false;
-      std::vector<std::string_view> binds;
-      bound_names(text_of(k), binds, [](std::string_view) { return true; });
-      if (binds.empty()) return false;
-      const WordSetView bound(binds.begin(), binds.end());
-      for (const std::size_t j : script_chunks)
-        if (j != k && holds_first(j) &&
-            std::any_of(ids[j].begin(), ids[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
-          return true;
-      return false;
-    };
-    for (const std::size_t c : second_classes[p]) {
-      const std::string_view name = (*chunks)[c].name;
-      for (std::size_t k = 0; k < count && !whole[c]; ++k)
-        if (relevant[k] && k != c && (pair.classes || !(*chunks)[k].is_class) &&
-            (now_relevant[k] || holds_first(k) || (script_first && script_second && script_feeds_first(k))) &&
-            std::find(ids[k].begin(), ids[k].end(), name) != ids[k].end()) {
-          relevant[c] = 1;
-          whole[c] = 1;
+    for (const std::size_t c : second_classes_[p]) {
+      const std::string_view name = chunks_[c].name;
+      for (std::size_t k = 0; k < chunks_.size() && !whole_[c]; ++k)
+        if (relevant_[k] != Relevance::No && k != c && (pair.classes || !chunks_[k].is_class) &&
+            (now_relevant[k] || holds_first(k, p) ||
+             (script_holds_pair && script_feeds_first(k, p, script_chunks))) &&
+            std::find(ids_[k].begin(), ids_[k].end(), name) != ids_[k].end()) {
+          relevant_[c] = Relevance::Yes;
+          whole_[c] = true;
         }
     }
   }
-  if (relevance_only) {  // what follows spreads relevance from relevant chunks: it adds no first one
-    ParsePlan plan;
-    plan.nothing_relevant = std::none_of(relevant.begin(), relevant.end(), [](char r) { return r != 0; });
-    return plan;
+
+  bool holds_first(std::size_t k, std::size_t p) const {
+    if (first_in_file_[p]) return true;
+    return std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
+      const auto it = half_bits_.find(w);
+      return it != half_bits_.end() && (it->second & first_bit(p)) != 0;
+    });
   }
-  // A few sweeps settle almost every file (a name is usually bound above its uses); past
-  // kMaxSweeps, a worklist over an index of who mentions each word finishes in linear time.
-  constexpr int kMaxSweeps = 4;
-  std::vector<std::string_view> fresh_words;  // interesting words the index has not followed yet
-  auto harvest = [&](std::size_t k) {
-    relevant[k] = 2;
-    const TopLevelChunk& chunk = (*chunks)[k];
+
+  // A module statement naming the class feeds the first half when a statement holding the first
+  // half uses a name it binds (`net = Net()`, then `net(torch.randn(...))`).
+  bool script_feeds_first(std::size_t k, std::size_t p, std::span<const std::size_t> script_chunks) const {
+    if (chunks_[k].is_definition) return false;
+    std::vector<std::string_view> binds;
+    bound_names(text_of(k), binds, [](std::string_view) { return true; });
+    if (binds.empty()) return false;
+    const WordSetView bound(binds.begin(), binds.end());
+    for (const std::size_t j : script_chunks)
+      if (j != k && holds_first(j, p) &&
+          std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
+        return true;
+    return false;
+  }
+
+  // ---- phase 4: relevance spreads through the names relevant chunks bind ------------------------
+
+  // Marks chunk k harvested and adds the names it binds (a class its name; a module statement the
+  // names it binds to something relevant) to the interesting words; whether any was new.
+  bool harvest(std::size_t k) {
+    relevant_[k] = Relevance::Harvested;
+    const TopLevelChunk& chunk = chunks_[k];
     bool added = false;
     auto add = [&](std::string_view word) {
-      if (!interesting_set.insert(word).second) return;
-      fresh_words.push_back(word);
+      if (!interesting_.insert(word).second) return;
+      fresh_words_.push_back(word);
       added = true;
     };
     if (chunk.is_definition) {
@@ -1069,76 +1154,83 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
     } else {
       std::vector<std::string_view> binds;
       bound_names(text_of(k), binds, [&](std::string_view word) {
-        return words.count(word) > 0 || (file_has_quoted && quoted.in(word)) || interesting_set.count(word) > 0;
+        return words_.count(word) > 0 || (file_has_quoted_ && quoted_.in(word)) || interesting_.count(word) > 0;
       });
       for (const auto word : binds) add(word);
     }
     return added;
-  };
-  bool spread = true;
-  for (int sweep = 0; spread && sweep < kMaxSweeps; ++sweep) {
-    spread = false;
-    fresh_words.clear();
-    for (std::size_t k = 0; k < count; ++k) {
-      if (!relevant[k] && !interesting_set.empty() &&
-          std::any_of(ids[k].begin(), ids[k].end(), [&](std::string_view w) { return interesting_set.count(w) > 0; }))
-        relevant[k] = 1;
-      if (relevant[k] == 1) spread |= harvest(k);
-    }
   }
-  if (spread) {
+
+  void spread() {
+    bool grew = true;
+    for (int sweep = 0; grew && sweep < kMaxSweeps; ++sweep) {
+      grew = false;
+      fresh_words_.clear();
+      for (std::size_t k = 0; k < chunks_.size(); ++k) {
+        if (relevant_[k] == Relevance::No && !interesting_.empty() &&
+            std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return interesting_.count(w) > 0; }))
+          relevant_[k] = Relevance::Yes;
+        if (relevant_[k] == Relevance::Yes) grew |= harvest(k);
+      }
+    }
+    if (!grew) return;
     // Words added in the last sweep may make chunks above them relevant: follow every interesting
-    // word (and what it leads to) through the index.
+    // word (and what it leads to) through an index of who mentions each word.
     WordMap<std::vector<std::size_t>> mentioned_by;
-    for (std::size_t k = 0; k < count; ++k)
-      if (!relevant[k])
-        for (const auto word : ids[k]) mentioned_by[word].push_back(k);
-    std::vector<std::string_view> pending(interesting_set.begin(), interesting_set.end());
-    fresh_words.clear();
+    for (std::size_t k = 0; k < chunks_.size(); ++k)
+      if (relevant_[k] == Relevance::No)
+        for (const auto word : ids_[k]) mentioned_by[word].push_back(k);
+    std::vector<std::string_view> pending(interesting_.begin(), interesting_.end());
+    fresh_words_.clear();
     while (!pending.empty()) {
       const std::string_view word = pending.back();
       pending.pop_back();
       const auto it = mentioned_by.find(word);
       if (it == mentioned_by.end()) continue;
       for (const std::size_t k : it->second) {
-        if (relevant[k]) continue;
+        if (relevant_[k] != Relevance::No) continue;
         harvest(k);
-        pending.insert(pending.end(), fresh_words.begin(), fresh_words.end());
-        fresh_words.clear();
+        pending.insert(pending.end(), fresh_words_.begin(), fresh_words_.end());
+        fresh_words_.clear();
       }
     }
   }
-  // Kept: relevant chunks, imports and compound statements, and the simple statements that bind
-  // a name kept code uses (and theirs in turn).
-  auto note_kept = [&](std::size_t k) {
-    keep[k] = 1;
-    kept_words.insert(ids[k].begin(), ids[k].end());
-  };
-  std::vector<std::size_t> candidates;  // simple statements not kept yet
-  for (std::size_t k = 0; k < count; ++k) {
-    if (relevant[k] || (!(*chunks)[k].is_definition && !simple[k])) note_kept(k);
-    else if (simple[k]) candidates.push_back(k);
-  }
-  std::vector<std::vector<std::string_view>> binds(count);
-  for (const std::size_t k : candidates) {
-    if (simple[k] == 2) binds[k] = *import_names(text_of(k));
-    else bound_names(text_of(k), binds[k], [](std::string_view) { return true; });
-  }
-  bool grew = true;
-  for (int sweep = 0; grew && sweep < kMaxSweeps && !candidates.empty(); ++sweep) {
-    grew = false;
-    std::size_t left = 0;
+
+  // ---- phase 5: what is kept --------------------------------------------------------------------
+
+  // Kept: relevant chunks, imports and compound statements, and the simple statements and plain
+  // imports that bind a name kept code uses (and theirs in turn).
+  void keep_bound_statements() {
+    WordSetView kept_words;  // every code identifier of the kept chunks
+    auto note_kept = [&](std::size_t k) {
+      keep_[k] = true;
+      kept_words.insert(ids_[k].begin(), ids_[k].end());
+    };
+    std::vector<std::size_t> candidates;  // simple statements and plain imports not kept yet
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+      if (relevant_[k] != Relevance::No || kinds_[k] == Kind::Compound) note_kept(k);
+      else if (kinds_[k] != Kind::Definition) candidates.push_back(k);
+    }
+    std::vector<std::vector<std::string_view>> binds(chunks_.size());
     for (const std::size_t k : candidates) {
-      if (std::any_of(binds[k].begin(), binds[k].end(), [&](std::string_view w) { return kept_words.count(w) > 0; })) {
-        note_kept(k);
-        grew = true;
-      } else {
-        candidates[left++] = k;
-      }
+      if (kinds_[k] == Kind::PlainImport) binds[k] = *import_names(text_of(k));
+      else bound_names(text_of(k), binds[k], [](std::string_view) { return true; });
     }
-    candidates.resize(left);
-  }
-  if (grew && !candidates.empty()) {
+    bool grew = true;
+    for (int sweep = 0; grew && sweep < kMaxSweeps && !candidates.empty(); ++sweep) {
+      grew = false;
+      std::size_t left = 0;
+      for (const std::size_t k : candidates) {
+        if (std::any_of(binds[k].begin(), binds[k].end(), [&](std::string_view w) { return kept_words.count(w) > 0; })) {
+          note_kept(k);
+          grew = true;
+        } else {
+          candidates[left++] = k;
+        }
+      }
+      candidates.resize(left);
+    }
+    if (!grew || candidates.empty()) return;
     // The rest through an index of which candidates bind each word.
     WordMap<std::vector<std::size_t>> bound_by;
     for (const std::size_t k : candidates)
@@ -1150,231 +1242,279 @@ std::optional<ParsePlan> plan_or_relevance(std::string_view source, const std::v
       const auto it = bound_by.find(word);
       if (it == bound_by.end()) continue;
       for (const std::size_t k : it->second) {
-        if (keep[k]) continue;
-        keep[k] = 1;
-        for (const auto w : ids[k])
+        if (keep_[k]) continue;
+        keep_[k] = true;
+        for (const auto w : ids_[k])
           if (kept_words.insert(w).second) pending.push_back(w);
       }
     }
   }
-  ParsePlan plan;
-  if (std::none_of(relevant.begin(), relevant.end(), [](char r) { return r != 0; })) {
-    plan.nothing_relevant = true;
-    return plan;
-  }
-  RangeBuilder included(source);
-  auto include = [&](std::uint32_t begin, std::uint32_t end) { included.add(begin, end); };
-  // A large relevant definition is parsed in parts.
-  //  - A class: its header and class-level statements, the methods that are relevant by the same
-  //    tests as top-level definitions, __init__ when the header names an API (the class may be a
-  //    subclass of one: whether it has an __init__, and what that passes on, decides how calls
-  //    of it bind), and the methods that assign a self attribute a kept method reads or assigns
-  //    (so that `self.eps` means in the parsed part what it means in the whole class).
-  //  - A function: its header and the statements that are relevant, that bind or rebind a name
-  //    kept statements use, or that assign a self attribute kept code reads; compound statements
-  //    (if, for, with, try, nested defs) are kept whole when they mention such a name at all.
-  constexpr std::uint32_t kSplitAbove = 768;
-  // In a function parsed statement by statement, a statement naming a half of one of the file's
-  // pairs (`x = torch.randint(...)`, `model = nn.Sequential(...)`) or holding the small literal
-  // a pair asks for is relevant: the pair made the function relevant, and its halves must be parsed
+
+  // ---- phase 6: the ranges to parse -------------------------------------------------------------
+
+  // A statement naming a half of one of the file's pairs (`x = torch.randint(...)`,
+  // `model = nn.Sequential(...)`) or holding the small literal a pair asks for, in a function parsed
+  // statement by statement: the pair made the function relevant, and its halves must be parsed
   // wherever they sit in it (what uses them follows through the names they bind).
-  WordSetView pair_words;
-  bool pair_small_literal = false;
-  for (const WordPair& pair : pairs)
-    for (const auto* half : {&pair.first, &pair.second}) {
-      if (half == &pair.second && pair.second_only_through_classes) continue;
-      for (const auto& word : *half) {
-        if (word == kSmallFloatLiteral) pair_small_literal = true;
-        else pair_words.insert(word);
+  void index_pair_words() {
+    for (const WordPair& pair : pairs_)
+      for (const auto* half : {&pair.first, &pair.second}) {
+        if (half == &pair.second && pair.second_only_through_classes) continue;
+        for (const auto& word : *half) {
+          if (word == kSmallFloatLiteral) pair_small_literal_ = true;
+          else pair_words_.insert(word);
+        }
       }
-    }
-  auto names_a_pair_half = [&](std::string_view text, std::span<const std::string_view> code_ids) {
-    return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return pair_words.count(w) > 0; }) ||
-           (pair_small_literal && has_small_float_literal(text));
-  };
-  auto holds_a_pair = [&](std::string_view text, std::span<const std::string_view> code_ids) {
-    for (std::size_t p = 0; p < pairs.size(); ++p)
-      if (member_holds_pair(text, code_ids, p)) return true;
-    return false;
-  };
-  auto relevant_text = [&](std::string_view text, std::span<const std::string_view> code_ids) {
-    return names_a_trigger_in(text, code_ids) || assigns_attribute(text, attributes) ||
+  }
+
+  bool names_a_pair_half(std::string_view text, std::span<const std::string_view> code_ids) const {
+    return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return pair_words_.count(w) > 0; }) ||
+           (pair_small_literal_ && has_small_float_literal(text));
+  }
+
+  bool relevant_text(std::string_view text, std::span<const std::string_view> code_ids) const {
+    return names_a_trigger_in(text, code_ids) || assigns_attribute(text, attributes_) ||
            std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) {
-             return w == "global" || w == "nonlocal" || interesting_set.count(w) > 0;
+             return w == "global" || w == "nonlocal" || interesting_.count(w) > 0;
            });
-  };
-  // `in_api_class`: the definition is a method of a class whose header names an API, where
-  // `super().__init__(...)` and `Base.__init__(self, ...)` are calls of that API.
-  // `self_needed`: for a method, the self attributes the kept parts of its class read or assign.
-  // `chunk_ids`: the chunk's code identifiers, in order; a member's are the slice of them that lies
-  // in its text (the same words a scan of the member alone reads: a member starts at a line start,
-  // outside brackets, strings and def headers).
-  std::function<void(const TopLevelChunk&, int, bool, const std::vector<std::string_view>&,
-                     std::span<const std::string_view>)>
-      include_definition = [&](const TopLevelChunk& chunk, int depth, bool in_api_class,
-                               const std::vector<std::string_view>& self_needed,
-                               std::span<const std::string_view> chunk_ids) {
+  }
+
+  void include_kept(ParsePlan& plan) {
+    index_pair_words();
+    RangeBuilder included(source_);
+    for (std::size_t k = 0; k < chunks_.size(); ++k) {
+      const TopLevelChunk& chunk = chunks_[k];
+      if (!keep_[k]) {
+        if (!chunk.name.empty()) plan.skipped_names.push_back(chunk.name);
+        continue;
+      }
+      if (chunk.is_definition && !whole_[k]) include_definition(included, chunk, 0, false, {}, ids_[k]);
+      else included.add(chunk.begin, chunk.end);
+    }
+    plan.ranges = std::move(included.ranges);
+    plan.parsed_bytes = included.bytes;
+  }
+
+  // A large relevant definition is parsed in parts: a class by its members, a function by its
+  // statements (include_class_members, include_function_statements); nested classes and functions
+  // down to three levels.
+  //  `in_api_class`: the definition is a method of a class whose header names an API, where
+  //  `super().__init__(...)` and `Base.__init__(self, ...)` are calls of that API.
+  //  `self_needed`: for a method, the self attributes the kept parts of its class read or assign.
+  //  `chunk_ids`: the chunk's code identifiers, in order; a member's are the slice of them that lies
+  //  in its text (the same words a scan of the member alone reads: a member starts at a line start,
+  //  outside brackets, strings and def headers).
+  void include_definition(RangeBuilder& included, const TopLevelChunk& chunk, int depth, bool in_api_class,
+                          const std::vector<std::string_view>& self_needed, std::span<const std::string_view> chunk_ids) {
     std::optional<Body> body;
-    if (chunk.end - chunk.begin > kSplitAbove && depth < 3) body = split_body(source, chunk);
+    if (chunk.end - chunk.begin > kSplitAbove && depth < 3) body = split_body(source_, chunk);
     if (!body) {
-      include(chunk.begin, chunk.end);
+      included.add(chunk.begin, chunk.end);
       return;
     }
-    const std::size_t count = body->members.size();
-    std::vector<char> kept(count, 0);
-    std::vector<std::span<const std::string_view>> member_ids(count);
-    auto member_text = [&](std::size_t m) {
-      return source.substr(body->members[m].begin, body->members[m].end - body->members[m].begin);
-    };
-    std::vector<std::string_view> header_ids;
-    const std::string_view header = source.substr(chunk.begin, body->header_end - chunk.begin);
-    code_identifiers(header, header_ids);
-    for (std::size_t m = 0; m < count; ++m) {
-      const char* const from = source.data() + body->members[m].begin;
-      const char* const to = source.data() + body->members[m].end;
-      const auto first = std::lower_bound(chunk_ids.begin(), chunk_ids.end(), from,
-                                          [](std::string_view w, const char* at) { return w.data() < at; });
-      const auto last = std::lower_bound(first, chunk_ids.end(), to,
-                                         [](std::string_view w, const char* at) { return w.data() < at; });
-      member_ids[m] = std::span<const std::string_view>(first, last);
+    Members members{*body, {}, {}, {}};
+    members.kept.assign(body->members.size(), false);
+    for (const TopLevelChunk& member : body->members) {
+      const std::string_view text = member_text(member);
+      members.ids.push_back(ids_within(chunk_ids, text.data(), text.data() + text.size()));
     }
+    code_identifiers(source_.substr(chunk.begin, body->header_end - chunk.begin), members.header_ids);
     bool header_names_api = false;
     std::vector<std::string_view> needed;  // a class's kept members' self attributes
-    if (chunk.is_class) {
-      header_names_api =
-          names_a_trigger_in(header, header_ids) ||
-          std::any_of(header_ids.begin(), header_ids.end(), [&](std::string_view w) { return interesting_set.count(w) > 0; });
-      for (std::size_t m = 0; m < count; ++m) {
-        const TopLevelChunk& member = body->members[m];
-        if (!member.is_definition || (member.name == "__init__" && header_names_api) ||
-            relevant_text(member_text(m), member_ids[m]) || holds_a_pair(member_text(m), member_ids[m]))
-          kept[m] = 1;
-      }
-      // Kept members' self attributes are needed; a member that assigns a needed one is kept.
-      WordMap<std::vector<std::size_t>> assigned_by;
-      for (std::size_t m = 0; m < count; ++m) {
-        if (kept[m]) continue;
-        std::vector<std::string_view> own;
-        self_assignments(member_text(m), own);
-        for (const auto name : own) assigned_by[name].push_back(m);
-      }
-      WordSetView needed_set;
-      std::vector<std::size_t> pending;
-      for (std::size_t m = 0; m < count; ++m)
-        if (kept[m]) pending.push_back(m);
-      while (!pending.empty()) {
-        const std::size_t m = pending.back();
-        pending.pop_back();
-        std::vector<std::string_view> mentions;
-        self_mentions(member_text(m), mentions);
-        for (const auto name : mentions) {
-          if (!needed_set.insert(name).second) continue;
-          needed.push_back(name);
-          if (const auto it = assigned_by.find(name); it != assigned_by.end())
-            for (const std::size_t other : it->second)
-              if (!kept[other]) {
-                kept[other] = 1;
-                pending.push_back(other);
-              }
-        }
-      }
-    } else {
-      WordSetView used(header_ids.begin(), header_ids.end());
-      std::vector<std::string_view> self_used = self_needed;
-      self_mentions(header, self_used);
-      // A statement is relevant when it names an API or a name a relevant statement bound (a
-      // local alias `norm = nn.BatchNorm2d` makes `norm(c, eps=0.0)` a call of the API).
-      WordSetView local_interesting;
-      std::vector<char> relevant_member(count, 0);
-      for (std::size_t m = 0; m < count; ++m)
-        if (relevant_text(member_text(m), member_ids[m]) || names_a_pair_half(member_text(m), member_ids[m]) ||
-            (in_api_class && std::any_of(member_ids[m].begin(), member_ids[m].end(),
-                                         [](std::string_view w) { return w == "__init__"; })))
-          relevant_member[m] = 1;
-      for (bool spread = true; spread;) {
-        spread = false;
-        for (std::size_t m = 0; m < count; ++m) {
-          if (!relevant_member[m] && std::any_of(member_ids[m].begin(), member_ids[m].end(), [&](std::string_view w) {
-                return local_interesting.count(w) > 0;
-              }))
-            relevant_member[m] = 1;
-          if (relevant_member[m] != 1) continue;
-          relevant_member[m] = 2;  // harvested
-          kept[m] = 1;
-          std::vector<std::string_view> binds;
-          bound_names(member_text(m), binds, [](std::string_view) { return true; });
-          for (const auto word : binds) spread |= local_interesting.insert(word).second;
-        }
-      }
-      // Kept statements use names and self attributes; a statement that binds a used name (a
-      // compound one: that mentions it anywhere) or assigns a used self attribute is kept too.
-      WordMap<std::vector<std::size_t>> kept_if_used, kept_if_self_used;
-      for (std::size_t m = 0; m < count; ++m) {
-        if (kept[m]) continue;
-        const std::string_view text = member_text(m);
-        if (body->members[m].is_definition || !is_simple_statement(text)) {
-          for (const auto w : member_ids[m]) kept_if_used[w].push_back(m);
-        } else {
-          std::vector<std::string_view> binds;
-          bound_names(text, binds, [](std::string_view) { return true; });
-          for (const auto w : binds) kept_if_used[w].push_back(m);
-          std::vector<std::string_view> self_set;
-          self_assignments(text, self_set);
-          for (const auto w : self_set) kept_if_self_used[w].push_back(m);
-        }
-      }
-      WordSetView self_used_set;
-      std::vector<std::size_t> pending;
-      auto trigger = [&](const WordMap<std::vector<std::size_t>>& index, std::string_view w) {
-        if (const auto it = index.find(w); it != index.end())
+    if (chunk.is_class) header_names_api = include_class_members(chunk, members, needed);
+    else include_function_statements(chunk, members, in_api_class, self_needed);
+    // A body needs a statement.
+    if (std::find(members.kept.begin(), members.kept.end(), true) == members.kept.end()) members.kept[0] = true;
+    included.add(chunk.begin, body->header_end);
+    for (std::size_t m = 0; m < body->members.size(); ++m) {
+      if (!members.kept[m]) continue;
+      if (chunk.is_class && body->members[m].is_definition)
+        include_definition(included, body->members[m], depth + 1, header_names_api, needed, members.ids[m]);
+      else included.add(body->members[m].begin, body->members[m].end);
+    }
+  }
+
+  // A definition's body as include_definition reads it.
+  struct Members {
+    const Body& body;
+    std::vector<bool> kept;
+    std::vector<std::span<const std::string_view>> ids;
+    std::vector<std::string_view> header_ids;
+  };
+
+  // A class: its header and class-level statements, the methods relevant by the same tests as
+  // top-level definitions (or holding a pair), __init__ when the header names an API (the class may
+  // be a subclass of one: whether it has an __init__, and what that passes on, decides how calls
+  // of it bind), and the methods that assign a self attribute a kept method reads or assigns (so
+  // that `self.eps` means in the parsed part what it means in the whole class). Fills `needed`
+  // with the kept members' self attributes; returns whether the header names an API.
+  bool include_class_members(const TopLevelChunk& chunk, Members& members, std::vector<std::string_view>& needed) {
+    const std::vector<TopLevelChunk>& list = members.body.members;
+    const std::string_view header = source_.substr(chunk.begin, members.body.header_end - chunk.begin);
+    const bool header_names_api =
+        names_a_trigger_in(header, members.header_ids) ||
+        std::any_of(members.header_ids.begin(), members.header_ids.end(),
+                    [&](std::string_view w) { return interesting_.count(w) > 0; });
+    for (std::size_t m = 0; m < list.size(); ++m) {
+      const TopLevelChunk& member = list[m];
+      const std::string_view text = member_text(member);
+      if (!member.is_definition || (member.name == "__init__" && header_names_api) ||
+          relevant_text(text, members.ids[m]) || holds_a_pair(text, members.ids[m]))
+        members.kept[m] = true;
+    }
+    // Kept members' self attributes are needed; a member that assigns a needed one is kept.
+    WordMap<std::vector<std::size_t>> assigned_by;
+    for (std::size_t m = 0; m < list.size(); ++m) {
+      if (members.kept[m]) continue;
+      std::vector<std::string_view> own;
+      self_assignments(member_text(list[m]), own);
+      for (const auto name : own) assigned_by[name].push_back(m);
+    }
+    WordSetView needed_set;
+    std::vector<std::size_t> pending;
+    for (std::size_t m = 0; m < list.size(); ++m)
+      if (members.kept[m]) pending.push_back(m);
+    while (!pending.empty()) {
+      const std::size_t m = pending.back();
+      pending.pop_back();
+      std::vector<std::string_view> mentions;
+      self_mentions(member_text(list[m]), mentions);
+      for (const auto name : mentions) {
+        if (!needed_set.insert(name).second) continue;
+        needed.push_back(name);
+        if (const auto it = assigned_by.find(name); it != assigned_by.end())
           for (const std::size_t other : it->second)
-            if (!kept[other]) {
-              kept[other] = 1;
+            if (!members.kept[other]) {
+              members.kept[other] = true;
               pending.push_back(other);
             }
-      };
-      auto use_name = [&](std::string_view w) {
-        if (used.insert(w).second) trigger(kept_if_used, w);
-      };
-      auto use_self = [&](std::string_view w) {
-        if (self_used_set.insert(w).second) trigger(kept_if_self_used, w);
-      };
-      for (const auto w : header_ids) trigger(kept_if_used, w);
-      for (const auto w : self_used) use_self(w);
-      for (std::size_t m = 0; m < count; ++m)
-        if (kept[m]) pending.push_back(m);
-      while (!pending.empty()) {
-        const std::size_t m = pending.back();
-        pending.pop_back();
-        for (const auto w : member_ids[m]) use_name(w);
-        std::vector<std::string_view> mentions;
-        self_mentions(member_text(m), mentions);
-        for (const auto w : mentions) use_self(w);
       }
     }
-    if (std::find(kept.begin(), kept.end(), 1) == kept.end()) kept[0] = 1;  // a body needs a statement
-    include(chunk.begin, body->header_end);
-    for (std::size_t m = 0; m < count; ++m) {
-      if (!kept[m]) continue;
-      if (chunk.is_class && body->members[m].is_definition)
-        include_definition(body->members[m], depth + 1, header_names_api, needed, member_ids[m]);
-      else include(body->members[m].begin, body->members[m].end);
-    }
-  };
-  for (std::size_t k = 0; k < chunks->size(); ++k) {
-    const TopLevelChunk& chunk = (*chunks)[k];
-    if (!keep[k]) {
-      if (!chunk.name.empty()) plan.skipped_names.push_back(chunk.name);
-      continue;
-    }
-    if (chunk.is_definition && !whole[k]) include_definition(chunk, 0, false, {}, ids[k]);
-    else include(chunk.begin, chunk.end);
+    return header_names_api;
   }
-  plan.ranges = std::move(included.ranges);
-  plan.parsed_bytes = included.bytes;
-  if (plan.parsed_bytes >= source.size() || plan.ranges.empty()) return std::nullopt;  // nothing to gain
-  return plan;
-}
+
+  // A function: its header and the statements that are relevant, that bind or rebind a name kept
+  // statements use, or that assign a self attribute kept code reads; compound statements (if, for,
+  // with, try, nested defs) are kept whole when they mention such a name at all.
+  void include_function_statements(const TopLevelChunk& chunk, Members& members, bool in_api_class,
+                                   const std::vector<std::string_view>& self_needed) {
+    const std::vector<TopLevelChunk>& list = members.body.members;
+    const std::size_t count = list.size();
+    WordSetView used(members.header_ids.begin(), members.header_ids.end());
+    std::vector<std::string_view> self_used = self_needed;
+    self_mentions(source_.substr(chunk.begin, members.body.header_end - chunk.begin), self_used);
+    // A statement is relevant when it names an API or a name a relevant statement bound (a local
+    // alias `norm = nn.BatchNorm2d` makes `norm(c, eps=0.0)` a call of the API).
+    WordSetView local_interesting;
+    std::vector<Relevance> relevant(count, Relevance::No);
+    for (std::size_t m = 0; m < count; ++m) {
+      const std::string_view text = member_text(list[m]);
+      if (relevant_text(text, members.ids[m]) || names_a_pair_half(text, members.ids[m]) ||
+          (in_api_class && std::any_of(members.ids[m].begin(), members.ids[m].end(),
+                                       [](std::string_view w) { return w == "__init__"; })))
+        relevant[m] = Relevance::Yes;
+    }
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (std::size_t m = 0; m < count; ++m) {
+        if (relevant[m] == Relevance::No &&
+            std::any_of(members.ids[m].begin(), members.ids[m].end(),
+                        [&](std::string_view w) { return local_interesting.count(w) > 0; }))
+          relevant[m] = Relevance::Yes;
+        if (relevant[m] != Relevance::Yes) continue;
+        relevant[m] = Relevance::Harvested;
+        members.kept[m] = true;
+        std::vector<std::string_view> binds;
+        bound_names(member_text(list[m]), binds, [](std::string_view) { return true; });
+        for (const auto word : binds) grew |= local_interesting.insert(word).second;
+      }
+    }
+    // Kept statements use names and self attributes; a statement that binds a used name (a compound
+    // one: that mentions it anywhere) or assigns a used self attribute is kept too.
+    WordMap<std::vector<std::size_t>> kept_if_used, kept_if_self_used;
+    for (std::size_t m = 0; m < count; ++m) {
+      if (members.kept[m]) continue;
+      const std::string_view text = member_text(list[m]);
+      if (list[m].is_definition || !is_simple_statement(text)) {
+        for (const auto w : members.ids[m]) kept_if_used[w].push_back(m);
+      } else {
+        std::vector<std::string_view> binds;
+        bound_names(text, binds, [](std::string_view) { return true; });
+        for (const auto w : binds) kept_if_used[w].push_back(m);
+        std::vector<std::string_view> self_set;
+        self_assignments(text, self_set);
+        for (const auto w : self_set) kept_if_self_used[w].push_back(m);
+      }
+    }
+    WordSetView self_used_set;
+    std::vector<std::size_t> pending;
+    auto trigger = [&](const WordMap<std::vector<std::size_t>>& index, std::string_view w) {
+      if (const auto it = index.find(w); it != index.end())
+        for (const std::size_t other : it->second)
+          if (!members.kept[other]) {
+            members.kept[other] = true;
+            pending.push_back(other);
+          }
+    };
+    auto use_name = [&](std::string_view w) {
+      if (used.insert(w).second) trigger(kept_if_used, w);
+    };
+    auto use_self = [&](std::string_view w) {
+      if (self_used_set.insert(w).second) trigger(kept_if_self_used, w);
+    };
+    for (const auto w : members.header_ids) trigger(kept_if_used, w);
+    for (const auto w : self_used) use_self(w);
+    for (std::size_t m = 0; m < count; ++m)
+      if (members.kept[m]) pending.push_back(m);
+    while (!pending.empty()) {
+      const std::size_t m = pending.back();
+      pending.pop_back();
+      for (const auto w : members.ids[m]) use_name(w);
+      std::vector<std::string_view> mentions;
+      self_mentions(member_text(list[m]), mentions);
+      for (const auto w : mentions) use_self(w);
+    }
+  }
+
+  // ---- state ------------------------------------------------------------------------------------
+
+  enum class SmallLiteral : std::uint8_t { Unknown, No, Yes };
+
+  std::string_view source_;
+  const WordSetView words_;
+  // The quoted triggers ('BN', "SyncBN"), found from the file's quotes: most files hold none, and
+  // then no chunk is searched for them.
+  const QuotedTriggers quoted_;
+  const bool file_has_quoted_;
+  const std::vector<std::string>& attributes_;
+  const std::vector<WordPair>& pairs_;
+  const bool own_names_count_;
+
+  std::vector<TopLevelChunk> chunks_;
+  std::vector<std::vector<std::string_view>> ids_;  // each chunk's code identifiers, in order
+  std::vector<Kind> kinds_;
+  std::vector<Relevance> relevant_;
+  std::vector<bool> keep_;
+  // Classes read as a whole where they are used (a model class standing for a pair's half: its
+  // __init__ and forward are read together, whatever they name).
+  std::vector<bool> whole_;
+  WordSetView interesting_;                   // names relevant chunks bind
+  std::vector<std::string_view> fresh_words_;  // interesting words the index has not followed yet
+
+  // Pairs (phase 3).
+  WordSetView small_constants_;
+  std::vector<SmallLiteral> small_literal_;  // per chunk, computed when first asked
+  WordMap<std::uint64_t> half_bits_;
+  WordMap<std::uint64_t> class_marker_bits_;  // second halves that count only through classes
+  std::uint64_t small_bits_ = 0;
+  std::vector<std::vector<std::size_t>> second_classes_;  // by pair: classes standing for its second half
+  std::vector<bool> first_in_file_;                       // by pair
+  std::vector<std::uint64_t> chunk_bits_;                 // by chunk: the halves it names
+  std::unordered_map<std::size_t, std::optional<Body>> bodies_;  // classes split for a_method_holds_pair
+  // Phase 6.
+  WordSetView pair_words_;
+  bool pair_small_literal_ = false;
+};
 
 }  // namespace
 
@@ -1382,14 +1522,15 @@ std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<s
                                     const std::vector<std::string>& trigger_words,
                                     const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs,
                                     bool own_names_count) {
-  return plan_or_relevance(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count, false);
+  return RegionPlanner(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count).plan();
 }
 
 bool nothing_relevant(std::string_view source, const std::vector<std::string>& trigger_tokens,
                       const std::vector<std::string>& trigger_words, const std::vector<std::string>& attributes,
                       const std::vector<WordPair>& pairs, bool own_names_count) {
-  const auto plan = plan_or_relevance(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count, true);
-  return plan && plan->nothing_relevant;
+  const auto relevant =
+      RegionPlanner(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count).anything_relevant();
+  return relevant && !*relevant;
 }
 
 bool a_method_may_hold(std::string_view source, const TopLevelChunk& chunk, const WordPair& pair, bool first_elsewhere,
