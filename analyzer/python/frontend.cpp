@@ -8,6 +8,7 @@
 #include "python/extract/normalization.h"
 #include "python/extract/tensor_dtype.h"
 #include "python/extract/shape_chain.h"
+#include "python/relevance.h"
 #include "python/imports.h"
 #include "python/incremental_tree.h"
 #include "python/module_parts.h"
@@ -226,29 +227,33 @@ void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& tabl
 }
 
 std::string whole_text_features(std::string_view source) {
-  // What extractors read from the module's whole text rather than from nodes: LoaderExtractor
-  // (a TensorFlow import at module level), ShapeChainExtractor (Sequential, Input(, def forward,
-  // image_data_format), TensorDtypeExtractor (the default-dtype and autocast switches, a
-  // mixed_float16 policy line, `import torch` at module level). A new such read must be added here.
+  // What the extractors declare they read from the module's whole text rather than from nodes
+  // (ExtractorRelevance): a TensorFlow import at module level, spellings present or not, and the
+  // lines of some spellings and line starts (a mixed_float16 policy, `import torch` lines).
+  static const std::vector<ExtractorRelevance> readers = whole_text_readers(ApiTable::builtin());
   std::string features;
-  features += imports_at_module_level(source, {"tensorflow", "keras", "tf_keras"}) ? 'T' : '-';
-  for (const std::string_view word : {"Sequential", "Input(", "def forward", "image_data_format", "set_default_dtype",
-                                      "set_default_tensor_type", "set_autocast_enabled", "amp.initialize", "import "})
-    features += may_contain_any(source, {std::string(word)}) ? '1' : '0';
-  for (std::size_t at = source.find("mixed_float16"); at != std::string_view::npos; at = source.find("mixed_float16", at + 1)) {
-    const std::size_t line = source.rfind('\n', at) == std::string_view::npos ? 0 : source.rfind('\n', at) + 1;
-    features += '|';
-    features += source.substr(line, std::min(source.find('\n', at), source.size()) - line);
-  }
-  // `import torch` lines: which of them bind torch is read from the text.
-  for (std::size_t at = 0; at < source.size();) {
-    const std::size_t end = std::min(source.find('\n', at), source.size());
-    if (source.substr(at, end - at).starts_with("import ")) {
-      features += '|';
-      features += source.substr(at, end - at);
-    }
-    at = end + 1;
-  }
+  for (const auto& reader : readers)
+    if (reader.reads_framework_import)
+      features += imports_at_module_level(source, {"tensorflow", "keras", "tf_keras"}) ? 'T' : '-';
+  for (const auto& reader : readers)
+    for (const auto& word : reader.whole_text_words) features += may_contain_any(source, {word}) ? '1' : '0';
+  for (const auto& reader : readers)
+    for (const auto& word : reader.whole_text_lines)
+      for (std::size_t at = source.find(word); at != std::string_view::npos; at = source.find(word, at + 1)) {
+        const std::size_t line = source.rfind('\n', at) == std::string_view::npos ? 0 : source.rfind('\n', at) + 1;
+        features += '|';
+        features += source.substr(line, std::min(source.find('\n', at), source.size()) - line);
+      }
+  for (const auto& reader : readers)
+    for (const auto& start : reader.whole_text_line_starts)
+      for (std::size_t at = 0; at < source.size();) {
+        const std::size_t end = std::min(source.find('\n', at), source.size());
+        if (source.substr(at, end - at).starts_with(start)) {
+          features += '|';
+          features += source.substr(at, end - at);
+        }
+        at = end + 1;
+      }
   return features;
 }
 

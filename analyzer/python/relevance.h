@@ -9,6 +9,7 @@
 
 #include "core/api_table.h"
 #include "python/regions.h"
+#include "python/resolver.h"
 
 #include <span>
 #include <string>
@@ -27,5 +28,8 @@ struct Relevance {
 };
 
 Relevance relevance_of(const ApiTable& table, std::span<const std::string> families);
+
+// Every extractor's declaration, in the order whole_text_features (python/frontend.h) reads them.
+std::vector<ExtractorRelevance> whole_text_readers(const ApiTable& table);
 
 }  // namespace cudnnlint::python

@@ -9,6 +9,7 @@
 #include "core/facts.h"
 #include "python/const_eval.h"
 #include "python/imports.h"
+#include "python/regions.h"
 #include "python/scopes.h"
 #include "python/syntax.h"
 
@@ -59,6 +60,22 @@ struct ApiUse {
 
 class Resolver;
 
+// What an extractor declares about the code it reads, beyond the API table's words for its family
+// (python/relevance.h assembles these for the first pass, the region planner and the parts key).
+struct ExtractorRelevance {
+  std::vector<WordPair> pairs;                  // words that matter only together, with their scopes
+  std::vector<std::string> quoted;              // strings the first pass finds on their own
+  std::vector<std::string> framework_markers;   // modules whose files `framework_words` count in
+  std::vector<std::string> framework_words;
+  // What the extractor reads from the module's whole text rather than from its tree (python/
+  // frontend.h whole_text_features): whether TensorFlow or Keras is imported at module level, the
+  // spellings whose presence counts, those whose lines count, and the line starts whose lines count.
+  bool reads_framework_import = false;
+  std::vector<std::string> whole_text_words;
+  std::vector<std::string> whole_text_lines;
+  std::vector<std::string> whole_text_line_starts;
+};
+
 // One per rule family (python/extract/): turns resolved uses into facts.
 class Extractor {
  public:
@@ -74,8 +91,8 @@ class Extractor {
   virtual void on_other_call(TSNode call, Resolver& resolver) { (void)call, (void)resolver; }
   // A dictionary display `{...}`.
   virtual void on_dictionary(TSNode dictionary, Resolver& resolver) { (void)dictionary, (void)resolver; }
-  // A binary operator (`x + 1e-8`, `a / (b + eps)`).
-  // A binary operator, or an augmented assignment (`d += eps`: its operator is spelled "+=").
+  // A binary operator (`x + 1e-8`, `a / (b + eps)`), or an augmented assignment (`d += eps`: its
+  // operator is spelled "+=").
   virtual void on_binary_operator(TSNode op, Resolver& resolver) { (void)op, (void)resolver; }
   // Any assignment statement (yacs-style `_C.MODEL.X = value`).
   virtual void on_assignment(TSNode assignment, Resolver& resolver) { (void)assignment, (void)resolver; }

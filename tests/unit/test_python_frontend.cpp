@@ -555,3 +555,24 @@ TEST(Prefilter, TokensCoverEveryPythonApiLeafOfEachFamily) {
 
 }  // namespace
 }  // namespace cudnnlint
+
+namespace cudnnlint {
+namespace {
+
+// The whole-text reads the extractors declare (ExtractorRelevance), in their order: the
+// TensorFlow import, the spellings present (shape: Sequential, Input(, def forward,
+// image_data_format; dtype: the default-dtype and autocast switches, `import `), the
+// mixed_float16 lines, the import lines. Two texts with the same features and statements give the
+// same facts (the language server's parts key).
+TEST(WholeTextFeatures, AreTheExtractorsDeclaredReadsInOrder) {
+  const std::string text =
+      "import tensorflow as tf\nimport torch\nm = Sequential()\n"
+      "tf.keras.mixed_precision.set_global_policy(\"mixed_float16\")\n";
+  EXPECT_EQ(python::whole_text_features(text),
+            "T100000001|tf.keras.mixed_precision.set_global_policy(\"mixed_float16\")|import tensorflow as tf"
+            "|import torch");
+  EXPECT_EQ(python::whole_text_features("x = 1\n"), "-000000000");
+}
+
+}  // namespace
+}  // namespace cudnnlint

@@ -251,4 +251,13 @@ void LoaderExtractor::on_other_call(TSNode call, Resolver& r) {
   if (!args.positional.empty() && args.first_star != 0) zero_size_input(layer, api->framework, args.positional.front(), r);
 }
 
+ExtractorRelevance LoaderExtractor::relevance(const ApiTable& table) {
+  ExtractorRelevance out;
+  out.framework_markers = {"tensorflow", "keras", "tf_keras"};
+  for (const auto& [method, api] : table.methods_of(kLoaderFamily)) out.framework_words.push_back(method);
+  out.framework_words.emplace_back("zeros");
+  out.reads_framework_import = true;  // a TensorFlow import at module level
+  return out;
+}
+
 }  // namespace cudnnlint::python

@@ -23,6 +23,9 @@ namespace cudnnlint::python {
 class LoaderExtractor : public Extractor {
  public:
   explicit LoaderExtractor(const ApiTable& table) : methods_(table.methods_of(kLoaderFamily)) {}
+  // Method APIs (tf.data's `batch`, Keras's `fit`) and the zero-size tensors it reads (`tf.zeros([0,
+  // ...])` into a TensorFlow layer) matter only in files importing TensorFlow or Keras.
+  static ExtractorRelevance relevance(const ApiTable& table);
   bool handles(const ApiEntry& api) const override;
   void on_use(const ApiUse& use, Resolver& r) override;
   void on_other_call(TSNode call, Resolver& r) override;

@@ -545,4 +545,40 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   r.out().shape_chains.push_back(std::move(fact));
 }
 
+// The shape family's words: a stack of layers (`Sequential`) and a size source
+// (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`, `input_shape=`, a torchvision crop or
+// resize) in one function, or in the module's statements together. The extractor reads nothing
+// else (a stack and its input in one scope, not in a class), so these are all the planner must parse.
+ExtractorRelevance ShapeChainExtractor::relevance() {
+  ExtractorRelevance out;
+  out.pairs.push_back({.first = {"Sequential"},
+                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
+                                "input_shape", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"},
+                               .init_counts = false});
+  // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
+  out.pairs.push_back({.first = {"Input"},
+                               .second = {"Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
+                                "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D",
+                                "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
+                                "AvgPool3D"},
+                               .init_counts = false});
+  // Functional convolutions on literal-shaped tensors: `F.conv2d(torch.randn(...), torch.randn(...))`.
+  out.pairs.push_back({.first = {"conv1d", "conv2d", "conv3d"},
+                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
+                               .init_counts = false});
+  // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
+  // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
+  // half where its name is used, and is then parsed whole (its __init__ and forward).
+  out.pairs.push_back({.first = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "CenterCrop",
+                                "RandomCrop", "RandomResizedCrop", "Resize"},
+                               .second = {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
+                                "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
+                                "avg_pool2d", "avg_pool3d"},
+                               .second_classes = true, .second_only_through_classes = true, .methods = false});
+  // Read from the whole text: whether the file spells a stack, an Input or a forward at all, and
+  // Keras's image data format.
+  out.whole_text_words = {"Sequential", "Input(", "def forward", "image_data_format"};
+  return out;
+}
+
 }  // namespace cudnnlint::python

@@ -19,6 +19,7 @@ namespace cudnnlint::python {
 
 class ShapeChainExtractor : public Extractor {
  public:
+  static ExtractorRelevance relevance();
   // The functional convolutions (F.conv2d, tf.nn.conv2d) on literal-shaped input and weight.
   bool handles(const ApiEntry& api) const override { return api.family == kConvolutionFamily && !api.is_class; }
   void on_use(const ApiUse& use, Resolver& r) override;

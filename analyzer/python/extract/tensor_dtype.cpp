@@ -1403,4 +1403,51 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
   r.out().low_precision_constants.push_back(std::move(fact));
 }
 
+// The dtype family's words. Its facts need two things in one function (or in the module's own
+// statements): a tensor whose element type the code sets (`randint`, `.long()`, `.half()`) and a
+// layer or model that consumes it, or a float16 operand and a small epsilon, or a float16 model
+// and an optimizer. Each half alone is common (`torch.long` is in most model files): a file is read
+// only when it holds both halves somewhere, and the region planner parses only the definitions (or
+// the module statements) holding both.
+ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
+  ExtractorRelevance out;
+  const std::vector<std::string> half_words{"half", "float16", "autocast"};
+  std::vector<std::string> sources{"randint", "from_numpy", "PILToTensor", "pil_to_tensor", "read_image",
+                                   "decode_image", "decode_jpeg", "decode_png", "imread", "long", "byte", "uint8",
+                                   "int64", "int32", "int16", "int8", "bfloat16", "cast", "tensor", "as_tensor",
+                                   "constant", "convert_to_tensor"};
+  sources.insert(sources.end(), half_words.begin(), half_words.end());
+  std::vector<std::string> consumers = table.trigger_words(std::vector<std::string>{
+      std::string(kConvolutionFamily), std::string(kNormalizationFamily)});
+  for (const char* word : {"Sequential", "create_model", "get_model", "alexnet", "vgg11", "vgg16", "vgg19",
+                           "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d",
+                           "wide_resnet50_2", "densenet121", "mobilenet_v2", "mobilenet_v3_small",
+                           "mobilenet_v3_large", "efficientnet_b0", "efficientnet_v2_s", "convnext_tiny",
+                           "regnet_y_400mf", "squeezenet1_0", "googlenet", "inception_v3", "shufflenet_v2_x1_0",
+                           "vit_b_16", "swin_t"})
+    consumers.emplace_back(word);
+  const std::vector<std::string> optimizers = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
+  // In a method, the consumer must be built or called there (`nn.Conv2d(...)`, `conv(x)` through a
+  // name bound to one: a model class's isinstance tests name every layer type), and not in __init__,
+  // which builds layers and applies none.
+  out.pairs.push_back({.first = sources, .second = consumers, .second_classes = true,
+                               .second_called_in_methods = true, .init_counts = false});
+  out.pairs.push_back({.first = half_words, .second = {std::string(kSmallFloatLiteral)}});
+  // A trainer's __init__ may build a float16 model and its optimizer.
+  out.pairs.push_back({.first = half_words, .second = optimizers, .second_called_in_methods = true});
+  // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16:
+  // the epsilons in a layer class's `call`.
+  out.pairs.push_back(
+      {.first = {"mixed_float16"}, .second = {std::string(kSmallFloatLiteral)}, .first_anywhere = true, .classes = true});
+  // The policy is a string: the first pass's quoted words find `"mixed_float16"` on their own.
+  out.quoted.emplace_back("mixed_float16");
+  // Read from the whole text: the default-dtype and autocast switches, a mixed_float16 policy's
+  // line, and which `import torch` lines bind torch.
+  out.whole_text_words = {"set_default_dtype", "set_default_tensor_type", "set_autocast_enabled", "amp.initialize",
+                          "import "};
+  out.whole_text_lines = {"mixed_float16"};
+  out.whole_text_line_starts = {"import "};
+  return out;
+}
+
 }  // namespace cudnnlint::python

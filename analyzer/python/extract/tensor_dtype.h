@@ -21,6 +21,7 @@ namespace cudnnlint::python {
 
 class TensorDtypeExtractor : public Extractor {
  public:
+  static ExtractorRelevance relevance(const ApiTable& table);
   bool handles(const ApiEntry& api) const override;
   void on_use(const ApiUse& use, Resolver& r) override;
   void on_other_call(TSNode call, Resolver& r) override;
