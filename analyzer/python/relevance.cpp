@@ -11,6 +11,8 @@ namespace cudnnlint::python {
 namespace {
 
 void add(Relevance& out, ExtractorRelevance&& declared) {
+  for (auto& word : declared.words)
+    if (std::find(out.words.begin(), out.words.end(), word) == out.words.end()) out.words.push_back(std::move(word));
   std::move(declared.pairs.begin(), declared.pairs.end(), std::back_inserter(out.pairs));
   std::move(declared.quoted.begin(), declared.quoted.end(), std::back_inserter(out.quoted));
   std::move(declared.framework_markers.begin(), declared.framework_markers.end(),

@@ -63,6 +63,7 @@ class Resolver;
 // What an extractor declares about the code it reads, beyond the API table's words for its family
 // (python/relevance.h assembles these for the first pass, the region planner and the parts key).
 struct ExtractorRelevance {
+  std::vector<std::string> words;               // more words that make code relevant on their own
   std::vector<WordPair> pairs;                  // words that matter only together, with their scopes
   std::vector<std::string> quoted;              // strings the first pass finds on their own
   std::vector<std::string> framework_markers;   // modules whose files `framework_words` count in

@@ -208,6 +208,18 @@ TEST(RegionParity, TheFirstPassRegionPlanGivesTheFullParsesFacts) {
     EXPECT_EQ(difference(Analyses::described(region), Analyses::described(whole)), "");
   }
   EXPECT_GT(planned, 20u);  // the plan left code out of most fixtures: the test compares something
+  // Found by this test over PyTorch Lightning's tests: a subclass of an optimizer forwards to it
+  // (the dtype family reads optimizers), so its definition must be in the plan.
+  std::string text = "import torch\n\n\nclass CustomAdam(torch.optim.Adam):\n"
+                     "    def __init__(self, params, num_classes=None, **kwargs):\n"
+                     "        super().__init__(params, **kwargs)\n\n\n";
+  for (int k = 0; k < 40; ++k) text += "def helper" + std::to_string(k) + "(x):\n    return x + " + std::to_string(k) + "\n\n\n";
+  const SourceFile file("lightning_cli.py", text);
+  const PythonAnalysis region = analyze_python(file, ApiTable::builtin(), analyses.parser, regions);
+  const PythonAnalysis whole = analyze_python(file, ApiTable::builtin(), analyses.parser, full);
+  EXPECT_LT(region.parsed_bytes, text.size());
+  ASSERT_EQ(whole.facts.forwardings.size(), 1u);
+  EXPECT_EQ(difference(Analyses::described(region), Analyses::described(whole)), "");
 }
 
 TEST(ModuleParts, AnEditReanalysesOnlyItsPart) {

@@ -1411,6 +1411,9 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
 // the module statements) holding both.
 ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
   ExtractorRelevance out;
+  // The optimizers it reads are APIs of their own: a class deriving from one (`class CustomAdam(
+  // torch.optim.Adam)`) forwards to it, and a call of that class is a call of the optimizer.
+  out.words = table.trigger_words(std::vector<std::string>{std::string(kOptimizerFamily)});
   const std::vector<std::string> half_words{"half", "float16", "autocast"};
   std::vector<std::string> sources{"randint", "from_numpy", "PILToTensor", "pil_to_tensor", "read_image",
                                    "decode_image", "decode_jpeg", "decode_png", "imread", "long", "byte", "uint8",
