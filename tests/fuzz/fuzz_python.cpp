@@ -1,7 +1,9 @@
 // libFuzzer harness: Python source bytes in, facts out, through the whole front-end (tree-sitter,
 // resolver, every extractor), in full-parse and in region mode, and in region mode over a kept
-// whole tree (the language server's document: the plan's regions walked in it). Inputs the loader
-// would refuse (invalid UTF-8, NUL bytes) are refused here too.
+// whole tree (the language server's document: the plan's regions walked in it). The region plan
+// with a run's first-pass relevance must give exactly the full parse's facts: a difference traps
+// (issue 34). Inputs the loader would refuse (invalid UTF-8, NUL bytes) are refused here too.
+#include "cache/codec.h"
 #include "core/api_table.h"
 #include "core/source_file.h"
 #include "python/frontend.h"
@@ -11,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -34,8 +37,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   // A run's first-pass relevance (python/relevance.h): its words, quoted names, attributes and the
   // dtype and shape families' word pairs, so that the planner is exercised as a run configures it.
-  static const python::PythonOptions regions = [&] {
+  // The first pass reads no argparse or yacs defaults: a full parse with the first pass's options,
+  // whose facts the region plan must give exactly (issue 34: a fact outside the plan is a failure).
+  static const python::PythonOptions full_first_pass = [] {
     python::PythonOptions options = full;
+    options.argparse = options.config_defaults = false;
+    return options;
+  }();
+  static const python::PythonOptions regions = [&] {
+    python::PythonOptions options = full_first_pass;
     options.mode = python::ParseMode::Regions;
     python::Relevance relevance = python::relevance_of(table, families);
     options.triggers = std::move(relevance.quoted_tokens);
@@ -50,7 +60,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   kept.parsed = std::make_shared<const python::ParsedSource>(text);
   const SourceFile file("fuzz.py", std::move(text));
   (void)python::analyze_python(file, table, parser, full);
-  (void)python::analyze_python(file, table, parser, regions);
   (void)python::analyze_python(file, table, parser, kept);
+  const python::PythonAnalysis planned = python::analyze_python(file, table, parser, regions);
+  const python::PythonAnalysis whole = python::analyze_python(file, table, parser, full_first_pass);
+  if (cache::encode(planned.facts) != cache::encode(whole.facts)) {
+    std::fprintf(stderr, "region plan and full parse disagree: normalizations %zu/%zu, loaders %zu/%zu, "
+                         "tensor inputs %zu/%zu, low-precision constants %zu/%zu, shape chains %zu/%zu, "
+                         "convolutions %zu/%zu, forwardings %zu/%zu\n",
+                 planned.facts.normalizations.size(), whole.facts.normalizations.size(), planned.facts.loaders.size(),
+                 whole.facts.loaders.size(), planned.facts.tensor_inputs.size(), whole.facts.tensor_inputs.size(),
+                 planned.facts.low_precision_constants.size(), whole.facts.low_precision_constants.size(),
+                 planned.facts.shape_chains.size(), whole.facts.shape_chains.size(),
+                 planned.facts.conv_geometries.size(), whole.facts.conv_geometries.size(),
+                 planned.facts.forwardings.size(), whole.facts.forwardings.size());
+    __builtin_trap();
+  }
   return 0;
 }
