@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Real-world recall benchmark for cudnnlint (issue 35).
+
+    python3 tests/realworld/run.py --cudnnlint build/cudnnlint [--json] [--min-recall P]
+    python3 tests/realworld/run.py --confirm --python /path/to/venv/bin/python [--only SUBSTR]
+
+Recall mode runs the binary once (in batches of files) over every case and mutant, and prints per
+family: cases, found, recall and the misses; then every finding on an original (a false positive).
+A case is found when a finding with its expected rule lands on a line marked `# expect-here`
+(anywhere in the file when no line is marked).
+
+Confirm mode runs each file with the given Python (one subprocess per file, 120 s timeout) and
+checks that a case or mutant fails with its `realworld-key` phrase in its output (an exception's
+text, or "nan"/"inf" printed for the NaN cases) and that an original runs clean.
+
+Standard library only. Exit status 0 unless --min-recall is given and a family is under it (recall
+mode) or, in confirm mode, --strict is given and a confirmation failed.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAMILIES = ("batchnorm", "dtype", "loader", "shape")
+META_RE = re.compile(r"^#\s*realworld-([a-z]+):\s*(.*?)\s*$")
+
+
+class Case:
+    def __init__(self, path):
+        self.path = path
+        self.rel = os.path.relpath(path, HERE)
+        self.meta = {}
+        self.expect_lines = []
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                m = META_RE.match(line)
+                if m and m.group(1) not in self.meta:
+                    self.meta[m.group(1)] = m.group(2)
+                if "# expect-here" in line:
+                    self.expect_lines.append(lineno)
+        self.expect = [r.strip() for r in self.meta.get("expect", "none").split(",") if r.strip()]
+        if self.expect == ["none"]:
+            self.expect = []
+        self.family = self.meta.get("family", "?")
+        self.kind = "original" if os.path.basename(path) == "original.py" else (
+            "mutant" if self.rel.startswith("mutants" + os.sep) else "case")
+        self.key = self.meta.get("key", "")
+
+
+def collect(root=HERE):
+    cases = []
+    for sub in ("cases", "mutants"):
+        for dirpath, _, files in os.walk(os.path.join(root, sub)):
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    cases.append(Case(os.path.join(dirpath, name)))
+    cases.sort(key=lambda c: c.rel)
+    return cases
+
+
+def run_cudnnlint(binary, cases, batch=200):
+    """{realpath: [finding, ...]} from one invocation per batch of files."""
+    by_file = {}
+    for i in range(0, len(cases), batch):
+        chunk = [c.path for c in cases[i:i + batch]]
+        cmd = [binary, "--format", "json", "--no-progress", "--isolated", "--no-cache",
+               "--fail-level", "none"] + chunk
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if proc.returncode != 0 and not proc.stdout.strip():
+            sys.exit("cudnnlint failed (%d): %s" % (proc.returncode, proc.stderr.strip()[:2000]))
+        report = json.loads(proc.stdout)
+        for f in report.get("findings", []):
+            by_file.setdefault(os.path.realpath(f["path"]), []).append(f)
+    return by_file
+
+
+def judge(case, findings):
+    """(found, matching findings) for a case with an expected rule."""
+    hits = []
+    for f in findings:
+        if f.get("rule") not in case.expect:
+            continue
+        lines = set(range(f.get("line", 0), f.get("end_line", f.get("line", 0)) + 1))
+        if not case.expect_lines or lines & set(case.expect_lines):
+            hits.append(f)
+    return bool(hits), hits
+
+
+def recall(args):
+    cases = collect()
+    by_file = run_cudnnlint(args.cudnnlint, cases)
+    summary = {"families": {}, "false_positives": [], "originals": 0, "cases": 0, "mutants": 0}
+    rows = {fam: {"cases": 0, "found": 0, "misses": []} for fam in FAMILIES}
+    for c in cases:
+        findings = by_file.get(os.path.realpath(c.path), [])
+        if c.kind == "original":
+            summary["originals"] += 1
+            for f in findings:
+                summary["false_positives"].append({"file": c.rel, "line": f["line"], "rule": f["rule"],
+                                                   "message": f.get("message", "")[:200]})
+            continue
+        summary["cases" if c.kind == "case" else "mutants"] += 1
+        row = rows.setdefault(c.family, {"cases": 0, "found": 0, "misses": []})
+        row["cases"] += 1
+        ok, _ = judge(c, findings)
+        if ok:
+            row["found"] += 1
+        else:
+            got = sorted({"%s@%d" % (f["rule"], f["line"]) for f in findings})
+            row["misses"].append({"file": c.rel, "expected": ",".join(c.expect),
+                                  "lines": c.expect_lines, "got": got, "why": c.meta.get("why", "")})
+    for fam, row in rows.items():
+        row["recall"] = round(100.0 * row["found"] / row["cases"], 1) if row["cases"] else 0.0
+        summary["families"][fam] = row
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print("cudnnlint real-world recall: %d cases, %d mutants, %d originals (negatives)"
+              % (summary["cases"], summary["mutants"], summary["originals"]))
+        print("%-10s %6s %6s %8s" % ("family", "cases", "found", "recall"))
+        for fam, row in summary["families"].items():
+            print("%-10s %6d %6d %7.1f%%" % (fam, row["cases"], row["found"], row["recall"]))
+        total = sum(r["cases"] for r in rows.values())
+        found = sum(r["found"] for r in rows.values())
+        print("%-10s %6d %6d %7.1f%%" % ("all", total, found, 100.0 * found / total if total else 0))
+        for fam, row in summary["families"].items():
+            if row["misses"]:
+                print("\nmisses in %s:" % fam)
+                for m in row["misses"]:
+                    print("  %-52s expected %-32s got %s" % (m["file"], m["expected"], ", ".join(m["got"]) or "-"))
+        print("\nfalse positives on originals: %d" % len(summary["false_positives"]))
+        for fp in summary["false_positives"]:
+            print("  %s:%d [%s] %s" % (fp["file"], fp["line"], fp["rule"], fp["message"]))
+    if args.min_recall is not None:
+        low = [f for f, r in summary["families"].items() if r["cases"] and r["recall"] < args.min_recall]
+        if low:
+            print("families under %.1f%%: %s" % (args.min_recall, ", ".join(low)), file=sys.stderr)
+            return 1
+    return 0
+
+
+def confirm_one(python, case, timeout):
+    env = dict(os.environ, PYTHONHASHSEED="0", TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="",
+               KERAS_BACKEND="tensorflow", PYTHONWARNINGS="ignore")
+    start = time.time()
+    try:
+        proc = subprocess.run([python, case.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=timeout, cwd=os.path.dirname(case.path), env=env)
+        out, rc = proc.stdout + "\n" + proc.stderr, proc.returncode
+    except subprocess.TimeoutExpired:
+        return "timeout", time.time() - start, ""
+    secs = time.time() - start
+    last = [l for l in out.strip().splitlines() if l.strip()]
+    tail = last[-1][:160] if last else ""
+    if case.kind == "original":
+        return ("clean" if rc == 0 else "FAILED(rc=%d)" % rc), secs, tail
+    key = case.key
+    if not key or key.lower().startswith("none"):
+        return ("gpu-only, ran clean" if rc == 0 else "gpu-only, but rc=%d" % rc), secs, tail
+    if key.lower() in ("nan", "inf", "nan-or-inf"):
+        ok = re.search(r"\b(nan|inf)\b", out, re.I) is not None
+    else:
+        ok = key.lower() in out.lower()
+    if ok:
+        return "confirmed", secs, tail
+    return ("NOT-CONFIRMED(rc=%d)" % rc), secs, tail
+
+
+def confirm(args):
+    cases = [c for c in collect() if not args.only or args.only in c.rel]
+    results = []
+    bad = 0
+    print("%-56s %-9s %-24s %6s  %s" % ("file", "kind", "result", "secs", "last line of output"))
+    for c in cases:
+        res, secs, tail = confirm_one(args.python, c, args.timeout)
+        ok = res in ("confirmed", "clean") or res.startswith("gpu-only, ran clean")
+        bad += 0 if ok else 1
+        results.append({"file": c.rel, "kind": c.kind, "family": c.family, "result": res,
+                        "seconds": round(secs, 2), "measured": c.meta.get("measured", "")})
+        print("%-56s %-9s %-24s %6.1f  %s" % (c.rel, c.kind, res, secs, tail), flush=True)
+    counts = {}
+    for r in results:
+        counts[r["result"]] = counts.get(r["result"], 0) + 1
+    print("\nsummary: " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
+    if args.json:
+        with open(args.json_out or os.devnull, "w") as f:
+            json.dump(results, f, indent=2)
+    return 1 if (args.strict and bad) else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cudnnlint", default=os.path.join(HERE, "..", "..", "build", "cudnnlint"))
+    ap.add_argument("--json", action="store_true", help="machine summary on stdout (recall mode)")
+    ap.add_argument("--json-out", help="confirm mode: write the results as JSON to this file")
+    ap.add_argument("--min-recall", type=float, help="exit 1 when a family's recall is under P percent")
+    ap.add_argument("--confirm", action="store_true", help="run every case with --python instead")
+    ap.add_argument("--python", default=sys.executable, help="confirm mode: the Python with the frameworks")
+    ap.add_argument("--only", help="confirm mode: only files whose path contains this")
+    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--strict", action="store_true", help="confirm mode: exit 1 when a case is not confirmed")
+    args = ap.parse_args()
+    if args.confirm:
+        if args.json_out:
+            args.json = True
+        return confirm(args)
+    return recall(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
