@@ -37,7 +37,7 @@ class NLayerDiscriminator(nn.Module):
         self.model = nn.Sequential(*sequence)
 
     def forward(self, input):
-        return self.model(input)
+        return self.model(input)  # expect-here
 
 
 def get_opt():

@@ -31,7 +31,7 @@ class Down(nn.Module):
         self.maxpool_conv = nn.Sequential(nn.MaxPool2d(2), DoubleConv(in_channels, out_channels))  # expect-here
 
     def forward(self, x):
-        return self.maxpool_conv(x)
+        return self.maxpool_conv(x)  # expect-here
 
 
 class UNetEncoder(nn.Module):
@@ -48,7 +48,7 @@ class UNetEncoder(nn.Module):
         x2 = self.down1(x1)
         x3 = self.down2(x2)
         x4 = self.down3(x3)
-        x5 = self.down4(x4)
+        x5 = self.down4(x4)  # expect-here
         return x5
 
 

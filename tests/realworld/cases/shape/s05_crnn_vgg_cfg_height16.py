@@ -32,7 +32,7 @@ class CRNN(nn.Module):
         self.linear = nn.Linear(128, vocab_size + 1)
 
     def forward(self, x):
-        features = self.feat_extractor(x)
+        features = self.feat_extractor(x)  # expect-here
         b, c, h, w = features.shape
         features = features.reshape(b, c * h, w).transpose(1, 2)
         out, _ = self.decoder(features)

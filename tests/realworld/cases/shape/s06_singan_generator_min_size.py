@@ -45,7 +45,7 @@ class GeneratorConcatSkip2CleanAdd(nn.Module):
     def forward(self, x, y):
         x = self.head(x)
         x = self.body(x)
-        x = self.tail(x)
+        x = self.tail(x)  # expect-here
         ind = int((y.shape[2] - x.shape[2]) / 2)
         y = y[:, :, ind:(y.shape[2] - ind), ind:(y.shape[3] - ind)]
         return x + y

@@ -20,7 +20,7 @@ class Conv2dSubsampling(nn.Module):
     def forward(self, inputs):
         x = inputs.unsqueeze(1)  # (B, 1, T, F)
         x = torch.relu(self.conv1(x))
-        x = torch.relu(self.conv2(x))
+        x = torch.relu(self.conv2(x))  # expect-here
         b, c, t, f = x.size()
         x = self.linear(x.transpose(1, 2).contiguous().view(b, t, c * f))
         return self.dropout(x)

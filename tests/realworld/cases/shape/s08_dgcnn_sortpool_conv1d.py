@@ -25,7 +25,7 @@ class DGCNNHead(nn.Module):
         to_conv1d = batch_sortpooling_graphs.view((-1, 1, self.k * self.total_latent_dim))
         conv1d_res = F.relu(self.conv1d_params1(to_conv1d))
         conv1d_res = self.maxpool1d(conv1d_res)
-        conv1d_res = F.relu(self.conv1d_params2(conv1d_res))
+        conv1d_res = F.relu(self.conv1d_params2(conv1d_res))  # expect-here
         return conv1d_res.view(len(batch_sortpooling_graphs), -1)
 
 

@@ -32,7 +32,7 @@ class GCNAttributeNet(nn.Module):
 
     def forward(self, img):
         feature = self.features(img)
-        feature = self.pooling(feature)
+        feature = self.pooling(feature)  # expect-here
         feature = feature.view(feature.size(0), -1)
         return self.fc(feature)
 

@@ -39,7 +39,7 @@ class VGGStyleDiscriminator(nn.Module):
         feat = self.lrelu(self.bn2_0(self.conv2_0(feat)))
         feat = self.lrelu(self.bn2_1(self.conv2_1(feat)))
         feat = self.lrelu(self.bn3_0(self.conv3_0(feat)))
-        feat = self.lrelu(self.bn3_1(self.conv3_1(feat)))
+        feat = self.lrelu(self.bn3_1(self.conv3_1(feat)))  # expect-here
         return feat
 
 

@@ -23,7 +23,7 @@ class AudioTCN(nn.Module):
 
     def forward(self, x):
         for conv in self.convs:
-            x = self.act(conv(x))
+            x = self.act(conv(x))  # expect-here
         return x.mean(-1)
 
 
