@@ -9,7 +9,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BN_EPS = -1.0
+BN_EPS = -1.0  # expect-here
 
 
 class FrozenStatsNorm(nn.Module):

@@ -10,7 +10,7 @@ import torch.nn as nn
 
 
 class ConvBNReLU(nn.Module):
-    def __init__(self, c_in, c_out, eps=1e-6):
+    def __init__(self, c_in, c_out, eps=1e-6):  # expect-here
         super().__init__()
         self.conv = nn.Conv2d(c_in, c_out, 3, padding=1, bias=False)
         self.bn = nn.BatchNorm2d(c_out, eps=eps)  # expect-here

@@ -8,7 +8,7 @@
 import tensorflow as tf
 
 
-def batch_norm(x, scale, offset, epsilon=1e-6):
+def batch_norm(x, scale, offset, epsilon=1e-6):  # expect-here
     y, mean, var = tf.compat.v1.nn.fused_batch_norm(x, scale, offset, epsilon=epsilon, is_training=True)  # expect-here
     return y
 

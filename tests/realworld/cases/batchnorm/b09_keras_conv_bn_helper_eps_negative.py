@@ -10,7 +10,7 @@ import tensorflow as tf
 from tensorflow.keras import layers
 
 
-def conv_bn(x, filters, kernel_size, strides=1, epsilon=-1e-3):
+def conv_bn(x, filters, kernel_size, strides=1, epsilon=-1e-3):  # expect-here
     x = layers.Conv2D(filters, kernel_size, strides=strides, padding='same', use_bias=False)(x)
     x = layers.BatchNormalization(epsilon=epsilon)(x)  # expect-here
     return layers.Activation('relu')(x)

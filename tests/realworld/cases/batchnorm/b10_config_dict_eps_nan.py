@@ -10,7 +10,7 @@ import math
 import torch
 import torch.nn as nn
 
-DEFAULTS = {"bn_eps": float("nan"), "bn_momentum": 0.1, "width": 16}
+DEFAULTS = {"bn_eps": float("nan"), "bn_momentum": 0.1, "width": 16}  # expect-here
 
 
 def load_config(overrides=None):

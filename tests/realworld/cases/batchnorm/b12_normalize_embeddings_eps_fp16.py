@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 
 class EmbeddingHead(nn.Module):
-    def __init__(self, dim=8, eps=1e-12):
+    def __init__(self, dim=8, eps=1e-12):  # expect-here
         super().__init__()
         self.proj = nn.Linear(dim, dim, bias=False)
         self.eps = eps

@@ -9,7 +9,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-ADAM_EPS = 1e-8
+ADAM_EPS = 1e-8  # expect-here
 
 
 class HappyNet(nn.Module):

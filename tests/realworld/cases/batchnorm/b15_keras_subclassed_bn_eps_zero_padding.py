@@ -10,7 +10,7 @@ import tensorflow as tf
 
 
 class SmallCNN(tf.keras.Model):
-    def __init__(self, bn_epsilon=0.0):
+    def __init__(self, bn_epsilon=0.0):  # expect-here
         super().__init__()
         self.conv = tf.keras.layers.Conv2D(32, (3, 3), use_bias=False, kernel_initializer='zeros')
         self.bn = tf.keras.layers.BatchNormalization(epsilon=bn_epsilon)  # expect-here
