@@ -36,12 +36,22 @@ class Case:
         self.meta = {}
         self.expect_lines = []
         with open(path, encoding="utf-8") as f:
-            for lineno, line in enumerate(f, 1):
-                m = META_RE.match(line)
-                if m and m.group(1) not in self.meta:
-                    self.meta[m.group(1)] = m.group(2)
-                if "# expect-here" in line:
-                    self.expect_lines.append(lineno)
+            lines = f.read().split("\n")
+        for lineno, line in enumerate(lines, 1):
+            m = META_RE.match(line)
+            if m and m.group(1) not in self.meta:
+                self.meta[m.group(1)] = m.group(2)
+            if "# expect-here" in line:
+                self.expect_lines.append(lineno)
+                # a marked line covers the whole statement: its continuation lines up to the closing bracket
+                depth = 0
+                for k in range(lineno - 1, len(lines)):
+                    code = lines[k].split("#", 1)[0]
+                    depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+                    if k > lineno - 1:
+                        self.expect_lines.append(k + 1)
+                    if depth <= 0:
+                        break
         self.expect = [r.strip() for r in self.meta.get("expect", "none").split(",") if r.strip()]
         if self.expect == ["none"]:
             self.expect = []
@@ -112,7 +122,7 @@ def recall(args):
         else:
             got = sorted({"%s@%d" % (f["rule"], f["line"]) for f in findings})
             row["misses"].append({"file": c.rel, "expected": ",".join(c.expect),
-                                  "lines": c.expect_lines, "got": got, "why": c.meta.get("why", "")})
+                                  "lines": sorted(set(c.expect_lines)), "got": got, "why": c.meta.get("why", "")})
     for fam, row in rows.items():
         row["recall"] = round(100.0 * row["found"] / row["cases"], 1) if row["cases"] else 0.0
         summary["families"][fam] = row
