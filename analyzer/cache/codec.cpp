@@ -62,7 +62,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConfigDefaultFact, path, where, value)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileDiagnostic, severity, path, position, message, missing_header,
                                    from_compile_command, include_dir, stand_in)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SuppressionComment, line, rules)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeStep, label, text, where, output)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeStep, label, text, where, output, bindings)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeChainFact, framework, model_text, call, source_text, source, source_provenance,
                                    layout, input_spatial, steps, rejected_by, channels, padded_input, kernel_extent,
                                    conv)

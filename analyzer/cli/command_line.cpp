@@ -39,7 +39,7 @@ void define_report_options(CLI::App& app, CommandLine& line) {
       ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()).description("a positive integer"));
   app.add_flag("--no-gitignore", line.no_gitignore, "Do not honour .gitignore files");
   app.add_flag("--full-parse", line.full_parse,
-               "Parse every file whole (no skipping of files and regions that cannot matter); slower, same findings");
+               "Parse every file whole (no skipping of files and regions that cannot matter); slower; same findings on files that parse");
   app.add_flag("--isolated", line.isolated, "Ignore .cudnnlint.toml and pyproject.toml configuration");
   app.add_option("--config", line.config_file, "Read configuration from this file");
   app.add_option("--color", line.color_mode, "Colour: auto (on a terminal), always, never")

@@ -318,6 +318,9 @@ struct ShapeStep {
   std::string text;                   // the layer as written, shortened: "nn.Conv2d(8, 8, 3)"
   Location where;
   std::vector<std::int64_t> output;   // spatial sizes after it (below 1 at a rejecting layer)
+  // The numbers a stack builder's run fixed for the names the text reads ("c = 64"), where the
+  // layer is built in a loop or a helper (python/extract/layer_stacks.h); "" otherwise.
+  std::string bindings;
 };
 
 // A tensor whose spatial size the code fixes (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`)

@@ -124,12 +124,30 @@ struct PairTest {
     for (std::size_t c = 0; c < chunks.size(); ++c)
       if ((!chunks[c].is_class || classes_count) && has_first(c)) with_first.push_back(c);
     if (with_first.empty()) return false;
-    // Classes naming the second half stand for it where their name is used (`model = Net()`).
+    // Definitions naming the second half stand for it where their name is used (`model = Net()`):
+    // classes and module-level functions (`make_layers`), and those naming one of them, three
+    // calls deep, as the planner reads them.
     std::vector<std::string> standing_in;
-    if (second_classes)
+    if (second_classes) {
+      std::vector<bool> stands(chunks.size(), false);
       for (std::size_t c = 0; c < chunks.size(); ++c)
-        if (chunks[c].is_class && !chunks[c].name.empty() && (chunk_roles[c] & second_bit) != 0)
+        if (chunks[c].is_definition && !chunks[c].name.empty() && (chunk_roles[c] & second_bit) != 0) {
+          stands[c] = true;
           standing_in.emplace_back(chunks[c].name);
+        }
+      for (int round = 0; round < 3 && !standing_in.empty(); ++round) {
+        const WordSet names(standing_in);
+        static const WordSet no_quoted;
+        bool grew = false;
+        for (std::size_t c = 0; c < chunks.size(); ++c)
+          if (!stands[c] && chunks[c].is_definition && !chunks[c].name.empty() &&
+              scan_identifiers(text_of(c), names, no_quoted, false).names_a_word) {
+            stands[c] = grew = true;
+            standing_in.emplace_back(chunks[c].name);
+          }
+        if (!grew) break;
+      }
+    }
     const WordSet class_words(standing_in);
     static const WordSet none;
     auto has_second = [&](std::size_t c) {

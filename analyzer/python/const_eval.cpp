@@ -172,6 +172,12 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     const auto name = node_text(node, source);
     if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
     const auto [defining_scope, binding] = scopes_.lookup(scope, name);
+    if (bindings_ != nullptr && defining_scope == bindings_->scope)
+      if (const ConstantValue* bound = bindings_->find(name)) {
+        ConstantValue value = *bound;
+        value.spelling = std::string(name);
+        return value;
+      }
     if (binding == nullptr || !binding->simple()) return std::nullopt;
     // The definition is read in its own scope, where the use site's lambdas do not reach.
     auto value = fold_at_depth(binding->value, defining_scope, depth + 1, {});

@@ -31,6 +31,20 @@ struct NodeLocator {
   }
 };
 
+// Numbers one reading of a block gives names that no single assignment fixes: a loop variable on
+// one iteration (`for c in (64, 128)`), a name reassigned in the loop (`in_channels = c`), a
+// parameter bound at a call of the project function that builds a layer (python/extract/
+// layer_stacks.h). The folder reads them first, for names that resolve to `scope`.
+struct ConstantBindings {
+  const Scope* scope = nullptr;
+  std::vector<std::pair<std::string_view, ConstantValue>> values;
+  const ConstantValue* find(std::string_view name) const {
+    for (const auto& [bound, value] : values)
+      if (bound == name) return &value;
+    return nullptr;
+  }
+};
+
 class ConstantFolder {
  public:
   // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`),
@@ -43,6 +57,9 @@ class ConstantFolder {
   // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
   std::optional<ConstantValue> fold(TSNode expression, const Scope* scope,
                                     std::span<const std::string_view> shadowed = {}) const;
+  // The bindings read first while set (null: none); Resolver::BindingsVisit sets them for a while.
+  const ConstantBindings* bindings() const { return bindings_; }
+  void set_bindings(const ConstantBindings* bindings) const { bindings_ = bindings; }
 
  private:
   std::optional<ConstantValue> fold_at_depth(TSNode expression, const Scope* scope, int depth,
@@ -53,6 +70,7 @@ class ConstantFolder {
   const ScopeTree& scopes_;
   const ImportTable* imports_ = nullptr;
   const ImportedConstants* imported_constants_ = nullptr;
+  mutable const ConstantBindings* bindings_ = nullptr;
 };
 
 // Folds to a number where possible, else finds the reference a value stands for.

@@ -958,20 +958,36 @@ class RegionPlanner {
       }
     }
     index_import_aliases();
-    // Classes standing for a pair's second half (`class Net` building nn.Conv2d), by pair.
+    // Definitions standing for a pair's second half (`class Net` building nn.Conv2d), by pair: the
+    // classes naming a word of it, the module-level functions naming one (`make_layers` building
+    // nn.Conv2d, whose stack a class's __init__ takes), and the classes and functions naming one of
+    // those, three calls deep.
     second_classes_.assign(pairs_.size(), {});
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
       if (!pairs_[p].second_classes) continue;
+      std::vector<bool> stands(chunks_.size(), false);
       for (std::size_t k = 0; k < chunks_.size(); ++k) {
-        if (!chunks_[k].is_class || chunks_[k].name.empty()) continue;
-        const bool names_second = std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
+        if (!chunks_[k].is_definition || chunks_[k].name.empty()) continue;
+        stands[k] = std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
           const auto it = half_bits_.find(w);
           if (it != half_bits_.end() && (it->second & second_bit(p)) != 0) return true;
           const auto marker = class_marker_bits_.find(w);
           return marker != class_marker_bits_.end() && (marker->second & second_bit(p)) != 0;
         });
-        if (names_second) second_classes_[p].push_back(k);
       }
+      for (int round = 0; round < 3; ++round) {
+        std::unordered_set<std::string_view> names;
+        for (std::size_t k = 0; k < chunks_.size(); ++k)
+          if (stands[k] && !chunks_[k].is_class) names.insert(chunks_[k].name);
+        bool grew = false;
+        for (std::size_t k = 0; k < chunks_.size() && !names.empty(); ++k)
+          if (!stands[k] && chunks_[k].is_definition && !chunks_[k].name.empty() &&
+              std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return names.count(w) > 0; }))
+            stands[k] = grew = true;
+        if (!grew) break;
+      }
+      for (std::size_t k = 0; k < chunks_.size(); ++k)
+        if (stands[k]) second_classes_[p].push_back(k);
       for (const std::size_t k : second_classes_[p]) half_bits_[chunks_[k].name] |= second_bit(p);
     }
     // Per pair, whether its first half may sit anywhere and the file holds it.
@@ -1110,6 +1126,21 @@ class RegionPlanner {
           relevant_[c] = Relevance::Yes;
           whole_[c] = true;
         }
+    }
+    // What a definition read whole this way uses of the others (a model class's `make_layers(cfg)`,
+    // a helper's helper) is read whole too.
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const std::size_t c : second_classes_[p]) {
+        if (whole_[c]) continue;
+        const std::string_view name = chunks_[c].name;
+        for (const std::size_t k : second_classes_[p])
+          if (k != c && whole_[k] && std::find(ids_[k].begin(), ids_[k].end(), name) != ids_[k].end()) {
+            relevant_[c] = Relevance::Yes;
+            whole_[c] = grew = true;
+            break;
+          }
+      }
     }
   }
 

@@ -125,6 +125,7 @@ class Resolver {
   const Scope* name_scope(TSNode at) const;
   // The scope a def or class statement opens (null when it opens none).
   const Scope* scope_of(TSNode definition) const { return scopes_.scope_of(definition); }
+  const Scope* scope_of_module() const { return &scopes_.module(); }
   // Reads expressions as if the walk stood inside another scope (a model class's __init__ and
   // forward, read from a call of the class elsewhere in the module) while the guard lives: scope()
   // is that one, and the lambdas and comprehensions around the walk no longer shadow names.
@@ -147,6 +148,22 @@ class Resolver {
     Resolver& r_;
     std::vector<std::string_view> shadowed_;
     std::vector<TSNode> nested_;
+  };
+  // Folds names to the numbers `bindings` gives them (a loop variable on one iteration, a helper's
+  // parameter bound at its call) while the guard lives, before their scope's own bindings.
+  class BindingsVisit {
+   public:
+    BindingsVisit(Resolver& r, const ConstantBindings* bindings)
+        : folder_(r.evaluator_.folder()), saved_(folder_.bindings()) {
+      folder_.set_bindings(bindings);
+    }
+    ~BindingsVisit() { folder_.set_bindings(saved_); }
+    BindingsVisit(const BindingsVisit&) = delete;
+    BindingsVisit& operator=(const BindingsVisit&) = delete;
+
+   private:
+    const ConstantFolder& folder_;
+    const ConstantBindings* saved_;
   };
   // The binding of `name` visible where the walk stands.
   std::pair<const Scope*, const Binding*> lookup(std::string_view name) const {

@@ -87,7 +87,9 @@ void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Findin
     const bool padded = chain.padded_input != reaching;
     const bool dilated = std::any_of(chain.conv.dilation.begin(), chain.conv.dilation.end(),
                                      [](const std::optional<IntegerValue>& d) { return d && d->value > 1; });
-    finding.message = "`" + last.text + "` gets a " + sizes_text(reaching) + " input from `" + chain.source_text +
+    // A layer built in a loop or a helper: the numbers that run gave its names ("with c = 64").
+    const auto bound = [](const ShapeStep& step) { return step.bindings.empty() ? "" : " (with " + step.bindings + ")"; };
+    finding.message = "`" + last.text + "`" + bound(last) + " gets a " + sizes_text(reaching) + " input from `" + chain.source_text +
                       "`" + (padded ? " (" + sizes_text(chain.padded_input) + " padded)" : "") + ", smaller than its " +
                       sizes_text(chain.kernel_extent) + (chain.rejected_by == "conv" ? " kernel" : " window") +
                       (dilated && chain.rejected_by == "conv" ? " (dilation included)" : "") + ": " +
@@ -110,7 +112,8 @@ void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Findin
         finding.related.push_back({step.where, step.what});
     for (std::size_t i = 0; i + 1 < chain.steps.size(); ++i)
       finding.related.push_back(
-          {chain.steps[i].where, "after `" + chain.steps[i].text + "`: " + sizes_text(chain.steps[i].output)});
+          {chain.steps[i].where,
+           "after `" + chain.steps[i].text + "`" + bound(chain.steps[i]) + ": " + sizes_text(chain.steps[i].output)});
     if (chain.rejected_by == "conv") finding.replay = convolution_replay(chain.conv);
     out.push_back(std::move(finding));
   }

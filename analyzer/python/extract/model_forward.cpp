@@ -34,27 +34,36 @@ struct ModelClass {
   struct Layer {
     TSNode construction;  // `nn.Conv2d(3, 6, 5)`
     TSNode assignment;    // `self.conv1 = nn.Conv2d(3, 6, 5)`
+    // What it holds as __init__ builds it: the layers of an nn.Sequential (built by code or by a
+    // project function too), or the one layer.
+    std::vector<BoundLayer> layers;
   };
   std::unordered_map<std::string_view, Layer> layers;  // self attributes assigned once, in __init__
   int axes = 0;  // the spatial axes of its convolutions and pools (all the same)
 };
 
-// The spatial axes `construction` works on (0 for a layer that keeps the size or is not known);
-// -1 when an nn.Sequential mixes them.
-int axes_of(TSNode construction, Resolver& r, int depth = 0) {
+// The spatial axes of one layer (0 for a layer that keeps the size or is not known).
+int layer_axes(TSNode construction, Resolver& r) {
   const Grammar& g = Grammar::get();
   construction = strip(construction);
-  if (!is(construction, g.call) || depth > 4) return 0;
+  if (!is(construction, g.call)) return 0;
   const std::string name = qualified(field(construction, g.f_function), r);
   if (const ApiEntry* api = r.table().find(name); api != nullptr && api->family == kConvolutionFamily && api->is_class)
     return api->spatial_dims;
   if (const auto pool = pooling(name, "torch")) return pool->axes;
-  if (framework_of_sequential(name) != "torch") return 0;
+  return 0;
+}
+
+// The spatial axes `layers` work on (0 when none of them changes a size the reader knows); -1 when
+// they mix them.
+int axes_of(const std::vector<BoundLayer>& layers, Resolver& r) {
   int axes = 0;
-  for (const TSNode layer : sequential_layers(construction, "torch", r)) {
-    const int inner = axes_of(layer, r, depth + 1);
+  for (const BoundLayer& layer : layers) {
+    std::optional<Resolver::ScopeVisit> in_scope;
+    if (layer.scope != nullptr && layer.scope != r.scope()) in_scope.emplace(r, layer.scope);
+    const int inner = layer_axes(layer.construction, r);
     if (inner == 0) continue;
-    if (inner < 0 || (axes != 0 && axes != inner)) return -1;
+    if (axes != 0 && axes != inner) return -1;
     axes = inner;
   }
   return axes;
@@ -151,8 +160,10 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
       continue;
     const std::string_view attribute = r.text(field(left, g.f_attribute));
     if (assignments[attribute] != 1) continue;
-    model.layers.emplace(attribute, ModelClass::Layer{right, assignment});
-    const int axes = axes_of(right, r);
+    auto layers = stack_layers(right, r);
+    if (!layers || layers->empty()) continue;
+    const int axes = axes_of(*layers, r);
+    model.layers.emplace(attribute, ModelClass::Layer{right, assignment, std::move(*layers)});
     if (axes < 0 || (axes > 0 && model.axes != 0 && model.axes != axes)) return std::nullopt;
     if (axes > 0) model.axes = axes;
   }
@@ -376,17 +387,13 @@ class ForwardReader {
   // `self.name(x)` at `site`: the layer's construction (an nn.Sequential's layers, in order), read
   // where __init__ builds it.
   std::optional<Flow> apply(const ModelClass::Layer& layer, TSNode site, Flow flow) {
-    const Grammar& g = Grammar::get();
     Resolver::ScopeVisit in_init(r_, model_.init_scope);
     ShapeChainFact work = chain_with(std::move(flow.steps));
     ChainBuilder chain(work, r_);
-    const std::string name = qualified(field(layer.construction, g.f_function), r_);
     bool kept = true;
-    if (framework_of_sequential(name) == "torch") {
-      const auto layers = sequential_layers(layer.construction, "torch", r_);
-      kept = !layers.empty();
-      for (std::size_t i = 0; i < layers.size() && kept; ++i)
-        kept = chain.step(layers[i], flow.spatial, flow.channels, flow.batch);
+    if (layer.layers.size() != 1 || !ts_node_eq(layer.layers.front().construction, layer.construction)) {
+      for (std::size_t i = 0; i < layer.layers.size() && kept; ++i)
+        kept = chain.step(layer.layers[i], flow.spatial, flow.channels, flow.batch);
     } else {
       const std::size_t before = work.steps.size();
       kept = chain.step(layer.construction, flow.spatial, flow.channels, flow.batch);

@@ -19,7 +19,7 @@ constexpr int kMaxDepth = 4;
 // The spatial size and channels a Keras `shape` tuple (no batch axis) gives, and the layout the
 // layers' data_format says (channels_last unless they say channels_first). False when a size is
 // not fixed (None) or the layout cannot be told.
-bool keras_start(TSNode shape, const std::vector<TSNode>& layers, std::size_t first_layer, ShapeChainFact& fact,
+bool keras_start(TSNode shape, const std::vector<BoundLayer>& layers, std::size_t first_layer, ShapeChainFact& fact,
                  std::vector<std::int64_t>& spatial, std::int64_t& channels, Resolver& r) {
   const Grammar& g = Grammar::get();
   if (ts_node_is_null(shape)) return false;
@@ -45,7 +45,7 @@ bool keras_start(TSNode shape, const std::vector<TSNode>& layers, std::size_t fi
   if (r.source().find("image_data_format") != std::string_view::npos) return false;
   fact.layout = "NHWC";
   for (std::size_t i = first_layer; i < layers.size(); ++i) {
-    const TSNode layer = strip(layers[i]);
+    const TSNode layer = strip(layers[i].construction);
     if (!is(layer, g.call)) break;
     const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
     for (const auto& [key, value] : a.keywords)
@@ -261,14 +261,16 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   fact.call = r.locate(call);
   std::vector<std::int64_t> spatial;
   std::int64_t channels = 0, batch = 1;
-  std::vector<TSNode> layers;
+  std::vector<BoundLayer> layers;
   std::size_t first_layer = 0;
   if (const std::string framework = framework_of_sequential(name); framework == "keras") {
     // keras.Sequential([keras.Input(shape=(H, W, C)), ...]) or a first layer's input_shape=.
     fact.framework = "keras";
-    layers = sequential_layers(call, "keras", r);
-    if (layers.empty()) return;
-    const TSNode first = strip(layers.front());
+    // The layers written, and those `model.add(...)` gives it after `model = keras.Sequential(...)`.
+    auto stack = stack_layers(call, r, TSNode{}, true);
+    if (!stack || stack->empty()) return;
+    layers = std::move(*stack);
+    const TSNode first = strip(layers.front().construction);
     if (!is(first, g.call)) return;
     const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
     const CallArgs first_args = collect_args(field(first, g.f_arguments), r.source());
@@ -299,8 +301,11 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     const std::string stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
     if (stack.empty()) return;
     if (is(callee, g.identifier) && model_changed_in_scope(call, r.text(callee), r)) return;
-    layers = sequential_layers(construction, stack, r);
-    if (layers.empty()) return;
+    // The stack as the code builds it up to this call (`nn.Sequential(*layers)` after a loop of
+    // appends, a helper that returns one), when the reader can follow it.
+    auto built = stack_layers(construction, r, call);
+    if (!built || built->empty()) return;
+    layers = std::move(*built);
     const TSNode input = strip(args.positional.front());
     if (is(input, g.identifier)) {
       const auto [scope, binding] = r.lookup(r.text(input));
@@ -316,7 +321,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return;  // a torchvision transform
       // A Keras Sequential without an input shape, built on its first call (`model(tf.zeros([1, 4,
       // 4, 3]))`: measured, the same ValueError). One with an Input is read where it is built.
-      const TSNode first = strip(layers.front());
+      const TSNode first = strip(layers.front().construction);
       if (!is(first, g.call)) return;
       const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
       if (one_of(first_name, {"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})) return;
@@ -328,8 +333,8 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       if (dims.size() < 3) return;
       if (r.source().find("image_data_format") != std::string_view::npos) return;
       fact.layout = "NHWC";
-      for (const TSNode layer_node : layers) {
-        const TSNode layer = strip(layer_node);
+      for (const BoundLayer& bound : layers) {
+        const TSNode layer = strip(bound.construction);
         if (!is(layer, g.call)) break;
         const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
         for (const auto& [key, value] : a.keywords)
@@ -353,7 +358,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     fact.framework = "torch";
     fact.layout = "NCHW";
     // (N, C, spatial...) batched, or (C, spatial...) unbatched: the first convolution decides.
-    const TSNode first = strip(layers.front());
+    const TSNode first = strip(layers.front().construction);
     const ApiEntry* first_api = is(first, g.call) ? r.table().find(qualified(field(first, g.f_function), r)) : nullptr;
     if (first_api == nullptr || first_api->family != kConvolutionFamily) return;
     const auto axes = static_cast<std::size_t>(first_api->spatial_dims);
@@ -531,7 +536,9 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   const TSNode shape = argument(input_args, 0, "shape");
   std::vector<std::int64_t> spatial;
   std::int64_t channels = 0;
-  if (!keras_start(shape, layers, 0, fact, spatial, channels, r)) return;
+  std::vector<BoundLayer> bound;
+  for (const TSNode l : layers) bound.push_back({l, nullptr, nullptr});
+  if (!keras_start(shape, bound, 0, fact, spatial, channels, r)) return;
   fact.source_text = short_text(r.text(input));
   fact.source = r.locate(strip(shape));
   fact.model_text = "the functional model";

@@ -90,26 +90,6 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return -floor_div(-a, b)
 
 
 
-// The layers of `nn.Sequential(a, b, ...)` or `keras.Sequential([a, b, ...])`; empty when not one.
-std::vector<TSNode> sequential_layers(TSNode call, const std::string& framework, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
-  std::vector<TSNode> out;
-  if (framework == "torch") {
-    if (args.first_star >= 0 || !args.keywords.empty()) return out;  // *layers, or an OrderedDict
-    out = args.positional;
-    return out;
-  }
-  TSNode list = argument(args, 0, "layers");
-  list = strip(list);
-  if (ts_node_is_null(list) || !(is(list, g.list) || is(list, g.tuple))) return out;
-  for (const TSNode item : named_children(list)) {
-    if (is(item, g.list_splat)) return {};
-    out.push_back(item);
-  }
-  return out;
-}
-
 std::string framework_of_sequential(const std::string& name) {
   if (name == "torch.nn.Sequential" || name == "torch.nn.modules.container.Sequential") return "torch";
   const std::string keras = keras_name(name);
@@ -143,6 +123,17 @@ bool ChainBuilder::step(TSNode layer, std::vector<std::int64_t>& spatial, std::i
   if (const auto pool = pooling(name, fact_.framework); pool && pool->axes == static_cast<int>(spatial.size()))
     return pooling_step(*pool, args, std::move(out), spatial, channels);
   return false;
+}
+
+bool ChainBuilder::step(const BoundLayer& layer, std::vector<std::int64_t>& spatial, std::int64_t& channels,
+                        std::int64_t batch) {
+  std::optional<Resolver::ScopeVisit> in_scope;
+  if (layer.scope != nullptr && layer.scope != r_.scope()) in_scope.emplace(r_, layer.scope);
+  Resolver::BindingsVisit with_bindings(r_, layer.bindings.get());
+  const std::size_t before = fact_.steps.size();
+  const bool kept = step(layer.construction, spatial, channels, batch);
+  if (fact_.steps.size() > before) fact_.steps.back().bindings = bindings_text(layer, r_.text(layer.construction));
+  return kept;
 }
 
 bool ChainBuilder::convolution(const ApiEntry& api, TSNode layer, const CallArgs& args, ShapeStep out,

@@ -3,6 +3,7 @@
 // tests/probes/torch_shapes.py, tf_shapes.py), and the small readers they share.
 #pragma once
 
+#include "python/extract/layer_stacks.h"
 #include "python/resolver.h"
 #include "core/sizes_text.h"  // uniform_text, padding_dilation_text
 
@@ -34,8 +35,6 @@ std::vector<std::int64_t> per_axis(TSNode node, int axes, Resolver& r);
 std::int64_t floor_div(std::int64_t a, std::int64_t b);
 std::int64_t ceil_div(std::int64_t a, std::int64_t b);
 
-// The layers of `nn.Sequential(a, b, ...)` or `keras.Sequential([a, b, ...])`; empty when not one.
-std::vector<TSNode> sequential_layers(TSNode call, const std::string& framework, Resolver& r);
 // "torch" or "keras" when `name` is that framework's Sequential, else "".
 std::string framework_of_sequential(const std::string& name);
 
@@ -48,6 +47,9 @@ class ChainBuilder {
   // Runs `spatial` (with `channels`, 0 when unknown) through `layer`, a layer's construction. False
   // ends the chain: an unknown layer, a size not fixed, or a rejection (then fact_.rejected_by is set).
   bool step(TSNode layer, std::vector<std::int64_t>& spatial, std::int64_t& channels, std::int64_t batch);
+  // The same for a layer a stack's builder gave (python/extract/layer_stacks.h): read in its scope,
+  // with the numbers the run fixed for its names, which its step's text then names.
+  bool step(const BoundLayer& layer, std::vector<std::int64_t>& spatial, std::int64_t& channels, std::int64_t batch);
   // A pooling function applied at `site` (`F.max_pool2d(x, 2)`), `args` without the input.
   bool pool_call(const Pool& pool, const CallArgs& args, TSNode site, std::vector<std::int64_t>& spatial,
                  std::int64_t channels);
