@@ -183,7 +183,7 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     auto value = fold_at_depth(binding->value, defining_scope, depth + 1, {});
     if (!value) return std::nullopt;
     // The assignment statement is the definition a user wants to see.
-    TSNode statement = ts_node_parent(binding->target);
+    TSNode statement = binding->assignment();
     if (ts_node_is_null(statement)) statement = binding->target;
     value->provenance.push_back(ProvenanceStep{
         locator_.locate(statement),
@@ -430,7 +430,7 @@ std::optional<ValueRef> ValueEvaluator::reference(TSNode node, const Scope* scop
     if (binding->simple()) {
       auto found = reference(binding->value, defining, {}, depth + 1, steps);
       if (found) {
-        TSNode statement = ts_node_parent(binding->target);
+        TSNode statement = binding->assignment();
         if (ts_node_is_null(statement)) statement = binding->target;
         steps.push_back(ProvenanceStep{locator_.locate(statement),
                                        std::string(name) + " = " + std::string(node_text(binding->value, source)) +

@@ -369,7 +369,7 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
       exports.values.emplace(std::string(name), evaluator.evaluate(binding.value, &scopes.module()));
       // The definition is the assignment, not the expression.
       Value& value = exports.values[std::string(name)];
-      TSNode statement = ts_node_parent(binding.target);
+      TSNode statement = binding.assignment();
       if (!ts_node_is_null(statement)) value.where = locator.locate(statement);
     } else if (binding.only_definition()) {
       exports.definitions.emplace_back(name);

@@ -831,6 +831,7 @@ class RegionPlanner {
     index_pairs();
     mark_pairs();
     spread();
+    include_called_helpers();
     keep_bound_statements();
     ParsePlan plan;
     if (std::none_of(relevant_.begin(), relevant_.end(), [](Relevance r) { return r != Relevance::No; })) {
@@ -1231,6 +1232,28 @@ class RegionPlanner {
 
   // Kept: relevant chunks, imports and compound statements, and the simple statements and plain
   // imports that bind a name kept code uses (and theirs in turn).
+  // A module-level function a relevant chunk calls that names a word of a pair's half (a helper
+  // returning the tensor or the stack the relevant code uses: `torch.from_numpy(load_images())`,
+  // `self.features = make_layers(cfg)`) is parsed whole: the extractors follow calls into
+  // module-level functions (python/extract/layer_stacks.h, tensor_dtype.cpp's project_return).
+  // Three calls deep.
+  void include_called_helpers() {
+    if (chunk_bits_.size() != chunks_.size()) return;  // no pairs
+    for (int round = 0; round < 3; ++round) {
+      std::unordered_set<std::string_view> used;
+      for (std::size_t k = 0; k < chunks_.size(); ++k)
+        if (relevant_[k] != Relevance::No) used.insert(ids_[k].begin(), ids_[k].end());
+      bool grew = false;
+      for (std::size_t k = 0; k < chunks_.size(); ++k)
+        if (relevant_[k] == Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class &&
+            !chunks_[k].name.empty() && chunk_bits_[k] != 0 && used.count(chunks_[k].name) > 0) {
+          relevant_[k] = Relevance::Yes;
+          whole_[k] = grew = true;
+        }
+      if (!grew) break;
+    }
+  }
+
   void keep_bound_statements() {
     WordSetView kept_words;  // every code identifier of the kept chunks
     auto note_kept = [&](std::size_t k) {

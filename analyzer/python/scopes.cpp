@@ -19,6 +19,15 @@ bool is_statement_container(TSSymbol sym, const Grammar& g) {
 
 }  // namespace
 
+TSNode Binding::assignment() const {
+  const Grammar& g = Grammar::get();
+  if (ts_node_is_null(target)) return {};
+  TSNode at = ts_node_parent(target);
+  if (is(at, g.pattern_list) || is(at, g.tuple_pattern) || is(at, g.tuple) || is(at, g.list_pattern))
+    at = ts_node_parent(at);
+  return at;
+}
+
 Scope& ScopeTree::open(Scope::Kind kind, TSNode node, Scope* parent) {
   Scope& scope = scopes_.emplace_back();
   scope.kind = kind;
@@ -62,6 +71,29 @@ void ScopeTree::bind_target(Scope& scope, TSNode target, std::string_view source
   // Tuple/list unpacking, starred targets: every identifier inside is (re)bound, never simply.
   if (is(target, g.attribute) || is(target, g.subscript)) return;
   for (const TSNode child : named_children(target)) bind_target(scope, child, source, depth + 1);
+}
+
+// `IMG_ROWS, IMG_COLS = 28, 28`: names unpacked from a tuple or list written with as many plain
+// items, each bound to its own item as a simple assignment would bind it. False (nothing bound)
+// for any other shape: a starred name, a nested pattern, a computed right-hand side.
+bool ScopeTree::bind_unpacked(Scope& scope, TSNode left, TSNode right, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  if (!(is(left, g.pattern_list) || is(left, g.tuple_pattern) || is(left, g.tuple) || is(left, g.list_pattern)) ||
+      !(is(right, g.expression_list) || is(right, g.tuple) || is(right, g.list)))
+    return false;
+  const std::vector<TSNode> names = named_children(left);
+  const std::vector<TSNode> values = named_children(right);
+  if (names.size() != values.size() || names.empty()) return false;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (!is(names[i], g.identifier) || is(values[i], g.list_splat) || is(values[i], g.comment)) return false;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    Binding& binding = scope.bindings[node_text(names[i], source)];
+    if (binding.count++ == 0) {
+      binding.target = names[i];
+      binding.value = values[i];
+    }
+  }
+  return true;
 }
 
 void ScopeTree::bind_parameters(Scope& scope, TSNode parameters, std::string_view source) {
@@ -253,7 +285,7 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
             binding.target = left;
             binding.value = right;
           }
-        } else {
+        } else if (!bind_unpacked(current, left, right, source)) {
           bind_target(current, left, source);
         }
       }

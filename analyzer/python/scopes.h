@@ -24,6 +24,8 @@ struct Binding {
   bool simple() const { return count == 1 && !ts_node_is_null(value); }
   bool only_definition() const { return count == 1 && !ts_node_is_null(definition); }
   bool only_parameter() const { return count == 1 && parameter >= 0; }
+  // The assignment a simple binding comes from (through an unpacking: `a, b = 1, 2`); null if none.
+  TSNode assignment() const;
 };
 
 // One parameter of a def, as a call binds it.
@@ -82,6 +84,7 @@ class ScopeTree {
  private:
   Scope& open(Scope::Kind kind, TSNode node, Scope* parent);
   void bind_target(Scope& scope, TSNode target, std::string_view source, int depth = 0);
+  bool bind_unpacked(Scope& scope, TSNode left, TSNode right, std::string_view source);
   void bind_parameters(Scope& scope, TSNode parameters, std::string_view source);
   void note_self_attribute(Scope& method, TSNode target, TSNode value, std::string_view source);
   void note_self_targets(Scope& method, TSNode target, TSNode value, std::string_view source);

@@ -12,8 +12,22 @@ std::string python_type_name(DType dtype) {
   return std::string(torch_cpp_type_name(dtype));
 }
 
-// A Python fact: `x.half()` into a module built here with float32 weights, or the reverse.
+// The tensor method that converts to `dtype`: `.float()`, `.half()`, `.double()`, `.bfloat16()`.
+std::string conversion_method(DType dtype) {
+  switch (dtype) {
+    case DType::Float16: return "half";
+    case DType::BFloat16: return "bfloat16";
+    case DType::Float64: return "double";
+    default: return "float";
+  }
+}
+
+// A Python fact: `x.half()` or `x.double()` into a module built here with float32 weights, or the
+// reverse.
 Finding python_finding(const TensorInputFact& fact) {
+  // Autocast settles half against float32 (it casts a convolution's inputs); not float64 on the CPU.
+  const bool reduced = fact.dtype == DType::Float16 || fact.dtype == DType::BFloat16 ||
+                       fact.weight_dtype == DType::Float16 || fact.weight_dtype == DType::BFloat16;
   Finding finding = make_finding(RuleId::TorchConvDtypeMismatch, fact.use);
   const std::string what = fact.variable.empty() ? "`" + fact.tensor_text + "`" : "`" + fact.variable + "`";
   const std::string input(dtype_name(fact.dtype)), weights(dtype_name(fact.weight_dtype));
@@ -23,8 +37,8 @@ Finding python_finding(const TensorInputFact& fact) {
                     "(\"RuntimeError: Input type (" + python_type_name(fact.dtype) + ") and bias type (" +
                     python_type_name(fact.weight_dtype) + ") should be the same\", or \"Input type (...) and weight "
                     "type (...) should be the same\" without a bias); convert one to the other's type (`.to(torch." +
-                    input + ")` on the model, or `." + (fact.weight_dtype == DType::Float32 ? "float" : "half") +
-                    "()` on the input), or run the call under torch.autocast";
+                    input + ")` on the model, or `." + conversion_method(fact.weight_dtype) +
+                    "()` on the input)" + (reduced ? ", or run the call under torch.autocast" : "");
   finding.target_note = "every PyTorch version";
   finding.related.push_back({fact.dtype_location, "the input's element type " + input + " is set here"});
   if (fact.weight_dtype_location)

@@ -1,5 +1,6 @@
 #include "python/extract/tensor_dtype.h"
 
+#include "python/extract/layer_stacks.h"
 #include "python/extract/local_values.h"
 #include "python/frontend.h"
 
@@ -126,7 +127,10 @@ bool keeps_dtype(std::string_view method) {
       "detach", "transpose", "expand", "repeat", "flip", "numpy", "pin_memory", "requires_grad_", "t", "narrow",
       "sum", "mean", "std", "var", "norm", "abs", "sqrt", "pow", "square", "exp", "max", "min", "amax", "amin",
       "clamp", "sub", "mul", "add", "div", "unsqueeze_", "squeeze_", "to_dense", "expand_as", "view_as",
-      "reshape_as", "movedim", "swapaxes", "cvtColor", "copy"};
+      "reshape_as", "movedim", "swapaxes", "cvtColor", "copy",
+      // In-place fills return the tensor itself: `torch.DoubleTensor(2, 3).normal_(0, 1)`.
+      "normal_", "uniform_", "fill_", "zero_", "random_", "bernoulli_", "exponential_", "log_normal_", "cauchy_",
+      "geometric_"};
   return std::find(std::begin(kept), std::end(kept), method) != std::end(kept);
 }
 
@@ -722,6 +726,8 @@ class TypeReader {
         if (name.empty()) return {};
       }
     }
+    if (is(strip(callee), g_.identifier))
+      if (auto returned = project_return(strip(callee), node, depth)) return *returned;
     const std::string name = qualified(callee, r_);
     if (name.empty()) return {};
     const TSNode dtype_kw = keyword(args, "dtype");
@@ -735,6 +741,8 @@ class TypeReader {
       return set_here(d, dtype_kw, std::string(r_.text(strip(dtype_kw))));
     }
     const std::string spelled = short_text(r_.text(node));
+    if (auto numpy = numpy_default(name, args, node, spelled)) return *numpy;
+    if (auto legacy = legacy_constructor(name, node, spelled)) return *legacy;
     if (one_of(name, {"torch.randint"})) return set_here(DType::Int64, node, spelled);
     if (one_of(name, {"torchvision.io.read_image", "torchvision.io.decode_image", "torchvision.io.decode_jpeg",
                       "torchvision.io.decode_png", "torchvision.io.image.read_image",
@@ -779,6 +787,88 @@ class TypeReader {
       return of(args.positional.front(), depth + 1);
     }
     return {};
+  }
+
+  // A call of a module-level function of this file whose every return gives a tensor of one plain
+  // type (`def load_images(): return np.random.randint(...).astype(np.uint8)`): that type, with the
+  // call as a step. nullopt when `callee` is not such a function.
+  std::optional<Typed> project_return(TSNode callee, TSNode call, int depth) {
+    const auto [scope, binding] = r_.lookup(r_.text(callee));
+    if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+        !is(binding->definition, g_.function_definition) || depth > kMaxDepth - 4)
+      return std::nullopt;
+    const TSNode definition = binding->definition;
+    const Scope* function = r_.scope_of(definition);
+    if (function == nullptr) return std::nullopt;
+    std::vector<TSNode> returns;
+    bool yields = false;
+    walk_tree(
+        field(definition, g_.f_body),
+        [&](TSNode node, const TSTreeCursor*) {
+          if (is(node, g_.function_definition) || is(node, g_.lambda) || is(node, g_.class_definition)) return false;
+          if (is(node, g_.return_statement)) returns.push_back(node);
+          if (r_.text(node).starts_with("yield")) yields = true;
+          return true;
+        },
+        [](TSNode) {});
+    if (returns.empty() || yields || returns.size() > 8) return Typed{};
+    Resolver::ScopeVisit in_function(r_, function);
+    Typed out;
+    for (const TSNode ret : returns) {
+      if (ts_node_named_child_count(ret) == 0) return Typed{};
+      Typed t = of(ts_node_named_child(ret, 0), depth + 4);
+      if (t.dtype == DType::Unknown || t.scalar || (out.dtype != DType::Unknown && t.dtype != out.dtype)) return Typed{};
+      if (out.dtype == DType::Unknown) out = std::move(t);
+    }
+    out.steps.push_back({r_.locate(call), std::string(r_.text(callee)) + "() returns it"});
+    return out;
+  }
+
+  // numpy's element types where the code gives none: float64 for its float factories and random
+  // samples, int64 for randint (Linux; numpy >= 2 everywhere); a dtype passed by position
+  // (`np.zeros(shape, np.uint8)`) as written. nullopt when `name` is none of these.
+  std::optional<Typed> numpy_default(const std::string& name, const CallArgs& args, TSNode node,
+                                     const std::string& spelled) {
+    // The position of the dtype parameter, for the factories that take one there.
+    int dtype_at = -1;
+    if (one_of(name, {"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.array", "numpy.asarray", "numpy.eye",
+                      "numpy.identity"}))
+      dtype_at = one_of(name, {"numpy.eye"}) ? 3 : 1;
+    else if (name == "numpy.full")
+      dtype_at = 2;
+    if (dtype_at >= 0 && args.first_star < 0 && static_cast<int>(args.positional.size()) > dtype_at) {
+      const TSNode written = args.positional[static_cast<std::size_t>(dtype_at)];
+      const DType d = dtype_named(written, r_);
+      if (d == DType::Unknown) return Typed{};
+      return set_here(d, written, std::string(r_.text(strip(written))));
+    }
+    if (!ts_node_is_null(keyword(args, "dtype"))) return std::nullopt;  // read with the other factories
+    if (one_of(name, {"numpy.random.rand", "numpy.random.randn", "numpy.random.random", "numpy.random.random_sample",
+                      "numpy.random.sample", "numpy.random.normal", "numpy.random.uniform",
+                      "numpy.random.standard_normal", "numpy.linspace", "numpy.zeros", "numpy.ones", "numpy.empty",
+                      "numpy.eye", "numpy.identity"}))
+      return set_here(DType::Float64, node, spelled + " (float64: numpy's default)");
+    if (name == "numpy.random.randint") return set_here(DType::Int64, node, spelled + " (int64: numpy's default)");
+    return std::nullopt;
+  }
+
+  // torch's legacy typed constructors (`torch.DoubleTensor(2, 3)`, `torch.cuda.ByteTensor(...)`) and
+  // `torch.Tensor(...)` (the default type, float32 unless the code changes it).
+  std::optional<Typed> legacy_constructor(const std::string& name, TSNode node, const std::string& spelled) {
+    static constexpr std::pair<std::string_view, DType> kinds[] = {
+        {"DoubleTensor", DType::Float64}, {"FloatTensor", DType::Float32}, {"HalfTensor", DType::Float16},
+        {"BFloat16Tensor", DType::BFloat16}, {"LongTensor", DType::Int64}, {"IntTensor", DType::Int32},
+        {"ShortTensor", DType::Int16}, {"ByteTensor", DType::UInt8}, {"CharTensor", DType::Int8},
+        {"BoolTensor", DType::Bool}};
+    std::string_view leaf = name;
+    if (leaf.starts_with("torch.cuda.")) leaf.remove_prefix(11);
+    else if (leaf.starts_with("torch.")) leaf.remove_prefix(6);
+    else return std::nullopt;
+    for (const auto& [kind, dtype] : kinds)
+      if (leaf == kind) return set_here(dtype, node, spelled);
+    if (name == "torch.Tensor" && !default_dtype_changed_)
+      return set_here(DType::Float32, node, spelled + " (float32 by default)");
+    return std::nullopt;
   }
 
   // Factories that take `dtype=`.
@@ -895,36 +985,52 @@ bool image_model(const std::string& name) {
 
 std::optional<Consumer> construction(TSNode value, Resolver& r, int depth = 0);
 
-// A class of this module whose `forward` runs its input first through a convolution or batch norm
-// it builds in `__init__` (`self.conv1 = nn.Conv2d(...)`, then `x = self.conv1(x)`), or through
-// `F.conv2d`: the layer, as the model's consumer. The class must not convert itself or take a
-// dtype, and must be a plain torch module (its base named `Module` or `nn.Module`).
-std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) {
+// The layer a method of a model class runs its input through first: the first call in `method`
+// taking `input` as its first argument, with `input` not rebound before it (`x = x / 255`). A
+// functional convolution or batch norm; `self.<attr>(x)` with the attribute assigned once in the
+// class to a layer, a stack (its first layer, however the code builds it: python/extract/
+// layer_stacks.h) or a model class of the module; `self.<method>(x)`, read the same way.
+std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver& r, int depth) {
   const Grammar& g = Grammar::get();
-  const std::string_view class_text = r.text(class_def);
-  for (const char* converts : {".half(", ".to(", ".bfloat16(", ".double(", ".type(", "dtype"})
-    if (class_text.find(converts) != std::string_view::npos) return std::nullopt;
-  const TSNode bases = field(class_def, g.f_superclasses);
-  if (ts_node_is_null(bases) || r.text(bases).find("Module") == std::string_view::npos) return std::nullopt;
+  if (depth > 4) return std::nullopt;
   const TSNode body = field(class_def, g.f_body);
-  TSNode forward{};
-  for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
-    TSNode member = ts_node_named_child(body, i);
-    if (is(member, g.decorated_definition)) continue;
-    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "forward") forward = member;
-  }
-  if (ts_node_is_null(forward)) return std::nullopt;
-  // The input: forward's first parameter after self.
-  const TSNode parameters = field(forward, g.f_parameters);
+  const TSNode parameters = field(method, g.f_parameters);
   if (ts_node_named_child_count(parameters) < 2 || !is(ts_node_named_child(parameters, 1), g.identifier))
     return std::nullopt;
   const std::string_view input = r.text(ts_node_named_child(parameters, 1));
-  // The first call in forward that takes the input as its first argument.
   TSNode first_use{};
+  bool rebound = false;
   walk_tree(
-      field(forward, g.f_body),
+      field(method, g.f_body),
       [&](TSNode node, const TSTreeCursor*) {
-        if (!ts_node_is_null(first_use)) return false;
+        if (!ts_node_is_null(first_use) || rebound) return false;
+        if (is(node, g.assignment) || is(node, g.augmented_assignment)) {
+          // `x = x / 255` before the first layer: the layer sees another tensor. The assignment
+          // around the first use (`x = self.conv1(x)`) is read after its right-hand side.
+          const TSNode left = field(node, g.f_left);
+          walk_tree(
+              field(node, g.f_right),
+              [&](TSNode inner, const TSTreeCursor*) {
+                if (!ts_node_is_null(first_use)) return false;
+                if (is(inner, g.call)) {
+                  const CallArgs args = args_of(inner, r);
+                  if (!args.positional.empty() && is(strip(args.positional.front()), g.identifier) &&
+                      r.text(strip(args.positional.front())) == input)
+                    first_use = inner;
+                }
+                return ts_node_is_null(first_use);
+              },
+              [](TSNode) {});
+          if (ts_node_is_null(first_use))
+            walk_tree(
+                left,
+                [&](TSNode target, const TSTreeCursor*) {
+                  if (is(target, g.identifier) && r.text(target) == input) rebound = true;
+                  return !rebound;
+                },
+                [](TSNode) {});
+          return false;
+        }
         if (!is(node, g.call)) return true;
         const CallArgs args = args_of(node, r);
         if (!args.positional.empty() && is(strip(args.positional.front()), g.identifier) &&
@@ -933,7 +1039,7 @@ std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) 
         return ts_node_is_null(first_use);
       },
       [](TSNode) {});
-  if (ts_node_is_null(first_use)) return std::nullopt;
+  if (ts_node_is_null(first_use) || rebound) return std::nullopt;
   const TSNode callee = field(first_use, g.f_function);
   const std::string function = qualified(callee, r);
   if (const ApiEntry* api = r.table().find(function);
@@ -948,6 +1054,16 @@ std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) 
   }
   if (!is(callee, g.attribute) || r.text(field(callee, g.f_object)) != "self") return std::nullopt;
   const std::string_view attribute = r.text(field(callee, g.f_attribute));
+  // `self._forward_impl(x)`: a method of the class, defined once.
+  TSNode called_method{};
+  int definitions = 0;
+  for (const TSNode member : named_children(body))
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == attribute) {
+      called_method = member;
+      ++definitions;
+    }
+  if (definitions > 1) return std::nullopt;
+  if (definitions == 1) return first_layer_in(class_def, called_method, r, depth + 1);
   // `self.<attribute> = ...` assigned once in the class.
   TSNode assigned{};
   int assignments = 0;
@@ -965,13 +1081,43 @@ std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) 
       },
       [](TSNode) {});
   if (assignments != 1) return std::nullopt;
-  auto layer = construction(assigned, r, depth + 1);
+  if (auto layer = construction(assigned, r, depth + 1); layer && layer->framework == "torch") return layer;
+  // A stack the code builds (`nn.Sequential(*layers)`, `make_layers(cfg)`): its first layer, read
+  // in __init__, where it is built.
+  const Scope* init = nullptr;
+  for (TSNode at = ts_node_parent(assigned); !ts_node_is_null(at) && init == nullptr; at = ts_node_parent(at))
+    if (is(at, g.function_definition)) init = r.scope_of(at);
+  if (init == nullptr) return std::nullopt;
+  Resolver::ScopeVisit in_init(r, init);
+  const auto layers = stack_layers(strip(assigned), r);
+  if (!layers || layers->empty()) return std::nullopt;
+  const BoundLayer& first = layers->front();
+  std::optional<Resolver::ScopeVisit> in_builder;
+  if (first.scope != nullptr && first.scope != r.scope()) in_builder.emplace(r, first.scope);
+  auto layer = construction(first.construction, r, depth + 1);
   if (!layer || layer->framework != "torch") return std::nullopt;
   return layer;
 }
 
-// The layer or model a construction builds: a convolution or batch norm, an nn.Sequential whose
-// first module is one, a torchvision or timm model, a model class of this module.
+// A class of this module whose `forward` runs its input first through a convolution or batch norm
+// it builds (first_layer_in): the layer, as the model's consumer. The class must not convert itself
+// or take a dtype, and must be a plain torch module (its base named `Module` or `nn.Module`).
+std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) {
+  const Grammar& g = Grammar::get();
+  const std::string_view class_text = r.text(class_def);
+  for (const char* converts : {".half(", ".to(", ".bfloat16(", ".double(", ".float(", ".type(", "dtype"})
+    if (class_text.find(converts) != std::string_view::npos) return std::nullopt;
+  const TSNode bases = field(class_def, g.f_superclasses);
+  if (ts_node_is_null(bases) || r.text(bases).find("Module") == std::string_view::npos) return std::nullopt;
+  TSNode forward{};
+  for (const TSNode member : named_children(field(class_def, g.f_body))) {
+    if (is(member, g.decorated_definition)) continue;
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "forward") forward = member;
+  }
+  if (ts_node_is_null(forward)) return std::nullopt;
+  return first_layer_in(class_def, forward, r, depth);
+}
+
 std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
   const Grammar& g = Grammar::get();
   value = strip(value);
@@ -993,7 +1139,7 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
   } else if (image_model(name)) {
     c.api = name;
     c.framework = "torch";
-  } else if (const TSNode callee = field(value, g.f_function); is(callee, g.identifier) && depth == 0) {
+  } else if (const TSNode callee = field(value, g.f_function); is(callee, g.identifier) && depth <= 3) {
     const auto [scope, binding] = r.lookup(r.text(callee));
     if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition) ||
         scope == nullptr || scope->kind != Scope::Kind::Module)
@@ -1197,9 +1343,9 @@ void emit_input(const Consumer& consumer, const std::string& consumer_spelled, T
     if (skip_floating || consumer.weights == DType::Unknown || !is_floating(consumer.weights) ||
         consumer.weights == t.dtype || consumer.framework != "torch" || autocast_around(use_site, r))
       return;
-    // Only a reduced type on one side: float32 into float64 is another story.
-    const auto reduced = [](DType d) { return d == DType::Float16 || d == DType::BFloat16; };
-    if (!reduced(t.dtype) && !reduced(consumer.weights)) return;
+    // Every pair of floating types: float64 into float32 weights is PyTorch's most reported dtype
+    // error ("Input type (double) and bias type (float) should be the same", measured with torch
+    // 2.11.0 on the CPU: tests/probes/results/torch_dtype.*).
   } else if (!is_integer(t.dtype)) {
     return;
   }
