@@ -205,6 +205,7 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
   for (const auto& pair : o.pairs) {
     add_list("first", pair.first);
     add_list("second", pair.second);
+    add_list("helper words", pair.helper_words);
     key.add(static_cast<std::uint64_t>(pair.first_anywhere) | static_cast<std::uint64_t>(pair.classes) << 1 |
             static_cast<std::uint64_t>(pair.second_classes) << 2 |
             static_cast<std::uint64_t>(pair.second_only_through_classes) << 3 |

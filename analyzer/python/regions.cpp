@@ -997,7 +997,9 @@ class RegionPlanner {
       first_in_file_[p] = pairs_[p].first_anywhere && mentions_any(source_, pairs_[p].first);
     chunk_bits_.assign(chunks_.size(), 0);
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
-      if (relevant_[k] != Relevance::No) continue;
+      // The module's statements a trigger made relevant still hold their halves for the module's
+      // statements together (`model = keras.Sequential()` with `input_shape=` in an add naming Conv2D).
+      if (relevant_[k] != Relevance::No && chunks_[k].is_definition) continue;
       for (const auto word : ids_[k])
         if (const auto it = half_bits_.find(word); it != half_bits_.end()) chunk_bits_[k] |= it->second;
     }
@@ -1095,7 +1097,15 @@ class RegionPlanner {
     std::vector<std::size_t> script_chunks;
     std::vector<bool> now_relevant(second_classes_[p].empty() ? 0 : chunks_.size(), false);
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
-      if (relevant_[k] != Relevance::No) continue;
+      if (relevant_[k] != Relevance::No) {
+        // A module statement relevant already (a trigger) still holds its halves for the module's
+        // statements together: `model = keras.Sequential()`, then `model.add(Conv2D(..., input_shape=...))`.
+        if (!chunks_[k].is_definition) {
+          script_first |= first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
+          script_second |= (chunk_bits_[k] & second_bit(p)) != 0;
+        }
+        continue;
+      }
       const bool first = first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
       // The small-literal test reads the chunk's text: only where the other half is there.
       const bool second = (chunk_bits_[k] & second_bit(p)) != 0 ||
@@ -1165,6 +1175,20 @@ class RegionPlanner {
       if (j != k && holds_first(j, p) &&
           std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
         return true;
+    // Or through one more module statement that uses both: `X = torch.rand(...)`, then
+    // `for layer in net: X = layer(X)` (which names neither half).
+    std::vector<std::string_view> first_binds;
+    for (const std::size_t i : script_chunks)
+      if (i != k && holds_first(i, p)) bound_names(text_of(i), first_binds, [](std::string_view) { return true; });
+    if (first_binds.empty()) return false;
+    const WordSetView from_first(first_binds.begin(), first_binds.end());
+    for (std::size_t j = 0; j < chunks_.size(); ++j) {
+      if (j == k || chunks_[j].is_definition) continue;
+      const auto uses = [&](const WordSetView& names) {
+        return std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return names.count(w) > 0; });
+      };
+      if (uses(bound) && uses(from_first)) return true;
+    }
     return false;
   }
 
@@ -1239,6 +1263,8 @@ class RegionPlanner {
   // Three calls deep.
   void include_called_helpers() {
     if (chunk_bits_.size() != chunks_.size()) return;  // no pairs
+    std::unordered_set<std::string_view> helper_words;
+    for (const WordPair& pair : pairs_) helper_words.insert(pair.helper_words.begin(), pair.helper_words.end());
     for (int round = 0; round < 3; ++round) {
       std::unordered_set<std::string_view> used;
       for (std::size_t k = 0; k < chunks_.size(); ++k)
@@ -1246,7 +1272,10 @@ class RegionPlanner {
       bool grew = false;
       for (std::size_t k = 0; k < chunks_.size(); ++k)
         if (relevant_[k] == Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class &&
-            !chunks_[k].name.empty() && chunk_bits_[k] != 0 && used.count(chunks_[k].name) > 0) {
+            !chunks_[k].name.empty() && used.count(chunks_[k].name) > 0 &&
+            (chunk_bits_[k] != 0 || std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
+               return helper_words.count(w) > 0;
+             }))) {
           relevant_[k] = Relevance::Yes;
           whole_[k] = grew = true;
         }

@@ -73,6 +73,11 @@ struct WordPair {
   // (a layer run on a tensor): __init__ builds layers and parameters (`nn.Sequential(...)`,
   // `torch.zeros(...)` for a parameter) and applies none.
   bool init_counts = true;
+  // A module-level function that a relevant chunk calls is parsed whole when it names a word of a
+  // pair's half (the extractors follow calls into such helpers), or one of these: what a helper
+  // returning a value the extractor reads may name without naming a half (`np` for
+  // `def load(): return np.random.rand(8, 3)`).
+  std::vector<std::string> helper_words = {};
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 

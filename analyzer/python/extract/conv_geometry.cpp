@@ -17,10 +17,28 @@ std::optional<IntegerValue> integer_of(TSNode node, Resolver& r) {
 std::vector<std::optional<IntegerValue>> per_axis(TSNode node, int axes, Resolver& r) {
   const Grammar& g = Grammar::get();
   std::vector<std::optional<IntegerValue>> out;
+  // `kernel_size=KERNEL_SIZE` with `KERNEL_SIZE = (3, 3)`: a name bound once to a tuple or list,
+  // each value then defined there.
+  std::optional<ProvenanceStep> defined;
+  if (is(node, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(node));
+    if (binding != nullptr && binding->simple()) {
+      const TSNode value = binding->value;  // `(3, 3)` is a tuple node itself
+      if (is(value, g.tuple) || is(value, g.list)) {
+        const TSNode statement = binding->assignment();
+        defined = ProvenanceStep{r.locate(ts_node_is_null(statement) ? value : statement),
+                                 std::string(r.text(node)) + " = " + std::string(r.text(value)) + " is defined here"};
+        node = value;
+      }
+    }
+  }
   if (is(node, g.tuple) || is(node, g.list) || is(node, g.parenthesized_expression)) {
     const TSNode inner = is(node, g.parenthesized_expression) ? ts_node_named_child(node, 0) : node;
     if (is(inner, g.tuple) || is(inner, g.list)) {
-      for (const TSNode child : named_children(inner)) out.push_back(integer_of(child, r));
+      for (const TSNode child : named_children(inner)) {
+        out.push_back(integer_of(child, r));
+        if (out.back() && defined) out.back()->provenance.push_back(*defined);
+      }
       if (static_cast<int>(out.size()) != axes) out.clear();
       return out;
     }

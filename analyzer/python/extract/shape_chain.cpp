@@ -25,10 +25,12 @@ bool keras_start(TSNode shape, const std::vector<BoundLayer>& layers, std::size_
   if (ts_node_is_null(shape)) return false;
   shape = strip(shape);
   // `input_shape = (28, 28, 1)` then `keras.Input(shape=input_shape)`: a name bound once, in the
-  // same scope (the planner parses that binding with the code that uses it).
+  // same scope or at module level (the planner parses that binding with the code that uses it).
   if (is(shape, g.identifier)) {
     const auto [scope, binding] = r.lookup(r.text(shape));
-    if (binding == nullptr || !binding->simple() || scope != r.scope()) return false;
+    if (binding == nullptr || !binding->simple() || scope == nullptr ||
+        (scope != r.scope() && scope->kind != Scope::Kind::Module))
+      return false;
     shape = strip(binding->value);
   }
   if (!(is(shape, g.tuple) || is(shape, g.list))) return false;
@@ -95,6 +97,63 @@ bool functional_layers(TSNode value, std::vector<TSNode>& layers, TSNode& input,
 
 // Cheap tests first: this runs for every call the API table does not know.
 bool ends_with_sequential(std::string_view text) { return text.ends_with("Sequential"); }
+
+// A call of a module-level function of this file (`lenet_bn()`, `vgg(CONV_ARCH)`), which may return
+// a stack (python/extract/layer_stacks.h decides).
+bool builds_stack(TSNode construction, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode callee = strip(field(construction, g.f_function));
+  if (!is(callee, g.identifier)) return false;
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  return scope != nullptr && scope->kind == Scope::Kind::Module && binding != nullptr && binding->only_definition() &&
+         is(binding->definition, g.function_definition);
+}
+
+// `for layer in net: x = layer(x)` (d2l's layer-by-layer shape walk): the stack the loop runs
+// (`net`) and the value x holds when the loop starts (the assignment just before it, in the same
+// block). `found` when `call` is such a loop's application; the nodes are null when it is one the
+// reader cannot follow.
+struct LayerLoop {
+  bool found = false;
+  TSNode stack{};
+  TSNode input{};
+};
+LayerLoop layer_loop(TSNode call, TSNode callee, TSNode input, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  LayerLoop out;
+  if (!is(callee, g.identifier) || !is(input, g.identifier)) return out;
+  // `x = layer(x)`, a statement of the loop's own body.
+  const TSNode assignment = ts_node_parent(call);
+  if (!is(assignment, g.assignment) || !is(field(assignment, g.f_left), g.identifier) ||
+      r.text(field(assignment, g.f_left)) != r.text(input))
+    return out;
+  const TSNode statement = ts_node_parent(assignment);
+  const TSNode body = ts_node_parent(statement);
+  const TSNode loop = ts_node_parent(body);
+  if (!is(statement, g.expression_statement) || !is(body, g.block) || !is(loop, g.for_statement)) return out;
+  const TSNode target = field(loop, g.f_left);
+  if (!is(target, g.identifier) || r.text(target) != r.text(callee)) return out;
+  out.found = true;
+  // The first statement of the body that uses x, so that the loop's first run applies the layer to
+  // the value from before the loop.
+  for (const TSNode s : named_children(body)) {
+    if (ts_node_eq(s, statement)) break;
+    if (r.text(s).find(r.text(input)) != std::string_view::npos) return out;
+  }
+  const TSNode iterable = strip(field(loop, g.f_right));
+  if (!is(iterable, g.identifier)) return out;
+  // The statement before the loop binds x.
+  TSNode before = ts_node_prev_named_sibling(loop);
+  while (is(before, g.comment)) before = ts_node_prev_named_sibling(before);
+  if (!is(before, g.expression_statement) || ts_node_named_child_count(before) != 1) return out;
+  const TSNode bound = ts_node_named_child(before, 0);
+  if (!is(bound, g.assignment) || !is(field(bound, g.f_left), g.identifier) ||
+      r.text(field(bound, g.f_left)) != r.text(input))
+    return out;
+  out.stack = iterable;
+  out.input = strip(field(bound, g.f_right));
+  return out;
+}
 
 // `Net()`, or `net` bound once in this scope to `Net()` (`.eval()`, `.to(device)` and the like
 // kept), where Net is a class of this module: the class definition; null otherwise.
@@ -249,9 +308,16 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       // bound more than once is not followed (definition_of would, at a cost paid on every call).
       if (!is(callee, g.identifier)) return;
       const auto [scope, binding] = r.lookup(r.text(callee));
-      if (binding == nullptr || !binding->simple() || scope != r.scope()) return;
-      const TSNode value = strip(binding->value);
-      if (!is(value, g.call) || !ends_with_sequential(r.text(field(value, g.f_function)))) return;
+      if (binding == nullptr || scope != r.scope()) return;
+      if (!binding->simple()) {
+        // `for layer in net: x = layer(x)`: read below.
+        const TSNode parent = ts_node_parent(call);
+        if (!is(parent, g.assignment)) return;
+      } else {
+        const TSNode value = strip(binding->value);
+        if (!is(value, g.call) || (!ends_with_sequential(r.text(field(value, g.f_function))) && !builds_stack(value, r)))
+          return;
+      }
     }
   } else {
     return;
@@ -291,23 +357,41 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     fact.source = r.locate(shape);
     fact.model_text = short_text(r.text(callee)) + "([...])";
   } else {
-    // model(x): model bound to an nn.Sequential (or the construction itself), x a literal shape.
+    // model(x): model bound to an nn.Sequential (or the construction itself, or a helper returning
+    // one), x a literal shape; or `for layer in model: x = layer(x)` with x set just before the loop.
     const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
     if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return;
-    TSNode construction = callee;
+    TSNode model = callee, input = strip(args.positional.front());
+    const LayerLoop loop = layer_loop(call, callee, input, r);
+    if (loop.found && (ts_node_is_null(loop.stack) || ts_node_is_null(loop.input))) return;
+    if (loop.found) {
+      model = loop.stack;
+      input = loop.input;
+    }
+    TSNode construction = model;
     int depth = 0;
     while (is(construction, g.identifier) && depth++ < kMaxDepth) construction = strip(definition_of(construction, r));
     if (ts_node_is_null(construction) || !is(construction, g.call)) return;
-    const std::string stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
-    if (stack.empty()) return;
-    if (is(callee, g.identifier) && model_changed_in_scope(call, r.text(callee), r)) return;
+    std::string stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
+    if (stack.empty() && !builds_stack(construction, r)) return;
+    if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return;
     // The stack as the code builds it up to this call (`nn.Sequential(*layers)` after a loop of
     // appends, a helper that returns one), when the reader can follow it.
     auto built = stack_layers(construction, r, call);
     if (!built || built->empty()) return;
     layers = std::move(*built);
-    const TSNode input = strip(args.positional.front());
-    if (is(input, g.identifier)) {
+    if (stack.empty()) {
+      // A helper's stack: PyTorch's when its first layer is (nn.Sequential's layers are modules).
+      if (layers.size() < 2) return;
+      std::optional<Resolver::ScopeVisit> in_builder;
+      if (layers.front().scope != nullptr && layers.front().scope != r.scope()) in_builder.emplace(r, layers.front().scope);
+      const TSNode first = strip(layers.front().construction);
+      if (!is(first, g.call) || !qualified(field(first, g.f_function), r).starts_with("torch.nn.")) return;
+      stack = "torch";
+    }
+    if (loop.found) {
+      if (!is(input, g.call)) return;
+    } else if (is(input, g.identifier)) {
       const auto [scope, binding] = r.lookup(r.text(input));
       if (binding == nullptr || !binding->simple() || scope != r.scope()) return;
     } else if (!is(input, g.call)) {

@@ -71,6 +71,14 @@ std::vector<std::int64_t> per_axis(TSNode node, int axes, Resolver& r) {
   node = strip(node);
   std::vector<std::int64_t> out;
   if (ts_node_is_null(node)) return out;
+  // `kernel_size=KERNEL_SIZE` with `KERNEL_SIZE = (3, 3)`: a name bound once to a tuple or list.
+  if (is(node, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(node));
+    if (binding != nullptr && binding->simple()) {
+      const TSNode value = strip(binding->value);
+      if (is(value, g.tuple) || is(value, g.list)) node = value;
+    }
+  }
   if (is(node, g.tuple) || is(node, g.list)) {
     const uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {

@@ -641,9 +641,91 @@ class TypeReader {
 
   Typed name(TSNode node, int depth) {
     const TSNode value = definition_of(node, r_);
-    if (ts_node_is_null(value)) return parameter(node);
+    if (ts_node_is_null(value)) {
+      if (auto batch = loader_batch(node, depth)) return *batch;
+      return parameter(node);
+    }
     Typed t = of(value, depth + 1);
     if (t && !t.scalar) t.steps.push_back(defined_here(node, value, r_));
+    return t;
+  }
+
+  // A name a `for` loop binds to a batch of a DataLoader over a TensorDataset (`for xb, yb in
+  // loader:`, `for i, (xb, yb) in enumerate(loader):`), or to a sample of the dataset itself: the
+  // element type of the dataset's tensor at that position (the default collate stacks tensors of one
+  // type). nullopt when the loop is not one of these, or its body rebinds the name.
+  std::optional<Typed> loader_batch(TSNode identifier, int depth) {
+    const std::string_view name = r_.text(identifier);
+    TSNode loop{};
+    for (TSNode at = ts_node_parent(identifier); !ts_node_is_null(at); at = ts_node_parent(at)) {
+      if (is(at, g_.function_definition) || is(at, g_.class_definition) || is(at, g_.lambda)) break;
+      if (is(at, g_.for_statement) && ts_node_start_byte(identifier) >= ts_node_start_byte(field(at, g_.f_body))) {
+        loop = at;
+        break;
+      }
+    }
+    if (ts_node_is_null(loop)) return std::nullopt;
+    // The position of the name in the loop's target, through one enumerate().
+    TSNode target = strip(field(loop, g_.f_left));
+    TSNode iterable = strip(field(loop, g_.f_right));
+    if (is(iterable, g_.call) && qualified(field(iterable, g_.f_function), r_) == "enumerate") {
+      const CallArgs e = args_of(iterable, r_);
+      const std::vector<TSNode> parts = named_children(target);
+      if (e.positional.size() != 1 || !e.keywords.empty() || parts.size() != 2) return std::nullopt;
+      iterable = strip(e.positional.front());
+      target = strip(parts[1]);
+    }
+    if (!(is(target, g_.pattern_list) || is(target, g_.tuple_pattern) || is(target, g_.tuple))) return std::nullopt;
+    const std::vector<TSNode> names = named_children(target);
+    std::size_t position = names.size();
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (is(names[i], g_.identifier) && r_.text(names[i]) == name) position = i;
+    if (position == names.size()) return std::nullopt;
+    // The body must not rebind it.
+    bool rebound = false;
+    walk_tree(
+        field(loop, g_.f_body),
+        [&](TSNode node, const TSTreeCursor*) {
+          if (rebound) return false;
+          if (is(node, g_.assignment) || is(node, g_.augmented_assignment) || is(node, g_.for_statement))
+            walk_tree(
+                field(node, g_.f_left),
+                [&](TSNode t, const TSTreeCursor*) {
+                  if (is(t, g_.identifier) && r_.text(t) == name) rebound = true;
+                  return !rebound;
+                },
+                [](TSNode) {});
+          return !rebound;
+        },
+        [](TSNode) {});
+    if (rebound) return std::nullopt;
+    // The iterable: a DataLoader over a dataset (default collate), or the dataset.
+    TSNode source = iterable;
+    std::vector<ProvenanceStep> steps;
+    for (int hops = 0; hops < 4 && is(source, g_.identifier); ++hops) {
+      const TSNode value = strip(definition_of(source, r_));
+      if (ts_node_is_null(value)) return std::nullopt;
+      steps.push_back(defined_here(source, value, r_));
+      source = value;
+      if (!is(source, g_.call)) return std::nullopt;
+      const std::string callee = qualified(field(source, g_.f_function), r_);
+      if (one_of(callee, {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})) {
+        const CallArgs loader = args_of(source, r_);
+        if (!ts_node_is_null(keyword(loader, "collate_fn")) || loader.positional.size() > 4) return std::nullopt;
+        source = strip(positional_or_keyword(loader, 0, "dataset"));
+      }
+    }
+    if (!is(source, g_.call) ||
+        !one_of(qualified(field(source, g_.f_function), r_),
+                {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"}))
+      return std::nullopt;
+    const CallArgs tensors = args_of(source, r_);
+    if (tensors.first_star >= 0 || !tensors.keywords.empty() || position >= tensors.positional.size())
+      return std::nullopt;
+    Typed t = of(tensors.positional[position], depth + 1);
+    if (t.dtype == DType::Unknown || t.scalar) return std::nullopt;
+    for (auto& step : steps) t.steps.push_back(std::move(step));
+    t.steps.push_back({r_.locate(loop), "`" + std::string(name) + "` is a batch of this loop"});
     return t;
   }
 
@@ -1141,14 +1223,30 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
     c.framework = "torch";
   } else if (const TSNode callee = field(value, g.f_function); is(callee, g.identifier) && depth <= 3) {
     const auto [scope, binding] = r.lookup(r.text(callee));
-    if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition) ||
-        scope == nullptr || scope->kind != Scope::Kind::Module)
+    if (binding == nullptr || !binding->only_definition() || scope == nullptr || scope->kind != Scope::Kind::Module)
       return std::nullopt;
+    if (is(binding->definition, g.function_definition)) {
+      // A module-level function returning a stack (`net = vgg(CONV_ARCH)`): its first layer.
+      const auto layers = stack_layers(value, r);
+      if (!layers || layers->size() < 2) return std::nullopt;
+      std::optional<Resolver::ScopeVisit> in_builder;
+      if (layers->front().scope != nullptr && layers->front().scope != r.scope())
+        in_builder.emplace(r, layers->front().scope);
+      auto first = construction(layers->front().construction, r, depth + 1);
+      if (!first || first->framework != "torch") return std::nullopt;
+      c.api = name;
+      c.framework = "torch";
+      c.steps.push_back({r.locate(first->built), "the stack " + std::string(r.text(callee)) +
+                                                     "() returns starts with " + first->text});
+    } else if (!is(binding->definition, g.class_definition)) {
+      return std::nullopt;
+    } else {
     auto layer = project_model(binding->definition, r, depth);
     if (!layer) return std::nullopt;
     c.api = name;
     c.framework = "torch";
     c.steps.push_back({r.locate(layer->built), "the model's input goes first through " + layer->text});
+    }
   } else {
     return std::nullopt;
   }
@@ -1564,7 +1662,12 @@ ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
   std::vector<std::string> sources{"randint", "from_numpy", "PILToTensor", "pil_to_tensor", "read_image",
                                    "decode_image", "decode_jpeg", "decode_png", "imread", "long", "byte", "uint8",
                                    "int64", "int32", "int16", "int8", "bfloat16", "cast", "tensor", "as_tensor",
-                                   "constant", "convert_to_tensor"};
+                                   "constant", "convert_to_tensor",
+                                   // float64 and the legacy typed constructors (TypeReader::legacy_constructor)
+                                   "double", "float64", "DoubleTensor", "FloatTensor", "HalfTensor", "BFloat16Tensor",
+                                   "LongTensor", "IntTensor", "ShortTensor", "ByteTensor", "CharTensor", "BoolTensor",
+                                   // numpy's float64 defaults (TypeReader::numpy_default) with names of their own
+                                   "random_sample", "standard_normal", "linspace"};
   sources.insert(sources.end(), half_words.begin(), half_words.end());
   std::vector<std::string> consumers = table.trigger_words(std::vector<std::string>{
       std::string(kConvolutionFamily), std::string(kNormalizationFamily)});
@@ -1579,8 +1682,11 @@ ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
   // In a method, the consumer must be built or called there (`nn.Conv2d(...)`, `conv(x)` through a
   // name bound to one: a model class's isinstance tests name every layer type), and not in __init__,
   // which builds layers and applies none.
+  // A helper naming numpy may return an array of numpy's default float64 (`def load(): return
+  // np.random.rand(8, 3)`) that a relevant chunk hands to torch.from_numpy.
   out.pairs.push_back({.first = sources, .second = consumers, .second_classes = true,
-                               .second_called_in_methods = true, .init_counts = false});
+                               .second_called_in_methods = true, .init_counts = false,
+                               .helper_words = {"np", "numpy"}});
   out.pairs.push_back({.first = half_words, .second = {std::string(kSmallFloatLiteral)}});
   // A trainer's __init__ may build a float16 model and its optimizer.
   out.pairs.push_back({.first = half_words, .second = optimizers, .second_called_in_methods = true});
