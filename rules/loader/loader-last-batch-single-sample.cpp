@@ -13,9 +13,17 @@ namespace cudnnlint {
 void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Finding>& out) {
   for (const LoaderFact& fact : input.facts.loaders) {
     if (fact.framework != "torch" || !fact.single_sample_norm || !fact.feeds || !fact.dataset_size) continue;
-    if (!fact.drop_last || *fact.drop_last || !fact.division.empty() || !fact.guard.empty()) continue;
-    const auto batch = loader::whole(fact.batch);
+    if (!fact.drop_last || *fact.drop_last || !fact.guard.empty()) continue;
+    auto batch = loader::whole(fact.batch);
     if (!batch || *batch <= 0 || fact.batch.source == EpsSource::NotConstant) continue;
+    // `GLOBAL_BATCH // WORLD_SIZE` (also `int(a / b)`, `math.floor(a / b)`): the floor of the
+    // quotient of two known positive integers.
+    if (!fact.division.empty()) {
+      const auto divisor = loader::whole(fact.divisor);
+      if (!divisor || *divisor <= 0 || fact.divisor.source == EpsSource::NotConstant) continue;
+      batch = *batch / *divisor;
+      if (*batch <= 0) continue;  // loader-batch-size-divides-to-zero's
+    }
     const long long samples = fact.dataset_size->value;
     if (samples <= 0 || samples % *batch != 1) continue;
     Finding finding = make_finding(RuleId::LoaderLastBatchSingleSample, fact.drop_location.value_or(fact.call));
@@ -24,7 +32,9 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
                                                  " = " + std::to_string(samples / *batch) + " x " +
                                                  std::to_string(*batch) + " + 1)";
     finding.message = fact.dataset_text + " holds " + std::to_string(samples) + " samples and " +
-                      loader::describe(fact.batch_param, fact.batch) + " keeps the partial batch (" + fact.drop_param +
+                      (fact.division.empty() ? loader::describe(fact.batch_param, fact.batch)
+                                             : fact.batch_param + "=" + fact.division + " = " + std::to_string(*batch)) +
+                      " keeps the partial batch (" + fact.drop_param +
                       "=False): " + split + ", and " + fact.feeds_text + " feeds it to " +
                       fact.single_sample_norm_text + " in training mode, where each channel then has one value: "
                       "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
@@ -34,6 +44,7 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
     finding.related.push_back({fact.dataset_size->where, fact.dataset_text + " holds " + std::to_string(samples) +
                                                              " samples"});
     loader::add_related(finding, fact.batch);
+    if (!fact.division.empty()) loader::add_related(finding, fact.divisor);
     finding.related.push_back({*fact.feeds, "the loader's batches reach the model here"});
     finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
     loader::add_uses(finding, fact);

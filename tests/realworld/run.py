@@ -13,8 +13,12 @@ Confirm mode runs each file with the given Python (one subprocess per file, 120 
 checks that a case or mutant fails with its `realworld-key` phrase in its output (an exception's
 text, or "nan"/"inf" printed for the NaN cases) and that an original runs clean.
 
+With --check FILE (the ctest `realworld`), recall mode fails unless the misses are exactly those
+FILE lists (tests/realworld/known_misses.txt; --write-known-misses regenerates it) and no original
+has a finding.
+
 Standard library only. Exit status 0 unless --min-recall is given and a family is under it (recall
-mode) or, in confirm mode, --strict is given and a confirmation failed.
+mode), --check fails, or, in confirm mode, --strict is given and a confirmation failed.
 """
 import argparse
 import json
@@ -145,6 +149,28 @@ def recall(args):
         print("\nfalse positives on originals: %d" % len(summary["false_positives"]))
         for fp in summary["false_positives"]:
             print("  %s:%d [%s] %s" % (fp["file"], fp["line"], fp["rule"], fp["message"]))
+    missed = sorted(m["file"] for row in rows.values() for m in row["misses"])
+    if args.write_known_misses:
+        with open(args.write_known_misses, "w") as out:
+            out.write("# The cases and mutants the analyzer misses today (tests/realworld/run.py --write-known-misses).\n"
+                      "# --check fails on a miss not listed here (a regression), on a listed one that is now found\n"
+                      "# (update the list: recall went up) and on any finding on an original.\n")
+            for rel in missed:
+                out.write(rel + "\n")
+    if args.check:
+        with open(args.check) as listed_file:
+            listed = {line.strip() for line in listed_file if line.strip() and not line.startswith("#")}
+        new = sorted(set(missed) - listed)
+        fixed = sorted(listed - set(missed))
+        for rel in new:
+            print("check: newly missed: %s" % rel, file=sys.stderr)
+        for rel in fixed:
+            print("check: now found, drop it from %s: %s" % (args.check, rel), file=sys.stderr)
+        for fp in summary["false_positives"]:
+            print("check: finding on an original: %s:%d [%s]" % (fp["file"], fp["line"], fp["rule"]), file=sys.stderr)
+        if new or fixed or summary["false_positives"]:
+            return 1
+        print("check: passed (%d known misses, no finding on an original)" % len(listed))
     if args.min_recall is not None:
         low = [f for f, r in summary["families"].items() if r["cases"] and r["recall"] < args.min_recall]
         if low:
@@ -208,6 +234,9 @@ def main():
     ap.add_argument("--json", action="store_true", help="machine summary on stdout (recall mode)")
     ap.add_argument("--json-out", help="confirm mode: write the results as JSON to this file")
     ap.add_argument("--min-recall", type=float, help="exit 1 when a family's recall is under P percent")
+    ap.add_argument("--check", metavar="FILE",
+                    help="exit 1 unless the misses are exactly FILE's list and no original has a finding")
+    ap.add_argument("--write-known-misses", metavar="FILE", help="write today's misses to FILE")
     ap.add_argument("--confirm", action="store_true", help="run every case with --python instead")
     ap.add_argument("--python", default=sys.executable, help="confirm mode: the Python with the frameworks")
     ap.add_argument("--only", help="confirm mode: only files whose path contains this")
