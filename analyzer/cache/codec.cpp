@@ -66,9 +66,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeStep, label, text, where, output, bindin
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeChainFact, framework, model_text, call, source_text, source, source_provenance,
                                    layout, input_spatial, steps, rejected_by, channels, padded_input, kernel_extent,
                                    conv)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrackedFlows, shape_chains, dtype_flows)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileFacts, path, language, module, frameworks, normalizations, loaders,
                                    conv_geometries, descriptors, tensor_inputs, low_precision_constants, shape_chains,
-                                   forwardings, arguments, config_defaults, suppressions)
+                                   forwardings, arguments, config_defaults, suppressions, tracked)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RelatedLocation, where, message)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayConfig, op, expect, api, dtype, layout, input, strides, filter, padding,
@@ -111,7 +112,7 @@ void from_json(const nlohmann::json& j, PythonEntry& e) {
   j.at("bytes_parsed").get_to(e.bytes_parsed);
 }
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunEntry, findings, diagnostics, files_parsed, bytes_read, bytes_parsed, suppressed,
-                                   project_rounds, project_apis, project_bytes_parsed, dependencies, absent)
+                                   tracked, project_rounds, project_apis, project_bytes_parsed, dependencies, absent)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CppEntry, facts, stand_ins, text_size, diagnostics, dependencies, absent)
 
 namespace {

@@ -30,6 +30,7 @@ struct RunEntry {
   std::vector<Finding> findings;
   std::vector<FileDiagnostic> diagnostics;  // those of the front-ends and the project step
   std::uint64_t files_parsed = 0, bytes_read = 0, bytes_parsed = 0, suppressed = 0;
+  TrackedFlows tracked;
   std::uint64_t project_rounds = 0, project_apis = 0, project_bytes_parsed = 0;
   // Files outside the run's own whose bytes the findings depend on (the headers clang read, a
   // file a finding points into), by absolute path, with the hex hash of their bytes.

@@ -347,6 +347,22 @@ struct ShapeChainFact {
   ConvGeometryFact conv;
 };
 
+// What the front-end followed in a file, whether or not it ended in a fact (issue 35's statistics:
+// how much of real model code the value flow reaches). shape_chains: a stack or a model class run
+// on a size the code fixes (a stack through at least one layer; in a Keras functional graph, each
+// convolution or pooling application the chain reaches). dtype_flows: a tensor of a plain element
+// type reaching a layer or model the extractor reads as a consumer. Counted in the first pass;
+// the region plan and --full-parse may differ here (code no fact needs is not parsed).
+struct TrackedFlows {
+  std::uint64_t shape_chains = 0;
+  std::uint64_t dtype_flows = 0;
+};
+inline TrackedFlows& operator+=(TrackedFlows& to, const TrackedFlows& from) {
+  to.shape_chains += from.shape_chains;
+  to.dtype_flows += from.dtype_flows;
+  return to;
+}
+
 struct FileFacts {
   std::string path;
   std::string language;  // "python", "cpp", "yaml", "json"
@@ -363,6 +379,7 @@ struct FileFacts {
   std::vector<ArgumentFact> arguments;
   std::vector<ConfigDefaultFact> config_defaults;
   std::vector<SuppressionComment> suppressions;
+  TrackedFlows tracked;
 };
 
 }  // namespace cudnnlint

@@ -84,6 +84,9 @@ void write_json(std::ostream& out, const Report& report) {
         {"findings", report.result.findings.size()},
         {"suppressed", report.result.suppressed},
         {"baselined", report.result.baselined},
+        // How much of the code the value flow followed, failing or not (issue 35).
+        {"tracked",
+         {{"shape_chains", report.result.tracked.shape_chains}, {"dtype_flows", report.result.tracked.dtype_flows}}},
         {"project_step", {{"rounds", report.result.project_rounds}, {"project_apis", report.result.project_apis}}}}}};
   if (report.result.gpu_check) doc["gpu_check"] = summary_to_json(*report.result.gpu_check);
   // The findings are written one by one: 65,000 of them as one tree took 0.7 GB.
@@ -250,7 +253,9 @@ void write_facts(std::ostream& out, const Report& report) {
                      {"loaders", loaders},
                      {"forwardings", forwardings},
                      {"arguments", arguments},
-                     {"config_defaults", config_defaults}});
+                     {"config_defaults", config_defaults},
+                     {"tracked",
+                      {{"shape_chains", facts.tracked.shape_chains}, {"dtype_flows", facts.tracked.dtype_flows}}}});
   }
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a["path"] < b["path"]; });
   out << nlohmann::json{{"files", files},
@@ -259,6 +264,9 @@ void write_facts(std::ostream& out, const Report& report) {
                           {"files_parsed", report.result.files_parsed},
                           {"bytes_read", report.result.bytes_read},
                           {"bytes_parsed", report.result.bytes_parsed},
+                          {"tracked",
+                           {{"shape_chains", report.result.tracked.shape_chains},
+                            {"dtype_flows", report.result.tracked.dtype_flows}}},
                           {"bytes_parsed_by_project_step", report.result.project_bytes_parsed}}}}
              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
       << '\n';

@@ -482,6 +482,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
     if (r.facts) {
       ++result.files_parsed;
       result.bytes_parsed += r.bytes_parsed;
+      result.tracked += r.facts->tracked;
     }
   }
 

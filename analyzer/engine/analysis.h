@@ -78,6 +78,7 @@ struct AnalysisResult {
   std::size_t files_parsed = 0;
   std::size_t bytes_read = 0;
   std::size_t bytes_parsed = 0;
+  TrackedFlows tracked;                   // what the Python front-end followed in the first pass
   std::size_t suppressed = 0;
   std::size_t baselined = 0;              // dropped because --baseline records them
   double project_seconds = 0.0;           // the project step's share of the run

@@ -105,6 +105,7 @@ void copy_statistics(const From& from, To& to) {
   to.files_parsed = from.files_parsed;
   to.bytes_read = from.bytes_read;
   to.bytes_parsed = from.bytes_parsed;
+  to.tracked = from.tracked;
   to.suppressed = from.suppressed;
   to.project_rounds = from.project_rounds;
   to.project_apis = from.project_apis;

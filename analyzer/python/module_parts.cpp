@@ -75,6 +75,7 @@ void append_facts(FileFacts& to, const FileFacts& from) {
   append(to.forwardings, from.forwardings);
   append(to.arguments, from.arguments);
   append(to.config_defaults, from.config_defaults);
+  to.tracked += from.tracked;
 }
 
 // The note for `part`, the part of `cut` that sends the module whole.

@@ -67,6 +67,7 @@ std::string canonical(const FileFacts& facts) {
   rest.normalizations.clear(), rest.loaders.clear(), rest.conv_geometries.clear(), rest.descriptors.clear();
   rest.tensor_inputs.clear(), rest.low_precision_constants.clear(), rest.shape_chains.clear();
   rest.forwardings.clear(), rest.arguments.clear(), rest.config_defaults.clear();
+  rest.tracked = {};  // statistics of what each parse followed, not facts (core/facts.h TrackedFlows)
   return out + nlohmann::json::from_msgpack(cache::encode(rest)).dump();
 }
 

@@ -467,6 +467,7 @@ void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource&
   for (std::size_t i = first_spatial; i < dims.size(); ++i)
     for (const auto& step : input_source.provenance[i]) base.source_provenance.push_back(step);
   base.input_spatial = input.spatial;
+  ++r.out().tracked.shape_chains;  // a model class run on a known size
   ForwardReader reader(*model, std::move(base), r);
   if (auto rejected = reader.run(std::move(input))) r.out().shape_chains.push_back(std::move(*rejected));
 }

@@ -466,6 +466,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   ChainBuilder chain(fact, r);
   for (std::size_t i = first_layer; i < layers.size(); ++i)
     if (!chain.step(layers[i], spatial, channels, batch)) break;
+  if (!fact.steps.empty()) ++r.out().tracked.shape_chains;
   if (fact.rejected_by.empty()) return;
   r.out().shape_chains.push_back(std::move(fact));
 }
@@ -630,6 +631,8 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   ChainBuilder chain(fact, r);
   for (const TSNode l : layers)
     if (!chain.step(l, spatial, channels, 1)) break;
+  // Each convolution or pooling application of a functional graph that its chain reaches.
+  if (fact.steps.size() == layers.size()) ++r.out().tracked.shape_chains;
   // Reported at the application that rejects its input, once: a later application whose chain
   // runs through it stops there.
   if (fact.rejected_by.empty() || fact.steps.size() != layers.size()) return;

@@ -1435,6 +1435,7 @@ void emit_input(const Consumer& consumer, const std::string& consumer_spelled, T
   TypeReader reader(r, no_policy, false);
   Typed t = reader.of(argument);
   if (t.dtype == DType::Unknown) return;
+  ++r.out().tracked.dtype_flows;
   const bool floating = is_floating(t.dtype);
   if (floating) {
     // Half into float32 weights (or the reverse): only outside autocast, with both types plain.
