@@ -1308,8 +1308,12 @@ void apply_conversions(Consumer& c, std::string_view name, TSNode scope_node, TS
     return;
   }
   if (conversions == 0) return;
-  // One conversion: it decides only when it runs, unconditionally, before the use.
-  const TSNode statement = ts_node_parent(converting);
+  // One conversion: it decides only when it runs, unconditionally, before the use. `net =
+  // net.half()` converts the model the name holds as `net.half()` does.
+  TSNode statement = ts_node_parent(converting);
+  if (is(statement, g.assignment) && is(field(statement, g.f_left), g.identifier) &&
+      r.text(field(statement, g.f_left)) == name && ts_node_eq(field(statement, g.f_right), converting))
+    statement = ts_node_parent(statement);
   const bool alone = is(statement, g.expression_statement) && ts_node_start_byte(converting) < ts_node_start_byte(use);
   bool encloses = false;
   if (alone) {
