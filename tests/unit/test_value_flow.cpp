@@ -1,0 +1,220 @@
+// The value flow through model code (issue 35): stacks built by code (python/extract/layer_stacks.h),
+// element types through numpy defaults, helpers, loader batches and rebinding conversions, names
+// unpacked from tuples. Each case runs the full parse and the first pass's region plan, which must
+// give the same facts, and has a near twin the code does not fix (or fixes otherwise) that must not
+// give the fact: an unknown never makes one.
+#include "python/relevance.h"
+#include "python_test_helpers.h"
+
+#include <gtest/gtest.h>
+
+namespace cudnnlint {
+namespace {
+
+// The facts of `text` with every family, in full and in the first pass's region mode (both asked
+// to agree).
+FileFacts facts_both_ways(const std::string& text) {
+  python::PythonOptions full = testing::first_pass_options(python::ParseMode::Full);
+  full.families = {std::string(kNormalizationFamily), std::string(kConvolutionFamily), std::string(kLoaderFamily),
+                   std::string(kDtypeFamily), std::string(kShapeFamily)};
+  python::PythonOptions regions = full;
+  regions.mode = python::ParseMode::Regions;
+  python::Relevance relevance = python::relevance_of(ApiTable::builtin(), regions.families);
+  regions.triggers = std::move(relevance.quoted_tokens);
+  regions.trigger_words = std::move(relevance.words);
+  regions.trigger_words.insert(regions.trigger_words.end(), relevance.framework_words.begin(),
+                               relevance.framework_words.end());
+  regions.attributes = std::move(relevance.attributes);
+  regions.pairs = std::move(relevance.pairs);
+  const SourceFile file("model.py", text);
+  const python::Parser parser;
+  FileFacts whole = python::analyze_python(file, ApiTable::builtin(), parser, full).facts;
+  const FileFacts planned = python::analyze_python(file, ApiTable::builtin(), parser, regions).facts;
+  EXPECT_EQ(planned.shape_chains.size(), whole.shape_chains.size()) << text;
+  EXPECT_EQ(planned.tensor_inputs.size(), whole.tensor_inputs.size()) << text;
+  EXPECT_EQ(planned.low_precision_constants.size(), whole.low_precision_constants.size()) << text;
+  return whole;
+}
+
+const char* const kVgg =
+    "import torch\nimport torch.nn as nn\n\n"
+    "CFG = [64, 'M', 128, 'M', 256, 'M', 512, 'M', 512, 'M']\n\n\n"
+    "def make_layers(cfg, batch_norm=False):\n"
+    "    layers = []\n"
+    "    in_channels = 3\n"
+    "    for v in cfg:\n"
+    "        if v == 'M':\n"
+    "            layers += [nn.MaxPool2d(kernel_size=2, stride=2)]\n"
+    "        else:\n"
+    "            conv = nn.Conv2d(in_channels, v, kernel_size=3, padding=1)\n"
+    "            if batch_norm:\n"
+    "                layers += [conv, nn.BatchNorm2d(v), nn.ReLU(inplace=True)]\n"
+    "            else:\n"
+    "                layers += [conv, nn.ReLU(inplace=True)]\n"
+    "            in_channels = v\n"
+    "    return nn.Sequential(*layers)\n\n\n"
+    "class VGG(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.features = make_layers(CFG, batch_norm=True)\n\n"
+    "    def forward(self, x):\n"
+    "        return self.features(x)\n\n\n"
+    "net = VGG()\n"
+    "out = net(torch.randn(1, 3, SIZE, SIZE))\n";
+
+// kVgg with its input side set (built by appends: GCC 12 warns on std::string::replace here, a
+// -Wrestrict false positive).
+std::string with_size(std::string_view text, int size) {
+  std::string out;
+  const std::string side = std::to_string(size);
+  for (std::size_t at = 0;;) {
+    const std::size_t hole = text.find("SIZE", at);
+    out.append(text.substr(at, hole == std::string_view::npos ? std::string_view::npos : hole - at));
+    if (hole == std::string_view::npos) return out;
+    out.append(side);
+    at = hole + 4;
+  }
+}
+
+TEST(ValueFlow, VggMakeLayersOverACfgListIsRunLayerByLayer) {
+  // Five 2x2 pools: 16 -> 8 -> 4 -> 2 -> 1, and the fifth pool gets 1x1.
+  const FileFacts facts = facts_both_ways(with_size(kVgg, 16));
+  ASSERT_EQ(facts.shape_chains.size(), 1u);
+  const ShapeChainFact& chain = facts.shape_chains.front();
+  EXPECT_EQ(chain.rejected_by, "pool");
+  // Each conv step names the loop's values for its names.
+  bool named = false;
+  for (const ShapeStep& step : chain.steps) named = named || step.bindings == "in_channels = 256, v = 512";
+  EXPECT_TRUE(named);
+  EXPECT_GE(facts.tracked.shape_chains, 1u);
+  // 32 leaves 1x1 after the fifth pool: nothing rejects.
+  EXPECT_TRUE(facts_both_ways(with_size(kVgg, 32)).shape_chains.empty());
+}
+
+TEST(ValueFlow, AStackWhoseLoopOrBranchIsNotKnownIsNotRead) {
+  // The loop runs over a parameter: how many layers is unknown, so no chain.
+  std::string text = with_size(kVgg, 16);
+  text.replace(text.find("make_layers(CFG, batch_norm=True)"), 33, "make_layers(cfg, batch_norm=True)");
+  text.replace(text.find("def __init__(self):"), 19, "def __init__(self, cfg):");
+  text.replace(text.find("net = VGG()"), 11, "net = VGG(CFG)");
+  EXPECT_TRUE(facts_both_ways(text).shape_chains.empty());
+  // The list handed to a call that may change it.
+  std::string handed = with_size(kVgg, 16);
+  handed.replace(handed.find("    return nn.Sequential(*layers)"), 33,
+                 "    shuffle_layers(layers)\n    return nn.Sequential(*layers)");
+  EXPECT_TRUE(facts_both_ways(handed).shape_chains.empty());
+}
+
+TEST(ValueFlow, KerasSequentialBuiltByAddAndD2lLayerLoop) {
+  const FileFacts keras = facts_both_ways(
+      "from tensorflow import keras\nfrom tensorflow.keras import layers\n\n"
+      "model = keras.Sequential()\n"
+      "model.add(layers.Conv2D(32, 3, activation='relu', input_shape=(8, 8, 1)))\n"
+      "model.add(layers.MaxPooling2D(2))\n"
+      "model.add(layers.Conv2D(64, 5))\n");
+  ASSERT_EQ(keras.shape_chains.size(), 1u);
+  EXPECT_EQ(keras.shape_chains.front().steps.size(), 3u);
+  const FileFacts d2l = facts_both_ways(
+      "import torch\nfrom torch import nn\n\n\n"
+      "def lenet():\n"
+      "    return nn.Sequential(nn.Conv2d(1, 6, kernel_size=5, padding=2), nn.Sigmoid(),\n"
+      "                         nn.AvgPool2d(kernel_size=2, stride=2), nn.Conv2d(6, 16, kernel_size=5))\n\n\n"
+      "net = lenet()\n"
+      "X = torch.rand(size=(1, 1, 8, 8), dtype=torch.float32)\n"
+      "for layer in net:\n"
+      "    X = layer(X)\n");
+  ASSERT_EQ(d2l.shape_chains.size(), 1u);
+  EXPECT_EQ(d2l.shape_chains.front().rejected_by, "conv");
+}
+
+TEST(ValueFlow, Float64FromNumpyDefaultsAndLoaderBatchesReachAFloat32Conv) {
+  const FileFacts facts = facts_both_ways(
+      "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\n\n"
+      "def load():\n"
+      "    return np.random.rand(8, 1, 16, 16)\n\n\n"
+      "def main():\n"
+      "    net = nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU())\n"
+      "    loader = DataLoader(TensorDataset(torch.from_numpy(load())), batch_size=4)\n"
+      "    for (xb,) in loader:\n"
+      "        net(xb)\n");
+  ASSERT_EQ(facts.tensor_inputs.size(), 1u);
+  EXPECT_EQ(facts.tensor_inputs.front().dtype, DType::Float64);
+  EXPECT_EQ(facts.tensor_inputs.front().weight_dtype, DType::Float32);
+  // Converted first, or a custom collate: no fact.
+  const FileFacts converted = facts_both_ways(
+      "import numpy as np\nimport torch\nfrom torch import nn\n\n\n"
+      "def main():\n"
+      "    net = nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU())\n"
+      "    x = torch.from_numpy(np.random.rand(8, 1, 16, 16)).float()\n"
+      "    net(x)\n");
+  EXPECT_TRUE(converted.tensor_inputs.empty());
+  const FileFacts collated = facts_both_ways(
+      "import numpy as np\nimport torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n\n\n"
+      "def main(collate):\n"
+      "    net = nn.Sequential(nn.Conv2d(1, 4, 3), nn.ReLU())\n"
+      "    loader = DataLoader(TensorDataset(torch.from_numpy(np.zeros((8, 1, 16, 16)))), 4, collate_fn=collate)\n"
+      "    for (xb,) in loader:\n"
+      "        net(xb)\n");
+  EXPECT_TRUE(collated.tensor_inputs.empty());
+}
+
+TEST(ValueFlow, AModelClassReachedThroughAnotherMethodAndAHelperReturnType) {
+  const FileFacts facts = facts_both_ways(
+      "import numpy as np\nimport torch\nimport torch.nn as nn\n\n\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.conv1 = nn.Conv2d(1, 10, kernel_size=5)\n\n"
+      "    def _forward_impl(self, x):\n"
+      "        return self.conv1(x)\n\n"
+      "    def forward(self, x):\n"
+      "        return self._forward_impl(x)\n\n\n"
+      "def load_images(n=16):\n"
+      "    return np.random.randint(0, 256, size=(n, 1, 28, 28)).astype(np.uint8)\n\n\n"
+      "if __name__ == '__main__':\n"
+      "    model = Net()\n"
+      "    output = model(torch.from_numpy(load_images()))\n");
+  ASSERT_EQ(facts.tensor_inputs.size(), 1u);
+  EXPECT_EQ(facts.tensor_inputs.front().dtype, DType::UInt8);
+  // forward scales the input first: the layer sees a float tensor.
+  const FileFacts scaled = facts_both_ways(
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.conv1 = nn.Conv2d(1, 10, kernel_size=5)\n\n"
+      "    def forward(self, x):\n"
+      "        x = x / 255\n"
+      "        return self.conv1(x)\n\n\n"
+      "model = Net()\n"
+      "output = model(torch.randint(0, 256, (1, 1, 28, 28), dtype=torch.uint8))\n");
+  EXPECT_TRUE(scaled.tensor_inputs.empty());
+}
+
+TEST(ValueFlow, UnpackedConstantsAndARebindingHalfConversion) {
+  const FileFacts facts = facts_both_ways(
+      "import torch\nfrom torch import nn\n\nIMG_ROWS, IMG_COLS = 6, 6\n\n\n"
+      "def main():\n"
+      "    model = nn.Sequential(nn.Conv2d(1, 8, 3), nn.MaxPool2d(2), nn.Conv2d(8, 8, 3))\n"
+      "    return model(torch.randn(1, 1, IMG_ROWS, IMG_COLS))\n");
+  ASSERT_EQ(facts.shape_chains.size(), 1u);
+  const FileFacts half = facts_both_ways(
+      "import torch\nimport torch.nn as nn\n\nADAM_EPS = 1e-8\n\n\n"
+      "def main():\n"
+      "    net = nn.Sequential(nn.Conv2d(1, 8, 3), nn.BatchNorm2d(8))\n"
+      "    net = net.half()\n"
+      "    return torch.optim.Adam(net.parameters(), lr=1e-3, eps=ADAM_EPS)\n");
+  ASSERT_EQ(half.low_precision_constants.size(), 1u);
+  // Converted only under a flag: the type is not plain.
+  const FileFacts flagged = facts_both_ways(
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "def main(use_half):\n"
+      "    net = nn.Sequential(nn.Conv2d(1, 8, 3), nn.BatchNorm2d(8))\n"
+      "    if use_half:\n"
+      "        net = net.half()\n"
+      "    return torch.optim.Adam(net.parameters(), lr=1e-3)\n");
+  EXPECT_TRUE(flagged.low_precision_constants.empty());
+}
+
+}  // namespace
+}  // namespace cudnnlint
