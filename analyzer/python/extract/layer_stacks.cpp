@@ -81,7 +81,7 @@ std::optional<bool> equal(const Abs& a, const Abs& b) {
 
 class StackReader {
  public:
-  explicit StackReader(Resolver& r) : r_(r), g_(Grammar::get()) {}
+  StackReader(Resolver& r, const ConstantBindings* seed) : r_(r), g_(Grammar::get()), seed_(seed) {}
 
   // What `construction` evaluates to where it is written, after the statements before it in its
   // function (or module) have run; with `until`, a name bound to it is followed through the
@@ -100,6 +100,8 @@ class StackReader {
     const Scope* owner = is(block, g_.module) ? r_.scope_of_module() : r_.scope_of(ts_node_parent(block));
     if (owner == nullptr) return {};
     frame.scope = owner;
+    if (seed_ != nullptr && seed_->scope == owner)
+      for (const auto& [name, value] : seed_->values) frame.set(name, Abs::of_number(value));
     Resolver::ScopeVisit in_owner(r_, owner);
     frames_.push_back(&frame);
     const std::vector<TSNode> statements = named_children(block);
@@ -775,6 +777,7 @@ class StackReader {
 
   Resolver& r_;
   const Grammar& g_;
+  const ConstantBindings* seed_ = nullptr;
   std::vector<Frame*> frames_;
   int statements_run_ = 0;
   int call_depth_ = 0;
@@ -782,8 +785,9 @@ class StackReader {
 
 }  // namespace
 
-std::optional<std::vector<BoundLayer>> stack_layers(TSNode construction, Resolver& r, TSNode until, bool through_block) {
-  StackReader reader(r);
+std::optional<std::vector<BoundLayer>> stack_layers(TSNode construction, Resolver& r, TSNode until, bool through_block,
+                                                    const ConstantBindings* seed) {
+  StackReader reader(r, seed);
   const Abs value = reader.read(strip(construction), until, through_block);
   return StackReader::layers_of(value);
 }

@@ -35,8 +35,10 @@ struct BoundLayer {
 // When `construction` is bound to a name (`model = keras.Sequential()`), the statements after it
 // that add to it are run too: up to the one holding `until` (`model(x)`), or, with `through_block`,
 // to the end of the block.
+// `seed`: numbers the run starts with (a model class's __init__ parameters bound at its
+// construction), for names of the scope it names.
 std::optional<std::vector<BoundLayer>> stack_layers(TSNode construction, Resolver& r, TSNode until = {},
-                                                    bool through_block = false);
+                                                    bool through_block = false, const ConstantBindings* seed = nullptr);
 
 // "c = 64, k = 3": the bindings a layer's text reads, for a step's text; "" when none.
 std::string bindings_text(const BoundLayer& layer, std::string_view text);

@@ -88,6 +88,89 @@ TSNode previous_assignment(TSNode identifier, Resolver& r) {
 
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the
 // scope's single one, else the one just before the use.
+std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::string_view name = r.text(identifier);
+  TSNode loop{};
+  for (TSNode at = ts_node_parent(identifier); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (is(at, g.function_definition) || is(at, g.class_definition) || is(at, g.lambda)) break;
+    if (is(at, g.for_statement) && ts_node_start_byte(identifier) >= ts_node_start_byte(field(at, g.f_body))) {
+      loop = at;
+      break;
+    }
+  }
+  if (ts_node_is_null(loop)) return std::nullopt;
+  // The position of the name in the loop's target, through one enumerate().
+  TSNode target = strip(field(loop, g.f_left));
+  TSNode iterable = strip(field(loop, g.f_right));
+  if (is(iterable, g.call) && qualified(field(iterable, g.f_function), r) == "enumerate") {
+    const CallArgs e = collect_args(field(iterable, g.f_arguments), r.source());
+    const std::vector<TSNode> parts = named_children(target);
+    if (e.positional.size() != 1 || !e.keywords.empty() || parts.size() != 2) return std::nullopt;
+    iterable = strip(e.positional.front());
+    target = strip(parts[1]);
+  }
+  if (!(is(target, g.pattern_list) || is(target, g.tuple_pattern) || is(target, g.tuple))) return std::nullopt;
+  const std::vector<TSNode> names = named_children(target);
+  std::size_t position = names.size();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (is(names[i], g.identifier) && r.text(names[i]) == name) position = i;
+  if (position == names.size()) return std::nullopt;
+  // The body must not rebind it.
+  bool rebound = false;
+  walk_tree(
+      field(loop, g.f_body),
+      [&](TSNode node, const TSTreeCursor*) {
+        if (rebound) return false;
+        if (is(node, g.assignment) || is(node, g.augmented_assignment) || is(node, g.for_statement))
+          walk_tree(
+              field(node, g.f_left),
+              [&](TSNode t, const TSTreeCursor*) {
+                if (is(t, g.identifier) && r.text(t) == name) rebound = true;
+                return !rebound;
+              },
+              [](TSNode) {});
+        return !rebound;
+      },
+      [](TSNode) {});
+  if (rebound) return std::nullopt;
+  // The iterable: a DataLoader over a dataset (default collate), or the dataset.
+  LoopBatch out;
+  out.loop = loop;
+  TSNode source = iterable;
+  for (int hops = 0; hops < 4 && is(source, g.identifier); ++hops) {
+    const TSNode value = strip(definition_of(source, r));
+    if (ts_node_is_null(value)) return std::nullopt;
+    out.steps.push_back(defined_here(source, value, r));
+    source = value;
+    if (!is(source, g.call)) return std::nullopt;
+    const std::string callee = qualified(field(source, g.f_function), r);
+    if (one_of(callee, {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})) {
+      const CallArgs loader = collect_args(field(source, g.f_arguments), r.source());
+      if (loader.first_star >= 0 || loader.has_double_star || loader.positional.size() > 4) return std::nullopt;
+      TSNode dataset{};
+      for (const auto& [key, value] : loader.keywords) {
+        if (key == "collate_fn") return std::nullopt;
+        if (key == "dataset") dataset = value;
+        if (key == "batch_size") out.batch_size = value;
+      }
+      if (ts_node_is_null(dataset) && !loader.positional.empty()) dataset = loader.positional[0];
+      if (ts_node_is_null(out.batch_size) && loader.positional.size() > 1) out.batch_size = loader.positional[1];
+      source = strip(dataset);
+    }
+  }
+  if (!is(source, g.call) ||
+      !one_of(qualified(field(source, g.f_function), r),
+              {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"}))
+    return std::nullopt;
+  const CallArgs tensors = collect_args(field(source, g.f_arguments), r.source());
+  if (tensors.first_star >= 0 || !tensors.keywords.empty() || position >= tensors.positional.size())
+    return std::nullopt;
+  out.tensor = tensors.positional[position];
+  out.steps.push_back({r.locate(loop), "`" + std::string(name) + "` is a batch of this loop"});
+  return out;
+}
+
 TSNode definition_of(TSNode identifier, Resolver& r) {
   if (!is(identifier, Grammar::get().identifier)) return {};
   const auto [scope, binding] = r.lookup(r.text(identifier));

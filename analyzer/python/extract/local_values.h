@@ -38,6 +38,19 @@ std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r,
 // How many samples a dataset, a sampler or a tf.data pipeline holds; `steps` gets the names crossed.
 std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth = 0);
 
+// A name a `for` loop binds to a batch of a DataLoader over a TensorDataset (`for xb, yb in loader:`,
+// `for i, (xb, yb) in enumerate(loader):`), or to a sample of the dataset itself: the dataset's
+// tensor at that position (the default collate stacks them), the loader's batch size argument
+// (null for the dataset itself), the loop, and the names crossed. nullopt when the loop is not one
+// of these, the loader has a collate_fn, or the body rebinds the name.
+struct LoopBatch {
+  TSNode tensor{};
+  TSNode batch_size{};
+  TSNode loop{};
+  std::vector<ProvenanceStep> steps;
+};
+std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r);
+
 // Where an extractor keeps one argument's value (a normalization's eps fields, a loader's slot).
 struct ValueSlot {
   EpsSource& source;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <unordered_map>
 
 namespace cudnnlint::python {
@@ -40,7 +41,60 @@ struct ModelClass {
   };
   std::unordered_map<std::string_view, Layer> layers;  // self attributes assigned once, in __init__
   int axes = 0;  // the spatial axes of its convolutions and pools (all the same)
+  // Its __init__ parameters as its construction binds them (`DoubleConv(base, base * 2)` inside
+  // another model class); null for the model the code runs.
+  std::shared_ptr<const ConstantBindings> init_bindings;
 };
+
+constexpr int kMaxNestedClasses = 3;
+
+// `DoubleConv(64, 128)`: the class definition when `construction` builds a model class of this
+// module; null otherwise.
+TSNode nested_class_of(TSNode construction, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  construction = strip(construction);
+  if (!is(construction, g.call)) return {};
+  const TSNode callee = strip(field(construction, g.f_function));
+  if (!is(callee, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.class_definition))
+    return {};
+  return binding->definition;
+}
+
+// The numbers a construction of `class_definition` gives its __init__'s parameters (the call's
+// arguments folded where it is written, else the defaults); null when the class has no plain
+// __init__.
+std::shared_ptr<const ConstantBindings> init_parameters(TSNode class_definition, TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode init{};
+  for (const TSNode member : named_children(field(class_definition, g.f_body)))
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "__init__") init = member;
+  const Scope* scope = ts_node_is_null(init) ? nullptr : r.scope_of(init);
+  if (scope == nullptr || scope->has_var_args || scope->has_var_keywords) return nullptr;
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  if (args.first_star >= 0 || args.has_double_star) return nullptr;
+  auto out = std::make_shared<ConstantBindings>();
+  out->scope = scope;
+  for (const Parameter& p : scope->parameters) {
+    if (p.kind != Parameter::Kind::Normal) continue;
+    TSNode value{};
+    for (const auto& [key, written] : args.keywords)
+      if (key == p.name) value = written;
+    if (ts_node_is_null(value) && p.index >= 0 && static_cast<std::size_t>(p.index) < args.positional.size())
+      value = args.positional[static_cast<std::size_t>(p.index)];
+    std::optional<ConstantValue> folded;
+    if (!ts_node_is_null(value)) {
+      folded = r.fold(value);
+    } else if (!ts_node_is_null(p.default_value)) {
+      Resolver::ScopeVisit at_module(r, scope->parent != nullptr ? scope->parent->parent : nullptr);
+      folded = r.fold(p.default_value);
+    }
+    if (folded) out->values.emplace_back(p.name, std::move(*folded));
+  }
+  return out;
+}
 
 // The spatial axes of one layer (0 for a layer that keeps the size or is not known).
 int layer_axes(TSNode construction, Resolver& r) {
@@ -77,7 +131,19 @@ bool keeps_module_geometry(std::string_view method) {
   return false;
 }
 
-std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
+std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
+                                     std::shared_ptr<const ConstantBindings> init_bindings = nullptr, int depth = 0);
+
+// The spatial axes of a model class of this module that `construction` builds (0 when none).
+int nested_axes(TSNode construction, Resolver& r, int depth) {
+  const TSNode definition = nested_class_of(construction, r);
+  if (ts_node_is_null(definition) || depth >= kMaxNestedClasses) return 0;
+  const auto nested = read_class(definition, r, nullptr, depth + 1);
+  return nested ? nested->axes : 0;
+}
+
+std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
+                                     std::shared_ptr<const ConstantBindings> init_bindings, int depth) {
   const Grammar& g = Grammar::get();
   const Scope* class_scope = r.scope_of(class_definition);
   if (class_scope == nullptr || class_scope->parent == nullptr || class_scope->parent->kind != Scope::Kind::Module)
@@ -94,6 +160,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
     if (qualified(ts_node_named_child(bases, 0), r) != "torch.nn.Module") return std::nullopt;
   }
   ModelClass model;
+  model.init_bindings = std::move(init_bindings);
   TSNode init{}, forward{};
   const TSNode body = field(class_definition, g.f_body);
   for (const TSNode member : named_children(body)) {
@@ -160,9 +227,10 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r) {
       continue;
     const std::string_view attribute = r.text(field(left, g.f_attribute));
     if (assignments[attribute] != 1) continue;
-    auto layers = stack_layers(right, r);
+    auto layers = stack_layers(right, r, {}, false, model.init_bindings.get());
     if (!layers || layers->empty()) continue;
-    const int axes = axes_of(*layers, r);
+    int axes = axes_of(*layers, r);
+    if (axes == 0 && layers->size() == 1) axes = nested_axes(layers->front().construction, r, depth);
     model.layers.emplace(attribute, ModelClass::Layer{right, assignment, std::move(*layers)});
     if (axes < 0 || (axes > 0 && model.axes != 0 && model.axes != axes)) return std::nullopt;
     if (axes > 0) model.axes = axes;
@@ -218,8 +286,11 @@ struct Flow {
 
 class ForwardReader {
  public:
-  ForwardReader(const ModelClass& model, ShapeChainFact base, Resolver& r)
-      : model_(model), base_(std::move(base)), r_(r) {}
+  ForwardReader(const ModelClass& model, ShapeChainFact base, Resolver& r, int depth = 0)
+      : model_(model), base_(std::move(base)), r_(r), depth_(depth) {}
+
+  // What forward returned, when run() read it to a `return` of a tensor whose size it knows.
+  std::optional<Flow>& returned() { return returned_; }
 
   // Reads forward's statements with `input` bound to its parameter; the rejecting chain, if any.
   std::optional<ShapeChainFact> run(Flow input) {
@@ -232,7 +303,7 @@ class ForwardReader {
       if (is(statement, g.expression_statement)) {
         statement_expression(statement);
       } else if (is(statement, g.return_statement)) {
-        if (ts_node_named_child_count(statement) > 0) evaluate(ts_node_named_child(statement, 0));
+        if (ts_node_named_child_count(statement) > 0) returned_ = evaluate(ts_node_named_child(statement, 0));
         break;
       } else if (r_.text(statement) == "pass" || r_.text(statement).starts_with("assert ")) {
         continue;
@@ -388,6 +459,10 @@ class ForwardReader {
   // where __init__ builds it.
   std::optional<Flow> apply(const ModelClass::Layer& layer, TSNode site, Flow flow) {
     Resolver::ScopeVisit in_init(r_, model_.init_scope);
+    Resolver::BindingsVisit with_parameters(r_, model_.init_bindings.get());
+    if (layer.layers.size() == 1)
+      if (const TSNode nested = nested_class_of(layer.layers.front().construction, r_); !ts_node_is_null(nested))
+        return apply_nested(nested, layer.layers.front(), std::move(flow));
     ShapeChainFact work = chain_with(std::move(flow.steps));
     ChainBuilder chain(work, r_);
     bool kept = true;
@@ -406,11 +481,34 @@ class ForwardReader {
     return settle(work, kept, std::move(flow));
   }
 
+  // `self.down1(x)` with `self.down1 = DoubleConv(base, base * 2)`: the nested class's forward,
+  // run on the flow with its __init__ parameters bound as the construction binds them.
+  std::optional<Flow> apply_nested(TSNode definition, const BoundLayer& built, Flow flow) {
+    if (depth_ >= kMaxNestedClasses) return std::nullopt;
+    std::shared_ptr<const ConstantBindings> parameters;
+    {
+      Resolver::BindingsVisit with_loop(r_, built.bindings ? built.bindings.get() : model_.init_bindings.get());
+      parameters = init_parameters(definition, built.construction, r_);
+    }
+    if (!parameters) return std::nullopt;
+    const auto nested = read_class(definition, r_, std::move(parameters), depth_ + 1);
+    if (!nested || (nested->axes != 0 && nested->axes != static_cast<int>(flow.spatial.size()))) return std::nullopt;
+    ForwardReader inner(*nested, base_, r_, depth_ + 1);
+    if (auto rejected = inner.run(std::move(flow))) {
+      rejected_ = std::move(rejected);
+      stopped_ = true;
+      return std::nullopt;
+    }
+    return std::move(inner.returned());
+  }
+
   const ModelClass& model_;
   ShapeChainFact base_;
   Resolver& r_;
+  int depth_ = 0;
   std::unordered_map<std::string_view, Flow> known_;
   std::optional<ShapeChainFact> rejected_;
+  std::optional<Flow> returned_;
   bool stopped_ = false;
 };
 

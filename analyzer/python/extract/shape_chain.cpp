@@ -265,15 +265,25 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   } else {
     return false;
   }
+  std::optional<std::int64_t> batch_size;
   if (is(input, g.identifier)) {
     const auto [scope, binding] = r.lookup(r.text(input));
-    if (binding == nullptr || !binding->simple() || scope != r.scope()) return true;
+    if (binding == nullptr || scope != r.scope()) return true;
+    if (!binding->simple()) {
+      // `for x, y in loader: net(x)`: the dataset's tensor, in batches.
+      const auto batch = loop_batch(input, r);
+      if (!batch) return true;
+      input = strip(batch->tensor);
+      if (!ts_node_is_null(batch->batch_size))
+        if (const auto b = integer_of(batch->batch_size, r); b && b->value > 0) batch_size = b->value;
+    }
   } else if (!is(input, g.call)) {
     return true;
   }
   if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return true;
-  const auto source = torch_shape_source(input, r);
+  auto source = torch_shape_source(input, r);
   if (!source || source->dims.size() < 2) return true;
+  if (batch_size && *batch_size < source->dims[0]) source->dims[0] = *batch_size;
   read_model_forward(definition, call, *source, r);
   return true;
 }

@@ -655,77 +655,11 @@ class TypeReader {
   // element type of the dataset's tensor at that position (the default collate stacks tensors of one
   // type). nullopt when the loop is not one of these, or its body rebinds the name.
   std::optional<Typed> loader_batch(TSNode identifier, int depth) {
-    const std::string_view name = r_.text(identifier);
-    TSNode loop{};
-    for (TSNode at = ts_node_parent(identifier); !ts_node_is_null(at); at = ts_node_parent(at)) {
-      if (is(at, g_.function_definition) || is(at, g_.class_definition) || is(at, g_.lambda)) break;
-      if (is(at, g_.for_statement) && ts_node_start_byte(identifier) >= ts_node_start_byte(field(at, g_.f_body))) {
-        loop = at;
-        break;
-      }
-    }
-    if (ts_node_is_null(loop)) return std::nullopt;
-    // The position of the name in the loop's target, through one enumerate().
-    TSNode target = strip(field(loop, g_.f_left));
-    TSNode iterable = strip(field(loop, g_.f_right));
-    if (is(iterable, g_.call) && qualified(field(iterable, g_.f_function), r_) == "enumerate") {
-      const CallArgs e = args_of(iterable, r_);
-      const std::vector<TSNode> parts = named_children(target);
-      if (e.positional.size() != 1 || !e.keywords.empty() || parts.size() != 2) return std::nullopt;
-      iterable = strip(e.positional.front());
-      target = strip(parts[1]);
-    }
-    if (!(is(target, g_.pattern_list) || is(target, g_.tuple_pattern) || is(target, g_.tuple))) return std::nullopt;
-    const std::vector<TSNode> names = named_children(target);
-    std::size_t position = names.size();
-    for (std::size_t i = 0; i < names.size(); ++i)
-      if (is(names[i], g_.identifier) && r_.text(names[i]) == name) position = i;
-    if (position == names.size()) return std::nullopt;
-    // The body must not rebind it.
-    bool rebound = false;
-    walk_tree(
-        field(loop, g_.f_body),
-        [&](TSNode node, const TSTreeCursor*) {
-          if (rebound) return false;
-          if (is(node, g_.assignment) || is(node, g_.augmented_assignment) || is(node, g_.for_statement))
-            walk_tree(
-                field(node, g_.f_left),
-                [&](TSNode t, const TSTreeCursor*) {
-                  if (is(t, g_.identifier) && r_.text(t) == name) rebound = true;
-                  return !rebound;
-                },
-                [](TSNode) {});
-          return !rebound;
-        },
-        [](TSNode) {});
-    if (rebound) return std::nullopt;
-    // The iterable: a DataLoader over a dataset (default collate), or the dataset.
-    TSNode source = iterable;
-    std::vector<ProvenanceStep> steps;
-    for (int hops = 0; hops < 4 && is(source, g_.identifier); ++hops) {
-      const TSNode value = strip(definition_of(source, r_));
-      if (ts_node_is_null(value)) return std::nullopt;
-      steps.push_back(defined_here(source, value, r_));
-      source = value;
-      if (!is(source, g_.call)) return std::nullopt;
-      const std::string callee = qualified(field(source, g_.f_function), r_);
-      if (one_of(callee, {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})) {
-        const CallArgs loader = args_of(source, r_);
-        if (!ts_node_is_null(keyword(loader, "collate_fn")) || loader.positional.size() > 4) return std::nullopt;
-        source = strip(positional_or_keyword(loader, 0, "dataset"));
-      }
-    }
-    if (!is(source, g_.call) ||
-        !one_of(qualified(field(source, g_.f_function), r_),
-                {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"}))
-      return std::nullopt;
-    const CallArgs tensors = args_of(source, r_);
-    if (tensors.first_star >= 0 || !tensors.keywords.empty() || position >= tensors.positional.size())
-      return std::nullopt;
-    Typed t = of(tensors.positional[position], depth + 1);
+    auto batch = loop_batch(identifier, r_);
+    if (!batch) return std::nullopt;
+    Typed t = of(batch->tensor, depth + 1);
     if (t.dtype == DType::Unknown || t.scalar) return std::nullopt;
-    for (auto& step : steps) t.steps.push_back(std::move(step));
-    t.steps.push_back({r_.locate(loop), "`" + std::string(name) + "` is a batch of this loop"});
+    for (auto& step : batch->steps) t.steps.push_back(std::move(step));
     return t;
   }
 
