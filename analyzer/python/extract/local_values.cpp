@@ -209,11 +209,21 @@ std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r,
     const TSNode value = definition_of(node, r);
     return ts_node_is_null(value) ? std::vector<std::optional<IntegerValue>>{} : literal_shape(value, r, text, depth + 1);
   }
+  // `torch.rand(n, 3, 32, 32) * 2 - 1`, `x / 255`: arithmetic with a number keeps the shape.
+  if (is(node, g.binary_operator)) {
+    const std::string_view op = r.text(field(node, g.f_operator));
+    if (op != "+" && op != "-" && op != "*" && op != "/") return {};
+    const TSNode left = field(node, g.f_left), right = field(node, g.f_right);
+    if (r.fold(right)) return literal_shape(left, r, text, depth + 1);
+    if (r.fold(left)) return literal_shape(right, r, text, depth + 1);
+    return {};
+  }
   if (!is(node, g.call)) return {};
   const TSNode callee = field(node, g.f_function);
   const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
-  if (is(callee, g.attribute) && (r.text(field(callee, g.f_attribute)) == "astype" ||
-                                  r.text(field(callee, g.f_attribute)) == "float"))
+  if (is(callee, g.attribute) && one_of(std::string(r.text(field(callee, g.f_attribute))),
+                                        {"astype", "float", "double", "half", "long", "to", "cuda", "cpu",
+                                         "contiguous", "clone", "detach", "normal_", "uniform_"}))
     return literal_shape(field(callee, g.f_object), r, text, depth + 1);
   const std::string name = qualified(callee, r);
   if (shape_factory(name)) {

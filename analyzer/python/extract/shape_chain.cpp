@@ -399,16 +399,26 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
       if (!is(first, g.call) || !qualified(field(first, g.f_function), r).starts_with("torch.nn.")) return;
       stack = "torch";
     }
+    std::optional<std::int64_t> batch_size;
     if (loop.found) {
       if (!is(input, g.call)) return;
     } else if (is(input, g.identifier)) {
       const auto [scope, binding] = r.lookup(r.text(input));
-      if (binding == nullptr || !binding->simple() || scope != r.scope()) return;
+      if (binding == nullptr || scope != r.scope()) return;
+      if (!binding->simple()) {
+        // `for X, y in train_iter: net(X)`: the dataset's tensor, in batches.
+        const auto batch = loop_batch(input, r);
+        if (!batch) return;
+        input = strip(batch->tensor);
+        if (!ts_node_is_null(batch->batch_size))
+          if (const auto b = integer_of(batch->batch_size, r); b && b->value > 0) batch_size = b->value;
+      }
     } else if (!is(input, g.call)) {
       return;
     }
-    const auto source = torch_shape_source(input, r);
+    auto source = torch_shape_source(input, r);
     if (!source || source->dims.size() < 3) return;
+    if (batch_size && *batch_size < source->dims[0]) source->dims[0] = *batch_size;
     const std::string& text = source->text;
     const std::vector<std::int64_t>& dims = source->dims;
     if (stack == "keras") {
