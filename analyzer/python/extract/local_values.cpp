@@ -171,6 +171,46 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
   return out;
 }
 
+TSNode value_before_loop(TSNode identifier, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::string_view name = r.text(identifier);
+  // The innermost for loop around the use, within the function.
+  TSNode loop{}, statement{};
+  for (TSNode child = identifier, at = ts_node_parent(identifier); !ts_node_is_null(at);
+       child = at, at = ts_node_parent(at)) {
+    if (is(at, g.function_definition) || is(at, g.class_definition) || is(at, g.lambda)) return {};
+    if (is(at, g.block) && is(ts_node_parent(at), g.for_statement)) {
+      loop = ts_node_parent(at);
+      statement = child;
+      break;
+    }
+  }
+  if (ts_node_is_null(loop)) return {};
+  // No statement of the body before the use's binds or mentions it, and the loop's target is not it.
+  for (TSNode s = ts_node_prev_named_sibling(statement); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s))
+    if (!is(s, g.comment) && r.text(s).find(name) != std::string_view::npos) return {};
+  if (r.text(field(loop, g.f_left)).find(name) != std::string_view::npos) return {};
+  TSNode before = ts_node_prev_named_sibling(loop);
+  while (is(before, g.comment)) before = ts_node_prev_named_sibling(before);
+  if (!is(before, g.expression_statement) || ts_node_named_child_count(before) != 1) return {};
+  const TSNode bound = ts_node_named_child(before, 0);
+  if (!is(bound, g.assignment) || !is(field(bound, g.f_left), g.identifier) || r.text(field(bound, g.f_left)) != name)
+    return {};
+  return field(bound, g.f_right);
+}
+
+TSNode loop_over(TSNode identifier, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  for (TSNode at = ts_node_parent(identifier); !ts_node_is_null(at); at = ts_node_parent(at)) {
+    if (is(at, g.function_definition) || is(at, g.class_definition) || is(at, g.lambda)) return {};
+    if (is(at, g.for_statement) && ts_node_start_byte(identifier) >= ts_node_start_byte(field(at, g.f_body))) {
+      const TSNode target = field(at, g.f_left);
+      return is(target, g.identifier) && r.text(target) == r.text(identifier) ? at : TSNode{};
+    }
+  }
+  return {};
+}
+
 TSNode definition_of(TSNode identifier, Resolver& r) {
   if (!is(identifier, Grammar::get().identifier)) return {};
   const auto [scope, binding] = r.lookup(r.text(identifier));

@@ -51,6 +51,15 @@ struct LoopBatch {
 };
 std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r);
 
+// `X = torch.rand(...)`, then `for layer in net: X = layer(X)`: at a use of `identifier` in a for
+// loop's body before the body rebinds it, the value the statement just before the loop gives it
+// (what the first iteration reads); null otherwise.
+TSNode value_before_loop(TSNode identifier, Resolver& r);
+
+// `for layer in net:`: the loop whose target is `identifier` alone, when `identifier` sits in its
+// body; null otherwise.
+TSNode loop_over(TSNode identifier, Resolver& r);
+
 // Where an extractor keeps one argument's value (a normalization's eps fields, a loader's slot).
 struct ValueSlot {
   EpsSource& source;

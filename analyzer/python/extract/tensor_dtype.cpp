@@ -643,6 +643,12 @@ class TypeReader {
     const TSNode value = definition_of(node, r_);
     if (ts_node_is_null(value)) {
       if (auto batch = loader_batch(node, depth)) return *batch;
+      // `X = torch.zeros(..., dtype=torch.uint8)`, then `for layer in net: X = layer(X)`.
+      if (const TSNode first = value_before_loop(node, r_); !ts_node_is_null(first)) {
+        Typed t = of(first, depth + 1);
+        if (t && !t.scalar) t.steps.push_back(defined_here(node, first, r_));
+        return t;
+      }
       return parameter(node);
     }
     Typed t = of(value, depth + 1);
@@ -1270,11 +1276,36 @@ void apply_conversions(Consumer& c, std::string_view name, TSNode scope_node, TS
 }
 
 // The consumer a call `callee(x)` runs x through, with its weights' type.
+// Whether the code around `use` converts the stack `name` holds or hands it to another call (which
+// may): then its weights' type is not plain.
+bool model_converted_or_handed(TSNode name, TSNode use, Resolver& r) {
+  Consumer probe;
+  probe.weights = DType::Float32;
+  const auto [scope, binding] = r.lookup(r.text(name));
+  if (scope == nullptr) return true;
+  apply_conversions(probe, r.text(name), scope->node, use, r);
+  return probe.weights != DType::Float32;
+}
+
 std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   const Grammar& g = Grammar::get();
   callee = strip(callee);
   if (is(callee, g.call)) return construction(callee, r);
   if (!is(callee, g.identifier)) return std::nullopt;
+  // `for layer in net: X = layer(X)`: the stack's first layer takes the tensor first.
+  if (const TSNode loop = loop_over(callee, r); !ts_node_is_null(loop)) {
+    const TSNode stack = strip(field(loop, g.f_right));
+    const TSNode built = is(stack, g.identifier) ? strip(definition_of(stack, r)) : stack;
+    if (!is(built, g.call) || (is(stack, g.identifier) && model_converted_or_handed(stack, use, r))) return std::nullopt;
+    const auto layers = stack_layers(built, r);
+    if (!layers || layers->size() < 2) return std::nullopt;
+    std::optional<Resolver::ScopeVisit> in_builder;
+    if (layers->front().scope != nullptr && layers->front().scope != r.scope()) in_builder.emplace(r, layers->front().scope);
+    auto first = construction(layers->front().construction, r, 1);
+    if (!first || first->framework != "torch") return std::nullopt;
+    first->steps.push_back({r.locate(loop), "`" + std::string(r.text(callee)) + "` runs the stack's layers in order"});
+    return first;
+  }
   // Cheap first: a name bound by a def, a class, an import or a parameter builds nothing here.
   if (const auto [scope, binding] = r.lookup(r.text(callee));
       binding == nullptr || binding->only_definition() || binding->only_parameter() ||
