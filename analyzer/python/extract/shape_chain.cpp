@@ -288,6 +288,201 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   return true;
 }
 
+// Where a size chain starts: the fact's source, the input's spatial size, channels and batch, and
+// the layers it runs through (from `first_layer`).
+struct ChainStart {
+  ShapeChainFact fact;
+  std::vector<std::int64_t> spatial;
+  std::int64_t channels = 0;
+  std::int64_t batch = 1;
+  std::vector<BoundLayer> layers;
+  std::size_t first_layer = 0;
+};
+
+// `keras.Sequential([keras.Input(shape=(H, W, C)), ...])`, or its first layer's input_shape=; the
+// layers written, and those `model.add(...)` gives it after `model = keras.Sequential(...)`.
+std::optional<ChainStart> keras_sequential_start(TSNode call, TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  ChainStart out;
+  out.fact.call = r.locate(call);
+  out.fact.framework = "keras";
+  auto stack = stack_layers(call, r, TSNode{}, true);
+  if (!stack || stack->empty()) return std::nullopt;
+  out.layers = std::move(*stack);
+  const TSNode first = strip(out.layers.front().construction);
+  if (!is(first, g.call)) return std::nullopt;
+  const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
+  const CallArgs first_args = collect_args(field(first, g.f_arguments), r.source());
+  TSNode shape{};
+  if (one_of(first_name, {"keras.Input", "keras.layers.Input"})) {
+    shape = argument(first_args, 0, "shape");
+    out.first_layer = 1;
+  } else if (first_name == "keras.layers.InputLayer") {
+    shape = argument(first_args, 0, "shape");
+    if (ts_node_is_null(shape)) shape = argument(first_args, 0, "input_shape");
+    out.first_layer = 1;
+  } else {
+    for (const auto& [key, value] : first_args.keywords)
+      if (key == "input_shape") shape = value;
+  }
+  if (!keras_start(shape, out.layers, out.first_layer, out.fact, out.spatial, out.channels, r)) return std::nullopt;
+  out.fact.source_text =
+      out.first_layer == 1 ? short_text(r.text(first)) : "input_shape=" + short_text(r.text(shape));
+  out.fact.source = r.locate(shape);
+  out.fact.model_text = short_text(r.text(callee)) + "([...])";
+  return out;
+}
+
+// The stack `model(x)` runs and the tensor it gets: model bound to an nn.Sequential or a Keras
+// Sequential (or the construction itself, or a helper returning one), x a literal-shaped factory or
+// a batch of a DataLoader over one; or `for layer in model: x = layer(x)` with x set just before the
+// loop. `input` gets the factory, `batch_size` a loader's batch size.
+struct ModelCall {
+  std::vector<BoundLayer> layers;
+  std::string stack;  // "torch" or "keras"
+  TSNode input{};
+  std::optional<std::int64_t> batch_size;
+};
+
+std::optional<ModelCall> model_call(TSNode call, TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return std::nullopt;
+  ModelCall out;
+  TSNode model = callee;
+  out.input = strip(args.positional.front());
+  const LayerLoop loop = layer_loop(call, callee, out.input, r);
+  if (loop.found && (ts_node_is_null(loop.stack) || ts_node_is_null(loop.input))) return std::nullopt;
+  if (loop.found) {
+    model = loop.stack;
+    out.input = loop.input;
+  }
+  TSNode construction = model;
+  int depth = 0;
+  while (is(construction, g.identifier) && depth++ < kMaxDepth) construction = strip(definition_of(construction, r));
+  if (ts_node_is_null(construction) || !is(construction, g.call)) return std::nullopt;
+  out.stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
+  if (out.stack.empty() && !builds_stack(construction, r)) return std::nullopt;
+  if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return std::nullopt;
+  // The stack as the code builds it up to this call (`nn.Sequential(*layers)` after a loop of
+  // appends, a helper that returns one), when the reader can follow it.
+  auto built = stack_layers(construction, r, call);
+  if (!built || built->empty()) return std::nullopt;
+  out.layers = std::move(*built);
+  if (out.stack.empty()) {
+    // A helper's stack: PyTorch's when its first layer is (nn.Sequential's layers are modules).
+    if (out.layers.size() < 2) return std::nullopt;
+    std::optional<Resolver::ScopeVisit> in_builder;
+    if (out.layers.front().scope != nullptr && out.layers.front().scope != r.scope())
+      in_builder.emplace(r, out.layers.front().scope);
+    const TSNode first = strip(out.layers.front().construction);
+    if (!is(first, g.call) || !qualified(field(first, g.f_function), r).starts_with("torch.nn.")) return std::nullopt;
+    out.stack = "torch";
+  }
+  if (loop.found) {
+    if (!is(out.input, g.call)) return std::nullopt;
+  } else if (is(out.input, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(out.input));
+    if (binding == nullptr || scope != r.scope()) return std::nullopt;
+    if (!binding->simple()) {
+      // `for X, y in train_iter: net(X)`: the dataset's tensor, in batches.
+      const auto batch = loop_batch(out.input, r);
+      if (!batch) return std::nullopt;
+      out.input = strip(batch->tensor);
+      if (!ts_node_is_null(batch->batch_size))
+        if (const auto b = integer_of(batch->batch_size, r); b && b->value > 0) out.batch_size = b->value;
+    }
+  } else if (!is(out.input, g.call)) {
+    return std::nullopt;
+  }
+  return out;
+}
+
+// A Keras Sequential without an input shape, built on its first call (`model(tf.zeros([1, 4, 4,
+// 3]))`: measured, the same ValueError); one with an Input is read where it is built.
+bool keras_first_call(ChainStart& out, const ShapeSource& source, TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::vector<std::int64_t>& dims = source.dims;
+  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return false;  // a torchvision transform
+  const TSNode first = strip(out.layers.front().construction);
+  if (!is(first, g.call)) return false;
+  const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
+  if (one_of(first_name, {"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})) return false;
+  const CallArgs first_args = collect_args(field(first, g.f_arguments), r.source());
+  for (const auto& [key, value] : first_args.keywords)
+    if (key == "input_shape" || key == "input_dim") return false;
+  // The batch axis, then the rest as Keras reads an Input's shape.
+  out.fact.framework = "keras";
+  if (dims.size() < 3) return false;
+  if (r.source().find("image_data_format") != std::string_view::npos) return false;
+  out.fact.layout = "NHWC";
+  for (const BoundLayer& bound : out.layers) {
+    const TSNode layer = strip(bound.construction);
+    if (!is(layer, g.call)) break;
+    const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
+    for (const auto& [key, value] : a.keywords)
+      if (key == "data_format")
+        if (const auto f = string_literal(strip(value), r.source()); f && *f == "channels_first") out.fact.layout = "NCHW";
+  }
+  out.batch = dims[0];
+  if (out.fact.layout == "NHWC") {
+    out.spatial.assign(dims.begin() + 1, dims.end() - 1);
+    out.channels = dims.back();
+  } else {
+    out.spatial.assign(dims.begin() + 2, dims.end());
+    out.channels = dims[1];
+  }
+  out.fact.source_text = source.text;
+  out.fact.source = source.where[1];
+  for (std::size_t i = 1; i < dims.size(); ++i)
+    for (const auto& step : source.provenance[i]) out.fact.source_provenance.push_back(step);
+  out.fact.model_text = short_text(r.text(callee));
+  return true;
+}
+
+// A PyTorch stack's input: (N, C, spatial...) batched, or (C, spatial...) unbatched; the first
+// convolution decides.
+bool torch_call(ChainStart& out, const ShapeSource& source, TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const std::vector<std::int64_t>& dims = source.dims;
+  out.fact.framework = "torch";
+  out.fact.layout = "NCHW";
+  const TSNode first = strip(out.layers.front().construction);
+  const ApiEntry* first_api = is(first, g.call) ? r.table().find(qualified(field(first, g.f_function), r)) : nullptr;
+  if (first_api == nullptr || first_api->family != kConvolutionFamily) return false;
+  const auto axes = static_cast<std::size_t>(first_api->spatial_dims);
+  if (dims.size() == axes + 2) {
+    out.batch = dims[0];
+    out.channels = dims[1];
+  } else if (dims.size() == axes + 1) {
+    out.channels = dims[0];
+  } else {
+    return false;
+  }
+  out.spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
+  out.fact.source_text = source.text;
+  out.fact.source = source.where[dims.size() - axes];  // the first spatial size, where it is written
+  for (std::size_t i = dims.size() - axes; i < dims.size(); ++i)
+    for (const auto& step : source.provenance[i]) out.fact.source_provenance.push_back(step);
+  out.fact.model_text = short_text(r.text(callee));
+  return true;
+}
+
+std::optional<ChainStart> model_call_start(TSNode call, TSNode callee, Resolver& r) {
+  auto model = model_call(call, callee, r);
+  if (!model) return std::nullopt;
+  auto source = torch_shape_source(model->input, r);
+  if (!source || source->dims.size() < 3) return std::nullopt;
+  if (model->batch_size && *model->batch_size < source->dims[0]) source->dims[0] = *model->batch_size;
+  ChainStart out;
+  out.fact.call = r.locate(call);
+  out.layers = std::move(model->layers);
+  const bool started = model->stack == "keras" ? keras_first_call(out, *source, callee, r)
+                                               : torch_call(out, *source, callee, r);
+  if (!started) return std::nullopt;
+  return out;
+}
+
 }  // namespace
 
 void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
@@ -333,155 +528,15 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
     return;
   }
   const std::string name = qualified(callee, r);
-  ShapeChainFact fact;
-  fact.call = r.locate(call);
-  std::vector<std::int64_t> spatial;
-  std::int64_t channels = 0, batch = 1;
-  std::vector<BoundLayer> layers;
-  std::size_t first_layer = 0;
-  if (const std::string framework = framework_of_sequential(name); framework == "keras") {
-    // keras.Sequential([keras.Input(shape=(H, W, C)), ...]) or a first layer's input_shape=.
-    fact.framework = "keras";
-    // The layers written, and those `model.add(...)` gives it after `model = keras.Sequential(...)`.
-    auto stack = stack_layers(call, r, TSNode{}, true);
-    if (!stack || stack->empty()) return;
-    layers = std::move(*stack);
-    const TSNode first = strip(layers.front().construction);
-    if (!is(first, g.call)) return;
-    const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
-    const CallArgs first_args = collect_args(field(first, g.f_arguments), r.source());
-    TSNode shape{};
-    if (one_of(first_name, {"keras.Input", "keras.layers.Input"})) {
-      shape = argument(first_args, 0, "shape");
-      first_layer = 1;
-    } else if (first_name == "keras.layers.InputLayer") {
-      shape = argument(first_args, 0, "shape");
-      if (ts_node_is_null(shape)) shape = argument(first_args, 0, "input_shape");
-      first_layer = 1;
-    } else {
-      for (const auto& [key, value] : first_args.keywords)
-        if (key == "input_shape") shape = value;
-    }
-    if (!keras_start(shape, layers, first_layer, fact, spatial, channels, r)) return;
-    fact.source_text = first_layer == 1 ? short_text(r.text(first)) : "input_shape=" + short_text(r.text(shape));
-    fact.source = r.locate(shape);
-    fact.model_text = short_text(r.text(callee)) + "([...])";
-  } else {
-    // model(x): model bound to an nn.Sequential (or the construction itself, or a helper returning
-    // one), x a literal shape; or `for layer in model: x = layer(x)` with x set just before the loop.
-    const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
-    if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return;
-    TSNode model = callee, input = strip(args.positional.front());
-    const LayerLoop loop = layer_loop(call, callee, input, r);
-    if (loop.found && (ts_node_is_null(loop.stack) || ts_node_is_null(loop.input))) return;
-    if (loop.found) {
-      model = loop.stack;
-      input = loop.input;
-    }
-    TSNode construction = model;
-    int depth = 0;
-    while (is(construction, g.identifier) && depth++ < kMaxDepth) construction = strip(definition_of(construction, r));
-    if (ts_node_is_null(construction) || !is(construction, g.call)) return;
-    std::string stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
-    if (stack.empty() && !builds_stack(construction, r)) return;
-    if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return;
-    // The stack as the code builds it up to this call (`nn.Sequential(*layers)` after a loop of
-    // appends, a helper that returns one), when the reader can follow it.
-    auto built = stack_layers(construction, r, call);
-    if (!built || built->empty()) return;
-    layers = std::move(*built);
-    if (stack.empty()) {
-      // A helper's stack: PyTorch's when its first layer is (nn.Sequential's layers are modules).
-      if (layers.size() < 2) return;
-      std::optional<Resolver::ScopeVisit> in_builder;
-      if (layers.front().scope != nullptr && layers.front().scope != r.scope()) in_builder.emplace(r, layers.front().scope);
-      const TSNode first = strip(layers.front().construction);
-      if (!is(first, g.call) || !qualified(field(first, g.f_function), r).starts_with("torch.nn.")) return;
-      stack = "torch";
-    }
-    std::optional<std::int64_t> batch_size;
-    if (loop.found) {
-      if (!is(input, g.call)) return;
-    } else if (is(input, g.identifier)) {
-      const auto [scope, binding] = r.lookup(r.text(input));
-      if (binding == nullptr || scope != r.scope()) return;
-      if (!binding->simple()) {
-        // `for X, y in train_iter: net(X)`: the dataset's tensor, in batches.
-        const auto batch = loop_batch(input, r);
-        if (!batch) return;
-        input = strip(batch->tensor);
-        if (!ts_node_is_null(batch->batch_size))
-          if (const auto b = integer_of(batch->batch_size, r); b && b->value > 0) batch_size = b->value;
-      }
-    } else if (!is(input, g.call)) {
-      return;
-    }
-    auto source = torch_shape_source(input, r);
-    if (!source || source->dims.size() < 3) return;
-    if (batch_size && *batch_size < source->dims[0]) source->dims[0] = *batch_size;
-    const std::string& text = source->text;
-    const std::vector<std::int64_t>& dims = source->dims;
-    if (stack == "keras") {
-      if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return;  // a torchvision transform
-      // A Keras Sequential without an input shape, built on its first call (`model(tf.zeros([1, 4,
-      // 4, 3]))`: measured, the same ValueError). One with an Input is read where it is built.
-      const TSNode first = strip(layers.front().construction);
-      if (!is(first, g.call)) return;
-      const std::string first_name = keras_name(qualified(field(first, g.f_function), r));
-      if (one_of(first_name, {"keras.Input", "keras.layers.Input", "keras.layers.InputLayer"})) return;
-      const CallArgs first_args = collect_args(field(first, g.f_arguments), r.source());
-      for (const auto& [key, value] : first_args.keywords)
-        if (key == "input_shape" || key == "input_dim") return;
-      // The batch axis, then the rest as Keras reads an Input's shape.
-      fact.framework = "keras";
-      if (dims.size() < 3) return;
-      if (r.source().find("image_data_format") != std::string_view::npos) return;
-      fact.layout = "NHWC";
-      for (const BoundLayer& bound : layers) {
-        const TSNode layer = strip(bound.construction);
-        if (!is(layer, g.call)) break;
-        const CallArgs a = collect_args(field(layer, g.f_arguments), r.source());
-        for (const auto& [key, value] : a.keywords)
-          if (key == "data_format")
-            if (const auto f = string_literal(strip(value), r.source()); f && *f == "channels_first") fact.layout = "NCHW";
-      }
-      batch = dims[0];
-      if (fact.layout == "NHWC") {
-        spatial.assign(dims.begin() + 1, dims.end() - 1);
-        channels = dims.back();
-      } else {
-        spatial.assign(dims.begin() + 2, dims.end());
-        channels = dims[1];
-      }
-      fact.source_text = text;
-      fact.source = source->where[1];
-      for (std::size_t i = 1; i < dims.size(); ++i)
-        for (const auto& step : source->provenance[i]) fact.source_provenance.push_back(step);
-      fact.model_text = short_text(r.text(callee));
-    } else {
-    fact.framework = "torch";
-    fact.layout = "NCHW";
-    // (N, C, spatial...) batched, or (C, spatial...) unbatched: the first convolution decides.
-    const TSNode first = strip(layers.front().construction);
-    const ApiEntry* first_api = is(first, g.call) ? r.table().find(qualified(field(first, g.f_function), r)) : nullptr;
-    if (first_api == nullptr || first_api->family != kConvolutionFamily) return;
-    const auto axes = static_cast<std::size_t>(first_api->spatial_dims);
-    if (dims.size() == axes + 2) {
-      batch = dims[0];
-      channels = dims[1];
-    } else if (dims.size() == axes + 1) {
-      channels = dims[0];
-    } else {
-      return;
-    }
-    spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
-    fact.source_text = text;
-    fact.source = source->where[dims.size() - axes];  // the first spatial size, where it is written
-    for (std::size_t i = dims.size() - axes; i < dims.size(); ++i)
-      for (const auto& step : source->provenance[i]) fact.source_provenance.push_back(step);
-    fact.model_text = short_text(r.text(callee));
-    }
-  }
+  auto start = framework_of_sequential(name) == "keras" ? keras_sequential_start(call, callee, r)
+                                                          : model_call_start(call, callee, r);
+  if (!start) return;
+  ShapeChainFact& fact = start->fact;
+  std::vector<std::int64_t>& spatial = start->spatial;
+  std::int64_t channels = start->channels;
+  const std::int64_t batch = start->batch;
+  const std::vector<BoundLayer>& layers = start->layers;
+  const std::size_t first_layer = start->first_layer;
   fact.input_spatial = spatial;
   ChainBuilder chain(fact, r);
   for (std::size_t i = first_layer; i < layers.size(); ++i)
