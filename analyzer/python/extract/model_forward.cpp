@@ -535,10 +535,13 @@ std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r) {
   return out;
 }
 
-void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input_source, Resolver& r) {
+void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input_source, Resolver& r,
+                        TSNode construction) {
   const Grammar& g = Grammar::get();
   const std::vector<std::int64_t>& dims = input_source.dims;
-  const auto model = read_class(class_definition, r);
+  const auto model = read_class(class_definition, r,
+                                ts_node_is_null(construction) ? nullptr
+                                                              : init_parameters(class_definition, construction, r));
   if (!model) return;
   const auto axes = static_cast<std::size_t>(model->axes);
   Flow input;

@@ -30,6 +30,9 @@ std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r);
 
 // The model class `class_definition` applied at `call` to a tensor of sizes `input`. Appends a
 // ShapeChainFact to r.out() when a layer that forward applies rejects its input.
-void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input, Resolver& r);
+// `construction`: the call that builds the model (`Net(k=5)`), whose arguments and __init__
+// defaults bind its parameters; null when not known.
+void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input, Resolver& r,
+                        TSNode construction = {});
 
 }  // namespace cudnnlint::python

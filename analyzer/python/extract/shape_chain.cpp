@@ -157,7 +157,7 @@ LayerLoop layer_loop(TSNode call, TSNode callee, TSNode input, Resolver& r) {
 
 // `Net()`, or `net` bound once in this scope to `Net()` (`.eval()`, `.to(device)` and the like
 // kept), where Net is a class of this module: the class definition; null otherwise.
-TSNode model_class_of(TSNode model, Resolver& r) {
+TSNode model_class_of(TSNode model, Resolver& r, TSNode* construction = nullptr) {
   const Grammar& g = Grammar::get();
   TSNode value = strip(model);
   if (is(value, g.identifier)) {
@@ -173,6 +173,7 @@ TSNode model_class_of(TSNode model, Resolver& r) {
     value = strip(field(function, g.f_object));
   }
   if (!is(value, g.call)) return {};
+  if (construction != nullptr) *construction = value;
   const TSNode class_name = strip(field(value, g.f_function));
   if (!is(class_name, g.identifier)) return {};
   const auto [scope, binding] = r.lookup(r.text(class_name));
@@ -239,7 +240,7 @@ bool model_changed_in_scope(TSNode use, std::string_view name, Resolver& r) {
 bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   const Grammar& g = Grammar::get();
   // This runs for every call the API table does not know: the cheap tests first.
-  TSNode definition{}, input{}, model = callee;
+  TSNode definition{}, input{}, model = callee, construction{};
   if (is(callee, g.attribute)) {
     // Export and tracing run the model on their example input.
     const std::string_view leaf = r.text(field(callee, g.f_attribute));
@@ -249,7 +250,7 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
     if (args.positional.size() < 2 || (args.first_star >= 0 && args.first_star < 2)) return false;
     model = strip(args.positional[0]);
-    definition = model_class_of(model, r);
+    definition = model_class_of(model, r, &construction);
     input = strip(args.positional[1]);
     if (is(input, g.tuple)) {  // (x,)
       if (ts_node_named_child_count(input) != 1) return !ts_node_is_null(definition);
@@ -257,7 +258,7 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     }
     if (ts_node_is_null(definition)) return false;
   } else if (is(callee, g.identifier) || is(callee, g.call)) {
-    definition = model_class_of(callee, r);
+    definition = model_class_of(callee, r, &construction);
     if (ts_node_is_null(definition)) return false;
     const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
     if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return true;
@@ -284,7 +285,7 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
   auto source = torch_shape_source(input, r);
   if (!source || source->dims.size() < 2) return true;
   if (batch_size && *batch_size < source->dims[0]) source->dims[0] = *batch_size;
-  read_model_forward(definition, call, *source, r);
+  read_model_forward(definition, call, *source, r, construction);
   return true;
 }
 
