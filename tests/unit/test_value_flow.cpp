@@ -216,5 +216,28 @@ TEST(ValueFlow, UnpackedConstantsAndARebindingHalfConversion) {
   EXPECT_TRUE(flagged.low_precision_constants.empty());
 }
 
+TEST(ValueFlow, NestedSequencesAreBoundedNotBuiltWhole) {
+  // 256 copies of 256 values are 65,793 values, past the reader's bound (4,096 in all): the grid
+  // is unknown, so is the loop over it and the stack it builds (no fact, where Python would build
+  // 256 convolutions), and it costs milliseconds. One level less is within the bound and read.
+  const std::string code =
+      "import torch\nfrom torch import nn\n\n\n"
+      "def main():\n"
+      "    grid = GRID\n"
+      "    layers = []\n"
+      "    for plane in grid:\n"
+      "        layers.append(nn.Conv2d(3, 3, 5))\n"
+      "    model = nn.Sequential(*layers)\n"
+      "    return model(torch.randn(1, 3, 8, 8))\n";
+  auto with_grid = [&](std::string_view grid) {
+    std::string text = code;
+    text.replace(text.find("GRID"), 4, grid);
+    return text;
+  };
+  EXPECT_TRUE(facts_both_ways(with_grid("[[0] * 256] * 256")).shape_chains.empty());
+  EXPECT_TRUE(facts_both_ways(with_grid("[[[0] * 256] * 256] * 256 * 256")).shape_chains.empty());
+  EXPECT_EQ(facts_both_ways(with_grid("[[0] * 8] * 4")).shape_chains.size(), 1u);
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -19,6 +19,9 @@ constexpr int kMaxStatements = 2048;
 constexpr std::size_t kMaxItems = 256;
 constexpr int kMaxCallDepth = 3;
 constexpr int kMaxDepth = 32;
+// Values nest (`[[0] * 256] * 256`) and are copied: a value holds at most this many values in all,
+// nested ones included, so that a hostile file cannot make the reader build millions of them.
+constexpr std::size_t kMaxWeight = 4096;
 
 // An abstract value: what one run of the code that builds a stack gives a name.
 struct Abs {
@@ -28,6 +31,7 @@ struct Abs {
   std::string text;           // Text
   bool truth = false;         // Bool
   std::vector<Abs> items;     // Sequence: a list, a tuple, a range, a stack of layers
+  std::size_t weight = 1;     // this value and every value it holds, nested ones included
   // Layer: a call the reader does not model, with the names it fixed. Dictionary: a module-level
   // dictionary literal (construction) and its scope, taken apart by a subscript.
   BoundLayer layer;
@@ -45,6 +49,14 @@ struct Abs {
     return a;
   }
   bool known() const { return kind != Kind::Unknown; }
+  // Appends `item` to a Sequence; false (and the item left out) when the whole would hold more
+  // than kMaxItems items or kMaxWeight values.
+  bool push(Abs item) {
+    if (items.size() >= kMaxItems || weight + item.weight > kMaxWeight) return false;
+    weight += item.weight;
+    items.push_back(std::move(item));
+    return true;
+  }
 };
 
 // The truth of a value, when it is known.
@@ -320,7 +332,11 @@ class StackReader {
     Abs right = eval(field(expression, g_.f_right), 0);
     if (op == "+=" && target->kind == Abs::Kind::Sequence && right.kind == Abs::Kind::Sequence &&
         target->items.size() + right.items.size() <= kMaxItems) {
-      for (Abs& item : right.items) target->items.push_back(std::move(item));
+      for (Abs& item : right.items)
+        if (!target->push(std::move(item))) {
+          frame().forget(r_.text(left));
+          return;
+        }
       return;
     }
     if (target->kind == Abs::Kind::Number && right.kind == Abs::Kind::Number) {
@@ -355,9 +371,7 @@ class StackReader {
     if ((method == "append" || method == "add") && one) {
       Abs item = eval(args.positional.front(), 0);
       list = frame().find(name);  // eval may have changed the frame
-      if (list != nullptr && list->kind == Abs::Kind::Sequence && item.known() && list->items.size() < kMaxItems)
-        list->items.push_back(std::move(item));
-      else
+      if (list == nullptr || list->kind != Abs::Kind::Sequence || !item.known() || !list->push(std::move(item)))
         frame().forget(name);
       return true;
     }
@@ -366,7 +380,11 @@ class StackReader {
       list = frame().find(name);
       if (list != nullptr && items.kind == Abs::Kind::Sequence &&
           list->items.size() + items.items.size() <= kMaxItems) {
-        for (Abs& item : items.items) list->items.push_back(std::move(item));
+        for (Abs& item : items.items)
+          if (!list->push(std::move(item))) {
+            frame().forget(name);
+            return true;
+          }
       } else {
         frame().forget(name);
       }
@@ -484,7 +502,8 @@ class StackReader {
         Abs right = eval(field(node, g_.f_right), depth + 1);
         if (left.kind == Abs::Kind::Sequence && right.kind == Abs::Kind::Sequence && op == "+" &&
             left.items.size() + right.items.size() <= kMaxItems) {
-          for (Abs& item : right.items) left.items.push_back(std::move(item));
+          for (Abs& item : right.items)
+            if (!left.push(std::move(item))) return unknown;
           return left;
         }
         if (left.kind == Abs::Kind::Sequence && right.kind == Abs::Kind::Number && op == "*") {
@@ -494,7 +513,8 @@ class StackReader {
           Abs out;
           out.kind = Abs::Kind::Sequence;
           for (int i = 0; i < static_cast<int>(times); ++i)
-            out.items.insert(out.items.end(), left.items.begin(), left.items.end());
+            for (const Abs& item : left.items)
+              if (!out.push(item)) return unknown;
           return out;
         }
       }
@@ -544,11 +564,11 @@ class StackReader {
       if (is(item, g_.list_splat)) {
         Abs inner = eval(ts_node_named_child(item, 0), depth + 1);
         if (inner.kind != Abs::Kind::Sequence) return {};
-        for (Abs& i : inner.items) out.items.push_back(std::move(i));
-      } else {
-        out.items.push_back(eval(item, depth + 1));
+        for (Abs& i : inner.items)
+          if (!out.push(std::move(i))) return {};
+      } else if (!out.push(eval(item, depth + 1))) {
+        return {};
       }
-      if (out.items.size() > kMaxItems) return {};
     }
     return out;
   }
@@ -673,9 +693,9 @@ class StackReader {
       Abs out;
       out.kind = Abs::Kind::Sequence;
       for (double v = start; step > 0 ? v < stop : v > stop; v += step) {
-        if (out.items.size() >= kMaxItems) return unknown;
-        out.items.push_back(Abs::of_number(ConstantValue{v, std::to_string(static_cast<long long>(v)), {}}));
-        out.items.back().integer = true;
+        Abs number = Abs::of_number(ConstantValue{v, std::to_string(static_cast<long long>(v)), {}});
+        number.integer = true;
+        if (!out.push(std::move(number))) return unknown;
       }
       return out;
     }
@@ -700,14 +720,11 @@ class StackReader {
       for (std::size_t i = 0; i < n; ++i) {
         Abs pair;
         pair.kind = Abs::Kind::Sequence;
-        if (name == "enumerate") {
-          pair.items.push_back(Abs::of_number(ConstantValue{static_cast<double>(i), std::to_string(i), {}}));
-          pair.items.push_back(values[0].items[i]);
-        } else {
-          pair.items.push_back(values[0].items[i]);
-          pair.items.push_back(values[1].items[i]);
-        }
-        out.items.push_back(std::move(pair));
+        const bool pushed = name == "enumerate"
+                                ? pair.push(Abs::of_number(ConstantValue{static_cast<double>(i), std::to_string(i), {}})) &&
+                                      pair.push(values[0].items[i])
+                                : pair.push(values[0].items[i]) && pair.push(values[1].items[i]);
+        if (!pushed || !out.push(std::move(pair))) return unknown;
       }
       return out;
     }
