@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 
 namespace cudnnlint::cache {
@@ -242,7 +243,11 @@ std::size_t CacheFolder::remove_abandoned_temporaries() const {
       UniqueFd fd(::openat(folder_fd(place), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
       struct stat st {};
       if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-      // A live writer holds the lock; a killed one's lock went with its process.
+      // A writer creates its temporary, then locks it: between the two a lock is free. So only a
+      // temporary a minute old is a candidate (a concurrent run's CI race removed a fresh one, and
+      // its rename failed with ENOENT). Then a live writer holds the lock; a killed one's lock went
+      // with its process.
+      if (std::time(nullptr) - st.st_mtime < 60) continue;
       if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) continue;
       if (::unlinkat(folder_fd(place), name.c_str(), 0) == 0) ++removed;
     }

@@ -225,12 +225,18 @@ TEST_F(CacheStore, AbandonedTemporariesGoAtTheNextSaveAndALiveOneStays) {
   const fs::path abandoned = dir_ / ".pack.0123456789abcdef.tmp";
   const fs::path live = dir_ / ".index.0123456789abcdef.tmp";
   const fs::path foreign = dir_ / ".notes.0123456789abcdef.tmp";
-  for (const auto& p : {abandoned, live, foreign}) std::ofstream(p) << std::string(1000, 'x');
+  // A writer's fresh temporary, not locked yet (it creates, then locks): a concurrent save must
+  // leave it (removing it made the writer's rename fail with ENOENT under CI's load).
+  const fs::path fresh = dir_ / ".pack.fedcba9876543210.tmp";
+  for (const auto& p : {abandoned, live, foreign, fresh}) std::ofstream(p) << std::string(1000, 'x');
+  for (const auto& p : {abandoned, live, foreign})
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::minutes(2));
   const int held = ::open(live.c_str(), O_RDONLY);
   ASSERT_EQ(::flock(held, LOCK_EX), 0);  // a run still writing it
   store->put(hash_bytes("e"), "entry");
   EXPECT_TRUE(store->save().empty());
   EXPECT_FALSE(fs::exists(abandoned));
+  EXPECT_TRUE(fs::exists(fresh));
   EXPECT_TRUE(fs::exists(live));
   EXPECT_TRUE(fs::exists(foreign));  // not a name the cache writes
   ::close(held);
