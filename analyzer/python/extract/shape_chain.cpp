@@ -134,24 +134,14 @@ LayerLoop layer_loop(TSNode call, TSNode callee, TSNode input, Resolver& r) {
   const TSNode target = field(loop, g.f_left);
   if (!is(target, g.identifier) || r.text(target) != r.text(callee)) return out;
   out.found = true;
-  // The first statement of the body that uses x, so that the loop's first run applies the layer to
-  // the value from before the loop.
-  for (const TSNode s : named_children(body)) {
-    if (ts_node_eq(s, statement)) break;
-    if (r.text(s).find(r.text(input)) != std::string_view::npos) return out;
-  }
   const TSNode iterable = strip(field(loop, g.f_right));
   if (!is(iterable, g.identifier)) return out;
-  // The statement before the loop binds x.
-  TSNode before = ts_node_prev_named_sibling(loop);
-  while (is(before, g.comment)) before = ts_node_prev_named_sibling(before);
-  if (!is(before, g.expression_statement) || ts_node_named_child_count(before) != 1) return out;
-  const TSNode bound = ts_node_named_child(before, 0);
-  if (!is(bound, g.assignment) || !is(field(bound, g.f_left), g.identifier) ||
-      r.text(field(bound, g.f_left)) != r.text(input))
-    return out;
+  // What x holds on the loop's first run: the statement before the loop binds it, and nothing in
+  // the body before this statement mentions it (local_values.h, shared with the dtype reader).
+  const TSNode first = value_before_loop(input, r);
+  if (ts_node_is_null(first)) return out;
   out.stack = iterable;
-  out.input = strip(field(bound, g.f_right));
+  out.input = strip(first);
   return out;
 }
 
