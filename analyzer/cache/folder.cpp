@@ -192,6 +192,8 @@ std::string CacheFolder::write(Place place, std::string_view name, std::string_v
       return "cannot create a file in " + path_.string() + ": " + error_text(errno);
     }
     // Held until the file is renamed and closed: a lock a later run can take marks it abandoned.
+    // Taken before the first byte is written: remove_abandoned_temporaries reads an empty
+    // temporary as possibly not locked yet.
     (void)::flock(fd.get(), LOCK_EX | LOCK_NB);
     if (!write_all(fd.get(), bytes) || ::renameat(folder_fd(place), temp.c_str(), folder_fd(place), target.c_str()) != 0) {
       const std::string why = error_text(errno);
@@ -243,11 +245,12 @@ std::size_t CacheFolder::remove_abandoned_temporaries() const {
       UniqueFd fd(::openat(folder_fd(place), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
       struct stat st {};
       if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-      // A writer creates its temporary, then locks it: between the two a lock is free. So only a
-      // temporary a minute old is a candidate (a concurrent run's CI race removed a fresh one, and
-      // its rename failed with ENOENT). Then a live writer holds the lock; a killed one's lock went
-      // with its process.
-      if (std::time(nullptr) - st.st_mtime < 60) continue;
+      // A writer creates its temporary, locks it, and only then writes: an empty temporary may be
+      // one between its creation and its lock, so it is left until it is a minute old (removing
+      // one made a concurrent writer's rename fail with ENOENT under CI's load). A temporary with
+      // bytes in it was locked first: a live writer still holds the lock, a killed one's went with
+      // its process.
+      if (st.st_size == 0 && std::time(nullptr) - st.st_mtime < 60) continue;
       if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) continue;
       if (::unlinkat(folder_fd(place), name.c_str(), 0) == 0) ++removed;
     }

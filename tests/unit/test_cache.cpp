@@ -225,18 +225,22 @@ TEST_F(CacheStore, AbandonedTemporariesGoAtTheNextSaveAndALiveOneStays) {
   const fs::path abandoned = dir_ / ".pack.0123456789abcdef.tmp";
   const fs::path live = dir_ / ".index.0123456789abcdef.tmp";
   const fs::path foreign = dir_ / ".notes.0123456789abcdef.tmp";
-  // A writer's fresh temporary, not locked yet (it creates, then locks): a concurrent save must
+  // A writer's fresh temporary, created and not locked yet, so still empty: a concurrent save must
   // leave it (removing it made the writer's rename fail with ENOENT under CI's load).
   const fs::path fresh = dir_ / ".pack.fedcba9876543210.tmp";
-  for (const auto& p : {abandoned, live, foreign, fresh}) std::ofstream(p) << std::string(1000, 'x');
-  for (const auto& p : {abandoned, live, foreign})
-    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::minutes(2));
+  for (const auto& p : {abandoned, live, foreign}) std::ofstream(p) << std::string(1000, 'x');
+  std::ofstream(fresh).flush();
+  // An empty one a minute old is a run killed between creating and locking it.
+  const fs::path stale_empty = dir_ / ".index.fedcba9876543210.tmp";
+  std::ofstream(stale_empty).flush();
+  fs::last_write_time(stale_empty, fs::file_time_type::clock::now() - std::chrono::minutes(2));
   const int held = ::open(live.c_str(), O_RDONLY);
   ASSERT_EQ(::flock(held, LOCK_EX), 0);  // a run still writing it
   store->put(hash_bytes("e"), "entry");
   EXPECT_TRUE(store->save().empty());
   EXPECT_FALSE(fs::exists(abandoned));
   EXPECT_TRUE(fs::exists(fresh));
+  EXPECT_FALSE(fs::exists(stale_empty));
   EXPECT_TRUE(fs::exists(live));
   EXPECT_TRUE(fs::exists(foreign));  // not a name the cache writes
   ::close(held);
