@@ -1,5 +1,7 @@
 #include "python/const_eval.h"
 
+#include "core/identifier.h"
+
 #include <cerrno>
 #include <algorithm>
 #include <cctype>
@@ -13,6 +15,15 @@ namespace cudnnlint::python {
 namespace {
 
 constexpr int kMaxDepth = 48;  // names defined through names: deep enough for real code, bounded for cycles
+
+// Whether `node` is an operand of a binary operator (through parentheses).
+bool operand_of_arithmetic(TSNode node) {
+  const Grammar& g = Grammar::get();
+  TSNode parent = ts_node_parent(node);
+  for (int hops = 0; hops < 8 && is(parent, g.parenthesized_expression); ++hops) parent = ts_node_parent(parent);
+  return is(parent, g.binary_operator);
+}
+  // names defined through names: deep enough for real code, bounded for cycles
 
 std::optional<double> parse_integer(std::string_view digits, int base) {
   if (digits.empty()) return std::nullopt;
@@ -168,6 +179,17 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     // math.inf, np.nan, torch.inf, `from math import inf`: the constants modules export.
     if (auto constant = module_constant(node, scope, shadowed)) return constant;
   }
+  if (sym == g.attribute) {
+    const TSNode attribute = field(node, g.f_attribute);
+    if (!is(attribute, g.identifier)) return std::nullopt;
+    return member(field(node, g.f_object), node_text(attribute, source), false, scope, depth + 1, shadowed);
+  }
+  if (sym == g.subscript) {
+    if (ts_node_named_child_count(node) != 2) return std::nullopt;  // one key, not a tuple of them
+    const auto key = string_literal(field(node, g.f_subscript), source);
+    if (!key) return std::nullopt;
+    return member(field(node, g.f_value), *key, true, scope, depth + 1, shadowed);
+  }
   if (sym == g.identifier) {
     const auto name = node_text(node, source);
     if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
@@ -178,6 +200,11 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
         value.spelling = std::string(name);
         return value;
       }
+    // A parameter is read from the calls of its function in this module, except one passed on as it
+    // is to an argument the project step follows across modules (ParametersForwarded).
+    if ((!forwarded_ || operand_of_arithmetic(node)) && binding != nullptr && binding->only_parameter() && defining_scope->kind == Scope::Kind::Function)
+      return at_call_sites(*defining_scope, defining_scope->parameters[static_cast<std::size_t>(binding->parameter)],
+                           depth, [&](TSNode argument, const Scope* at, int d) { return fold_at_depth(argument, at, d, {}); });
     if (binding == nullptr || !binding->simple()) return std::nullopt;
     // The definition is read in its own scope, where the use site's lambdas do not reach.
     auto value = fold_at_depth(binding->value, defining_scope, depth + 1, {});
@@ -189,6 +216,301 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
         locator_.locate(statement),
         std::string(name) + " = " + std::string(node_text(binding->value, source)) + " is defined here"});
     return value;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr std::size_t kMaxCallSites = 16;  // a parameter read through more calls than this stays unknown
+
+// Whether an assignment (plain or augmented, not `==`) follows `at` on its line.
+bool assignment_follows(std::string_view source, std::size_t at) {
+  while (at < source.size() && (source[at] == ' ' || source[at] == '\t')) ++at;
+  const std::string_view rest = source.substr(std::min(at, source.size()));
+  if (rest.starts_with("==")) return false;
+  if (rest.starts_with("=")) return true;
+  for (std::string_view op : {"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=", "//=", "**=", ">>=", "<<="})
+    if (rest.starts_with(op)) return true;
+  return false;
+}
+
+// Where `name` stands in `source` as a whole identifier; `dotted`: only after a '.' (an attribute),
+// else only not after one (a plain name).
+std::vector<std::size_t> name_positions(std::string_view source, std::string_view name, bool dotted) {
+  std::vector<std::size_t> out;
+  if (name.empty()) return out;
+  for (std::size_t at = source.find(name); at != std::string_view::npos; at = source.find(name, at + 1)) {
+    if (at > 0 && is_identifier_char(source[at - 1])) continue;
+    const std::size_t end = at + name.size();
+    if (end < source.size() && is_identifier_char(source[end])) continue;
+    std::size_t before = at;
+    while (before > 0 && (source[before - 1] == ' ' || source[before - 1] == '\t')) --before;
+    const bool after_dot = before > 0 && source[before - 1] == '.';
+    if (after_dot == dotted) out.push_back(at);
+  }
+  return out;
+}
+
+// How many times the text may write the attribute `key` of any object (`x.key = ...`, `x.key += ...`);
+// every attribute when it calls setattr or reaches a __dict__. Read from the text, comments and
+// strings included, so both parse modes see the same count and an alias's write counts too.
+std::size_t attribute_writes(std::string_view source, std::string_view key) {
+  // setattr(obj, name, value) and obj.__dict__ / vars(obj) may write any attribute.
+  for (std::string_view writer : {"setattr", "vars"})
+    for (const std::size_t at : name_positions(source, writer, false)) {
+      std::size_t i = at + writer.size();
+      while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
+      if (i < source.size() && source[i] == '(') return std::numeric_limits<std::size_t>::max();
+    }
+  if (!name_positions(source, "__dict__", true).empty()) return std::numeric_limits<std::size_t>::max();
+  std::size_t writes = 0;
+  for (const std::size_t at : name_positions(source, key, true))
+    if (assignment_follows(source, at + key.size())) ++writes;
+  return writes;
+}
+
+// Whether the text may change an item of the object named `name`: `name[...] = ...`, `del name[...]`,
+// or a call of a mutating dict method on it.
+bool items_may_change(std::string_view source, std::string_view name) {
+  for (const std::size_t at : name_positions(source, name, false)) {
+    std::size_t i = at + name.size();
+    while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
+    if (i >= source.size()) continue;
+    if (source[i] == '.') {
+      for (std::string_view method : {"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__ior__"})
+        if (source.substr(i + 1).starts_with(method)) return true;
+      continue;
+    }
+    if (source.substr(i).starts_with("|=")) return true;
+    if (source[i] != '[') continue;
+    std::size_t before = at;
+    while (before > 0 && (source[before - 1] == ' ' || source[before - 1] == '\t')) --before;
+    if (before >= 3 && source.substr(before - 3, 3) == "del") return true;
+    int depth = 0;
+    std::size_t close = i;
+    for (; close < source.size() && close < i + 512 && source[close] != '\n'; ++close) {
+      if (source[close] == '[') ++depth;
+      else if (source[close] == ']' && --depth == 0) break;
+    }
+    if (close < source.size() && source[close] == ']' && assignment_follows(source, close + 1)) return true;
+    if (close >= source.size() || source[close] != ']') return true;  // a key this scan cannot close
+  }
+  return false;
+}
+
+// The argument of `call` that binds `parameter`; `use_default` when the call leaves it to its default.
+std::optional<TSNode> argument_for(TSNode call, const Parameter& parameter, std::string_view source,
+                                   bool& use_default) {
+  const Grammar& g = Grammar::get();
+  use_default = false;
+  const TSNode list = field(call, g.f_arguments);
+  if (!is(list, g.argument_list)) return std::nullopt;
+  int position = 0;
+  bool splat = false;
+  std::optional<TSNode> found;
+  for (const TSNode argument : named_children(list)) {
+    if (is(argument, g.list_splat) || is(argument, g.dictionary_splat)) {
+      splat = true;
+    } else if (is(argument, g.keyword_argument)) {
+      if (node_text(field(argument, g.f_name), source) == parameter.name) found = field(argument, g.f_value);
+    } else if (!is(argument, g.comment)) {
+      if (!splat && position == parameter.index) found = argument;
+      ++position;
+    }
+  }
+  if (found) return splat ? std::nullopt : found;
+  if (splat || ts_node_is_null(parameter.default_value)) return std::nullopt;
+  use_default = true;
+  return parameter.default_value;
+}
+
+}  // namespace
+
+const Scope* ConstantFolder::scope_around(TSNode node) const {
+  const Grammar& g = Grammar::get();
+  for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); at = ts_node_parent(at))
+    if (is(at, g.function_definition) || is(at, g.class_definition) || is(at, g.lambda))
+      if (const Scope* scope = scopes_.scope_of(at)) return scope;
+  return &scopes_.module();
+}
+
+const std::vector<TSNode>& ConstantFolder::calls_named(std::string_view name) const {
+  if (!calls_) {
+    calls_.emplace();
+    const Grammar& g = Grammar::get();
+    TSTreeCursor cursor = ts_tree_cursor_new(scopes_.module().node);
+    for (bool more = true; more;) {
+      const TSNode node = ts_tree_cursor_current_node(&cursor);
+      if (is(node, g.call))
+        if (const TSNode callee = field(node, g.f_function); is(callee, g.identifier))
+          (*calls_)[node_text(callee, locator_.source)].push_back(node);
+      if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&cursor))
+        if (!ts_tree_cursor_goto_parent(&cursor)) {
+          more = false;
+          break;
+        }
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+  static const std::vector<TSNode> none;
+  const auto it = calls_->find(name);
+  return it == calls_->end() ? none : it->second;
+}
+
+std::optional<ConstantValue> ConstantFolder::at_call_sites(
+    const Scope& function, const Parameter& parameter, int depth,
+    const std::function<std::optional<ConstantValue>(TSNode, const Scope*, int)>& read) const {
+  if (parameter.kind != Parameter::Kind::Normal || depth > kMaxDepth) return std::nullopt;
+  const Scope* parent = function.parent;
+  if (parent == nullptr) return std::nullopt;
+  // A module-level def is called by its name; a module-level class's __init__ by the class's.
+  const Scope* callee_scope = &function;
+  if (parent->kind == Scope::Kind::Class && function.name == "__init__") callee_scope = parent;
+  else if (parent->kind != Scope::Kind::Module) return std::nullopt;
+  if (callee_scope->parent != &scopes_.module() || callee_scope->name.empty()) return std::nullopt;
+  const std::string_view callee = callee_scope->name;
+  const auto [module_scope, binding] = scopes_.lookup(&scopes_.module(), callee);
+  if (binding == nullptr || !binding->only_definition()) return std::nullopt;
+  const std::vector<TSNode>& calls = calls_named(callee);
+  if (calls.empty() || calls.size() > kMaxCallSites) return std::nullopt;
+  // Every other mention of the name (passed as a value, subclassed, in a part left unparsed) may
+  // call it with something else.
+  if (name_positions(locator_.source, callee, false).size() != calls.size() + 1) return std::nullopt;
+  // The region planner keeps the calls of a function mentioned at most kMaxCallSites + 1 times,
+  // attributes of that name included, and only from module statements and module functions
+  // (python/regions.cpp include_callers): the same calls are read in both parse modes.
+  if (calls.size() + 1 + name_positions(locator_.source, callee, true).size() > kMaxCallSites + 1) return std::nullopt;
+  std::optional<ConstantValue> agreed;
+  for (const TSNode call : calls) {
+    const Scope* at = scope_around(call);
+    if (scopes_.lookup(at, callee).second != binding) return std::nullopt;
+    for (const Scope* s = at; s != nullptr; s = s->parent)
+      if (s->kind == Scope::Kind::Class) return std::nullopt;
+    bool use_default = false;
+    const auto argument = argument_for(call, parameter, locator_.source, use_default);
+    if (!argument) return std::nullopt;
+    auto value = read(*argument, use_default ? parent->parent : at, depth + 1);
+    if (!value) return std::nullopt;
+    if (agreed && !(agreed->value == value->value || (std::isnan(agreed->value) && std::isnan(value->value))))
+      return std::nullopt;
+    value->provenance.push_back(ProvenanceStep{
+        locator_.locate(call), "`" + std::string(parameter.name) + "` is " +
+                                   (use_default ? "left to its default" : std::string(node_text(*argument, locator_.source))) +
+                                   " at this call of " + std::string(callee)});
+    if (!agreed) agreed = std::move(value);
+  }
+  return agreed;
+}
+
+std::optional<ConstantValue> ConstantFolder::class_attribute(const Scope* class_scope, std::string_view key,
+                                                             int depth) const {
+  if (class_scope == nullptr || class_scope->kind != Scope::Kind::Class) return std::nullopt;
+  const auto it = class_scope->bindings.find(key);
+  if (it == class_scope->bindings.end() || !it->second.simple()) return std::nullopt;
+  if (attribute_writes(locator_.source, key) != 0) return std::nullopt;
+  auto value = fold_at_depth(it->second.value, class_scope, depth + 1, {});
+  if (!value) return std::nullopt;
+  TSNode statement = it->second.assignment();
+  if (ts_node_is_null(statement)) statement = it->second.target;
+  value->provenance.push_back(ProvenanceStep{
+      locator_.locate(statement), std::string(class_scope->name) + "." + std::string(key) + " = " +
+                                      std::string(node_text(it->second.value, locator_.source)) + " is defined here"});
+  return value;
+}
+
+std::optional<ConstantValue> ConstantFolder::member(TSNode object, std::string_view key, bool item, const Scope* scope,
+                                                    int depth, std::span<const std::string_view> shadowed) const {
+  const Grammar& g = Grammar::get();
+  if (depth > kMaxDepth) return std::nullopt;
+  if (is(object, g.call) && !item) {  // `make_loader(Config(), ds)`: an instance made on the spot
+    const TSNode callee = field(object, g.f_function);
+    if (!is(callee, g.identifier)) return std::nullopt;
+    const auto [class_defining, class_binding] = scopes_.lookup(scope, node_text(callee, locator_.source));
+    if (class_binding == nullptr) return std::nullopt;
+    return instance_member(*class_binding, field(object, g.f_arguments), key, depth);
+  }
+  if (!is(object, g.identifier)) return std::nullopt;
+  const auto name = node_text(object, locator_.source);
+  if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
+  const auto [defining, binding] = scopes_.lookup(scope, name);
+  if (binding == nullptr) return std::nullopt;
+  if (item && items_may_change(locator_.source, name)) return std::nullopt;
+  if (binding->only_parameter() && defining->kind == Scope::Kind::Function)
+    return at_call_sites(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)], depth,
+                         [&](TSNode argument, const Scope* at, int d) { return member(argument, key, item, at, d, {}); });
+  return object_member(object, *binding, defining, key, item, depth);
+}
+
+std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& class_binding, TSNode arguments,
+                                                             std::string_view key, int depth) const {
+  // An instance, made without arguments (which __init__ or a dataclass may turn into attributes),
+  // of a module class whose methods never set self.<key>: the class attribute.
+  const Grammar& g = Grammar::get();
+  if (!class_binding.only_definition() || !is(class_binding.definition, g.class_definition)) return std::nullopt;
+  const Scope* class_scope = scopes_.scope_of(class_binding.definition);
+  if (class_scope == nullptr || class_scope->self_attributes.count(key) != 0) return std::nullopt;
+  if (!is(arguments, g.argument_list) || ts_node_named_child_count(arguments) != 0) return std::nullopt;
+  return class_attribute(class_scope, key, depth);
+}
+
+std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Binding& binding, const Scope* defining,
+                                                           std::string_view key, bool item, int depth) const {
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  if (binding.only_definition() && is(binding.definition, g.class_definition))
+    return item ? std::nullopt : class_attribute(scopes_.scope_of(binding.definition), key, depth);
+  if (!binding.simple()) return std::nullopt;
+  const TSNode value = binding.value;
+  if (item && is(value, g.dictionary)) {  // {"bn_eps": 1e-5, ...}
+    std::optional<TSNode> found;
+    for (const TSNode entry : named_children(value)) {
+      if (!is(entry, g.pair)) return std::nullopt;  // a **splat may hold the key too
+      if (string_literal(field(entry, g.f_key), source) == std::string(key)) found = field(entry, g.f_value);
+    }
+    if (!found) return std::nullopt;
+    return fold_at_depth(*found, defining, depth + 1, {});
+  }
+  if (!is(value, g.call)) return std::nullopt;
+  const TSNode callee = field(value, g.f_function);
+  const TSNode arguments = field(value, g.f_arguments);
+  if (!is(callee, g.identifier) || !is(arguments, g.argument_list)) return std::nullopt;
+  const std::string_view callee_name = node_text(callee, source);
+  const auto [callee_scope, callee_binding] = scopes_.lookup(defining, callee_name);
+  if (item) {  // dict(bn_eps=1e-5, ...) of the builtin
+    if (callee_name != "dict" || callee_binding != nullptr) return std::nullopt;
+    std::optional<TSNode> found;
+    for (const TSNode argument : named_children(arguments)) {
+      if (!is(argument, g.keyword_argument)) return std::nullopt;
+      if (node_text(field(argument, g.f_name), source) == key) found = field(argument, g.f_value);
+    }
+    if (!found) return std::nullopt;
+    return fold_at_depth(*found, defining, depth + 1, {});
+  }
+  // An instance of a class: what its class body sets, else (an attribute dict) what the module sets.
+  if (callee_binding != nullptr && callee_binding->only_definition() && is(callee_binding->definition, g.class_definition)) {
+    const Scope* class_scope = scopes_.scope_of(callee_binding->definition);
+    if (class_scope == nullptr || class_scope->self_attributes.count(key) != 0) return std::nullopt;
+    if (class_scope->bindings.count(key) != 0) return instance_member(*callee_binding, arguments, key, depth);
+  }
+  // A module-level object (`Cfg = EasyDict()`) whose attribute one module statement sets.
+  if (defining != &scopes_.module() || attribute_writes(source, key) != 1) return std::nullopt;
+  for (const TSNode statement : named_children(scopes_.module().node)) {
+    if (!is(statement, g.expression_statement)) continue;
+    const TSNode assignment = ts_node_named_child(statement, 0);
+    if (!is(assignment, g.assignment)) continue;
+    const TSNode target = field(assignment, g.f_left);
+    if (!is(target, g.attribute) || node_text(field(target, g.f_attribute), source) != key) continue;
+    const TSNode owner = field(target, g.f_object);
+    if (!is(owner, g.identifier) || node_text(owner, source) != node_text(name, source)) continue;
+    const TSNode right = field(assignment, g.f_right);
+    auto folded = fold_at_depth(right, defining, depth + 1, {});
+    if (!folded) return std::nullopt;
+    folded->provenance.push_back(ProvenanceStep{
+        locator_.locate(assignment), std::string(node_text(target, source)) + " = " +
+                                         std::string(node_text(right, source)) + " is set here"});
+    return folded;
   }
   return std::nullopt;
 }

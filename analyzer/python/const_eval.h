@@ -13,8 +13,11 @@
 #include "python/imports.h"
 #include "python/scopes.h"
 
+#include <functional>
 #include <optional>
 #include <span>
+#include <unordered_map>
+#include <vector>
 #include <string_view>
 
 namespace cudnnlint::python {
@@ -57,6 +60,22 @@ class ConstantFolder {
   // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
   std::optional<ConstantValue> fold(TSNode expression, const Scope* scope,
                                     std::span<const std::string_view> shadowed = {}) const;
+  // While one lives, a parameter that is not an operand of arithmetic does not fold through the
+  // calls of its function: the value is an API argument with a role (an eps, a batch size), which
+  // the project step follows call by call across modules as a ForwardingFact (bind_value).
+  class ParametersForwarded {
+   public:
+    explicit ParametersForwarded(const ConstantFolder& folder) : folder_(folder), saved_(folder.forwarded_) {
+      folder_.forwarded_ = true;
+    }
+    ~ParametersForwarded() { folder_.forwarded_ = saved_; }
+    ParametersForwarded(const ParametersForwarded&) = delete;
+    ParametersForwarded& operator=(const ParametersForwarded&) = delete;
+
+   private:
+    const ConstantFolder& folder_;
+    bool saved_;
+  };
   // The bindings read first while set (null: none); Resolver::BindingsVisit sets them for a while.
   const ConstantBindings* bindings() const { return bindings_; }
   void set_bindings(const ConstantBindings* bindings) const { bindings_ = bindings; }
@@ -66,11 +85,34 @@ class ConstantFolder {
                                              std::span<const std::string_view> shadowed) const;
   std::optional<ConstantValue> module_constant(TSNode node, const Scope* scope,
                                               std::span<const std::string_view> shadowed) const;
+  // `object.key` (item: `object["key"]`) where `object` names a class with that class attribute, an
+  // instance made without arguments of such a class, a dict built from a display or dict(key=...),
+  // a module-level object whose attribute one assignment sets, or a parameter that every call of
+  // its function in the module binds to one of these with one value.
+  std::optional<ConstantValue> member(TSNode object, std::string_view key, bool item, const Scope* scope, int depth,
+                                      std::span<const std::string_view> shadowed) const;
+  std::optional<ConstantValue> class_attribute(const Scope* class_scope, std::string_view key, int depth) const;
+  std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
+                                               int depth) const;
+  std::optional<ConstantValue> object_member(TSNode name, const Binding& binding, const Scope* defining,
+                                             std::string_view key, bool item, int depth) const;
+  // What `read` makes of the argument each call of `function` in the module binds to `parameter`,
+  // when every call gives the same number; nullopt when any call is not read, or when the
+  // function's name stands anywhere in the text but at its definition and these calls.
+  std::optional<ConstantValue> at_call_sites(
+      const Scope& function, const Parameter& parameter, int depth,
+      const std::function<std::optional<ConstantValue>(TSNode, const Scope*, int)>& read) const;
+  // The scope a node of the module stands in.
+  const Scope* scope_around(TSNode node) const;
+  // The calls in the module whose callee is the plain name `name` (indexed on first use).
+  const std::vector<TSNode>& calls_named(std::string_view name) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
   const ImportTable* imports_ = nullptr;
   const ImportedConstants* imported_constants_ = nullptr;
   mutable const ConstantBindings* bindings_ = nullptr;
+  mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_;
+  mutable bool forwarded_ = false;
 };
 
 // Folds to a number where possible, else finds the reference a value stands for.

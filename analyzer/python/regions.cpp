@@ -809,7 +809,7 @@ namespace {
 // names are read once; each sweep over the chunks is set lookups only.
 //
 // The phases, in the order plan() runs them: split (chunks, identifiers, kinds), mark_triggers,
-// index_pairs and mark_pairs, spread, keep_bound_statements, include_kept (large definitions in
+// index_pairs and mark_pairs, spread, include_called_helpers, include_callers, keep_bound_statements, include_kept (large definitions in
 // parts). anything_relevant() stops after mark_pairs: the later phases only spread relevance.
 class RegionPlanner {
  public:
@@ -832,6 +832,7 @@ class RegionPlanner {
     mark_pairs();
     spread();
     include_called_helpers();
+    include_callers();
     keep_bound_statements();
     ParsePlan plan;
     if (std::none_of(relevant_.begin(), relevant_.end(), [](Relevance r) { return r != Relevance::No; })) {
@@ -1283,20 +1284,62 @@ class RegionPlanner {
     }
   }
 
+  // The module statements and functions that call a relevant module-level function, two calls up: the
+  // constant folder reads a parameter used in arithmetic (`batch_size // world_size`), and a config
+  // object's members (`args.bs_mult`), from every call of its function in the module, and answers
+  // only when it sees them all (python/const_eval.h at_call_sites). Their call statements are kept
+  // (the callee's name becomes interesting after relevance has spread, so nothing else follows).
+  static constexpr std::size_t kMaxCallSites = 16;  // python/const_eval.cpp's
+  void include_callers() {
+    std::vector<std::size_t> callees;
+    for (std::size_t k = 0; k < chunks_.size(); ++k)
+      if (relevant_[k] != Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class && !chunks_[k].name.empty())
+        callees.push_back(k);
+    // The folder reads no function called more than kMaxCallSites times (each a mention here; the
+    // folder counts comments and strings too): timm's `_create_model`, called by a hundred
+    // registered variants, brings none of them.
+    WordMap<std::size_t> mentions;
+    for (const auto& ids : ids_)
+      for (const auto word : ids) ++mentions[word];
+    for (int round = 0; round < 2 && !callees.empty(); ++round) {
+      WordSetView names;
+      for (const std::size_t k : callees) {
+        if (mentions[chunks_[k].name] > kMaxCallSites + 1) continue;
+        names.insert(chunks_[k].name);
+        interesting_.insert(chunks_[k].name);
+      }
+      if (names.empty()) break;
+      std::vector<std::size_t> callers;
+      for (std::size_t k = 0; k < chunks_.size(); ++k)
+        if (relevant_[k] == Relevance::No && !chunks_[k].is_class &&
+            std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return names.count(w) > 0; })) {
+          relevant_[k] = Relevance::Yes;  // a function, or a module statement (`build(data, None)`)
+          if (chunks_[k].is_definition) callers.push_back(k);
+        }
+      callees = std::move(callers);
+    }
+  }
+
   void keep_bound_statements() {
     WordSetView kept_words;  // every code identifier of the kept chunks
     auto note_kept = [&](std::size_t k) {
       keep_[k] = true;
       kept_words.insert(ids_[k].begin(), ids_[k].end());
     };
-    std::vector<std::size_t> candidates;  // simple statements and plain imports not kept yet
+    // Simple statements, plain imports and classes without methods (a config: `class cfg: bs = 2`,
+    // whose attributes the constant folder reads) not kept yet.
+    std::vector<std::size_t> candidates;
+    auto data_class = [&](std::size_t k) {
+      return chunks_[k].is_class && !chunks_[k].name.empty() && !mentions_identifier(text_of(k), "def");
+    };
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
       if (relevant_[k] != Relevance::No || kinds_[k] == Kind::Compound) note_kept(k);
-      else if (kinds_[k] != Kind::Definition) candidates.push_back(k);
+      else if (kinds_[k] != Kind::Definition || data_class(k)) candidates.push_back(k);
     }
     std::vector<std::vector<std::string_view>> binds(chunks_.size());
     for (const std::size_t k : candidates) {
       if (kinds_[k] == Kind::PlainImport) binds[k] = *import_names(text_of(k));
+      else if (kinds_[k] == Kind::Definition) binds[k].push_back(chunks_[k].name);
       else bound_names(text_of(k), binds[k], [](std::string_view) { return true; });
     }
     bool grew = true;

@@ -33,6 +33,11 @@ FileFacts facts_both_ways(const std::string& text) {
   EXPECT_EQ(planned.shape_chains.size(), whole.shape_chains.size()) << text;
   EXPECT_EQ(planned.tensor_inputs.size(), whole.tensor_inputs.size()) << text;
   EXPECT_EQ(planned.low_precision_constants.size(), whole.low_precision_constants.size()) << text;
+  EXPECT_EQ(planned.loaders.size(), whole.loaders.size()) << text;
+  for (std::size_t i = 0; i < planned.loaders.size() && i < whole.loaders.size(); ++i) {
+    EXPECT_EQ(planned.loaders[i].batch.value.has_value(), whole.loaders[i].batch.value.has_value()) << text;
+    EXPECT_EQ(planned.loaders[i].divisor.value.has_value(), whole.loaders[i].divisor.value.has_value()) << text;
+  }
   return whole;
 }
 
@@ -237,6 +242,116 @@ TEST(ValueFlow, NestedSequencesAreBoundedNotBuiltWhole) {
   EXPECT_TRUE(facts_both_ways(with_grid("[[0] * 256] * 256")).shape_chains.empty());
   EXPECT_TRUE(facts_both_ways(with_grid("[[[0] * 256] * 256] * 256 * 256")).shape_chains.empty());
   EXPECT_EQ(facts_both_ways(with_grid("[[0] * 8] * 4")).shape_chains.size(), 1u);
+}
+
+
+namespace {
+
+// The batch size of the file's one loader, folded; nullopt when it stays unknown.
+std::optional<double> folded_batch(const std::string& text) {
+  const FileFacts facts = facts_both_ways(text);
+  EXPECT_EQ(facts.loaders.size(), 1u) << text;
+  if (facts.loaders.size() != 1 || !facts.loaders[0].batch.value) return std::nullopt;
+  return facts.loaders[0].batch.value->value;
+}
+
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text = text.substr(0, at) + std::string(to) + text.substr(at + from.size());
+  return text;
+}
+
+const char* const kClassConfig =
+    "from torch.utils.data import DataLoader\n\n\n"
+    "class cfg:\n"
+    "    bs_mult = 2\n"
+    "    ngpu = 0\n\n\n"
+    "def make_loader(args, ds):\n"
+    "    return DataLoader(ds, batch_size=args.bs_mult * args.ngpu)\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    make_loader(cfg, None)\n";
+
+}  // namespace
+
+TEST(ValueFlow, AConfigClassReachedThroughEveryCallOfItsFunction) {
+  EXPECT_EQ(folded_batch(kClassConfig), 0.0);
+  // Another call with another object, an attribute written elsewhere, the function passed as a
+  // value, a class with methods setting the attribute on its instances: unknown.
+  EXPECT_EQ(folded_batch(std::string(kClassConfig) + "    make_loader(other, None)\n"), std::nullopt);
+  EXPECT_EQ(folded_batch(std::string(kClassConfig) + "    cfg.ngpu = 4\n"), std::nullopt);
+  EXPECT_EQ(folded_batch(std::string(kClassConfig) + "    hooks = [make_loader]\n"), std::nullopt);
+  EXPECT_EQ(folded_batch(replaced(kClassConfig, "make_loader(cfg, None)", "make_loader(cfg(), None)")), 0.0);
+  EXPECT_EQ(folded_batch(replaced(replaced(kClassConfig, "make_loader(cfg, None)", "make_loader(cfg(), None)"),
+                                  "    ngpu = 0\n", "    ngpu = 0\n\n    def __init__(self):\n        self.ngpu = 8\n")),
+            std::nullopt);
+}
+
+TEST(ValueFlow, AnAttributeDictAndADictReadThroughAParameter) {
+  const std::string easy =
+      "from torch.utils.data import DataLoader\n\n\n"
+      "class EasyDict(dict):\n"
+      "    __getattr__ = dict.__getitem__\n"
+      "    __setattr__ = dict.__setitem__\n\n\n"
+      "Cfg = EasyDict()\n"
+      "Cfg.batch = 4\n"
+      "Cfg.subdivisions = 16\n\n\n"
+      "def train(config, ds):\n"
+      "    return DataLoader(ds, batch_size=config.batch // config.subdivisions)\n\n\n"
+      "def main():\n"
+      "    return train(Cfg, None)\n";
+  const FileFacts facts = facts_both_ways(easy);
+  ASSERT_EQ(facts.loaders.size(), 1u);
+  ASSERT_TRUE(facts.loaders[0].batch.value && facts.loaders[0].divisor.value);
+  EXPECT_EQ(facts.loaders[0].batch.value->value, 4.0);
+  EXPECT_EQ(facts.loaders[0].divisor.value->value, 16.0);
+  // setattr may write any attribute.
+  const FileFacts written = facts_both_ways(easy + "\nsetattr(Cfg, 'batch', 64)\n");
+  ASSERT_EQ(written.loaders.size(), 1u);
+  EXPECT_FALSE(written.loaders[0].batch.value);
+
+  const std::string dict =
+      "from torch.utils.data import DataLoader\n\n"
+      "data = dict(samples_per_gpu=0, workers_per_gpu=0)\n"
+      "CONFIG = {'samples_per_gpu': 0}\n\n\n"
+      "def build(cfg, ds):\n"
+      "    return DataLoader(ds, batch_size=cfg['samples_per_gpu'] + 0)\n\n\n"
+      "build(data, None)\n";
+  EXPECT_EQ(folded_batch(dict), 0.0);
+  EXPECT_EQ(folded_batch(replaced(dict, "build(data, None)", "build(CONFIG, None)")), 0.0);
+  EXPECT_EQ(folded_batch(dict + "data.update(samples_per_gpu=8)\n"), std::nullopt);
+  EXPECT_EQ(folded_batch(dict + "data['samples_per_gpu'] = 8\n"), std::nullopt);
+}
+
+TEST(ValueFlow, AParameterInArithmeticIsReadFromItsCallsAndOnePassedOnIsForwarded) {
+  const std::string text =
+      "from torch.utils.data import DataLoader\n\n"
+      "FID_BATCH_SIZE = 100\n"
+      "WORLD_SIZE = 128\n\n\n"
+      "def loader(images, batch_size, world_size):\n"
+      "    per_rank = batch_size // world_size\n"
+      "    return DataLoader(images, batch_size=per_rank)\n\n\n"
+      "def run():\n"
+      "    return loader(None, FID_BATCH_SIZE, WORLD_SIZE)\n";
+  const FileFacts facts = facts_both_ways(text);
+  ASSERT_EQ(facts.loaders.size(), 1u);
+  ASSERT_TRUE(facts.loaders[0].batch.value && facts.loaders[0].divisor.value);
+  EXPECT_EQ(facts.loaders[0].batch.value->value, 100.0);
+  EXPECT_EQ(facts.loaders[0].divisor.value->value, 128.0);
+  // Two calls that disagree: unknown.
+  const FileFacts two = facts_both_ways(text + "    loader(None, 8, 1)\n");
+  ASSERT_EQ(two.loaders.size(), 1u);
+  EXPECT_FALSE(two.loaders[0].batch.value);
+  // Passed on as it is, the batch size stays the project step's reference to follow call by call.
+  const FileFacts direct = facts_both_ways(
+      "from torch.utils.data import DataLoader\n\n\n"
+      "def loader(images, batch_size):\n"
+      "    return DataLoader(images, batch_size=batch_size)\n\n\n"
+      "loader(None, 0)\n");
+  ASSERT_EQ(direct.loaders.size(), 1u);
+  EXPECT_FALSE(direct.loaders[0].batch.value);
+  ASSERT_TRUE(direct.loaders[0].batch.ref);
+  EXPECT_EQ(direct.loaders[0].batch.ref->kind, ValueRef::Kind::Parameter);
 }
 
 }  // namespace

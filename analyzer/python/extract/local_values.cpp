@@ -392,7 +392,11 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
     case ArgBinding::Source::Explicit: {
       slot.source = EpsSource::Explicit;
       slot.location = r.locate(binding.value);
-      Value value = r.evaluate(binding.value);
+      Value value;
+      {
+        const ConstantFolder::ParametersForwarded forwarded(r.evaluator().folder());
+        value = r.evaluate(binding.value);
+      }
       if (value.constant) {
         slot.value = std::move(value.constant);
       } else {
