@@ -16,6 +16,13 @@ namespace {
 
 constexpr int kMaxDepth = 48;  // names defined through names: deep enough for real code, bounded for cycles
 
+// Whether `node` is `argument`, or `argument` is `node` in parentheses.
+bool is_argument_itself(TSNode node, TSNode argument) {
+  const Grammar& g = Grammar::get();
+  for (int hops = 0; hops < 8 && is(argument, g.parenthesized_expression); ++hops) argument = ts_node_named_child(argument, 0);
+  return ts_node_eq(node, argument);
+}
+
 // Whether `node` is an operand of a binary operator (through parentheses).
 bool operand_of_arithmetic(TSNode node) {
   const Grammar& g = Grammar::get();
@@ -455,6 +462,73 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
+std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call, const Scope* defining,
+                                                              std::string_view key, int depth) const {
+  // `args = parser.parse_args()` at module level, `parser = argparse.ArgumentParser(...)`, and one
+  // module statement `parser.add_argument("--key", ..., default=value)` for the key.
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  const TSNode parser = field(field(parse_call, g.f_function), g.f_object);
+  if (defining != &scopes_.module() || !is(parser, g.identifier) ||
+      ts_node_named_child_count(field(parse_call, g.f_arguments)) != 0)
+    return std::nullopt;
+  const auto [parser_scope, parser_binding] = scopes_.lookup(defining, node_text(parser, source));
+  if (parser_binding == nullptr || !parser_binding->simple() || parser_scope != defining ||
+      !is(parser_binding->value, g.call) || !node_text(field(parser_binding->value, g.f_function), source).ends_with("ArgumentParser"))
+    return std::nullopt;
+  if (source.find("set_defaults") != std::string_view::npos || attribute_writes(source, key) != 0) return std::nullopt;
+  std::optional<TSNode> found;
+  for (const TSNode statement : named_children(scopes_.module().node)) {
+    if (!is(statement, g.expression_statement)) continue;
+    const TSNode call = ts_node_named_child(statement, 0);
+    if (!is(call, g.call)) continue;
+    const TSNode method = field(call, g.f_function);
+    if (!is(method, g.attribute) || node_text(field(method, g.f_attribute), source) != "add_argument" ||
+        node_text(field(method, g.f_object), source) != node_text(parser, source))
+      continue;
+    std::string dest;
+    for (const TSNode argument : named_children(field(call, g.f_arguments))) {
+      if (is(argument, g.keyword_argument) && node_text(field(argument, g.f_name), source) == "dest") {
+        if (const auto text = string_literal(field(argument, g.f_value), source)) dest = *text;
+      } else if (const auto text = string_literal(argument, source); text && dest.empty() && text->starts_with("--")) {
+        dest = text->substr(2);
+        std::replace(dest.begin(), dest.end(), '-', '_');
+      }
+    }
+    if (dest != key) continue;
+    if (found) return std::nullopt;  // two arguments write the key
+    found = call;
+  }
+  if (!found) return std::nullopt;
+  TSNode default_value{}, type{};
+  for (const TSNode argument : named_children(field(*found, g.f_arguments))) {
+    if (!is(argument, g.keyword_argument)) continue;
+    const auto keyword = node_text(field(argument, g.f_name), source);
+    if (keyword == "default") default_value = field(argument, g.f_value);
+    else if (keyword == "type") type = field(argument, g.f_value);
+    else if (keyword == "action" || keyword == "nargs" || keyword == "const") return std::nullopt;
+  }
+  if (ts_node_is_null(default_value)) return std::nullopt;  // None
+  std::optional<ConstantValue> value;
+  if (const auto text = string_literal(default_value, source)) {
+    // argparse passes a string default through `type`.
+    const auto type_name = ts_node_is_null(type) ? std::string_view() : node_text(type, source);
+    if (type_name == "float") {
+      if (const auto number = parse_python_float_string(*text)) value = ConstantValue{*number, {}, {}};
+    } else if (type_name == "int") {
+      if (const auto number = parse_python_number(*text); number && text->find_first_of(".eEjJ") == std::string::npos)
+        value = ConstantValue{*number, {}, {}};
+    }
+  } else {
+    value = fold_at_depth(default_value, defining, depth + 1, {});
+  }
+  if (!value) return std::nullopt;
+  value->provenance.push_back(ProvenanceStep{
+      locator_.locate(*found), "the argparse default of " + std::string(key) + ", " +
+                                   std::string(node_text(default_value, source)) + ", is set here"});
+  return value;
+}
+
 std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Binding& binding, const Scope* defining,
                                                            std::string_view key, bool item, int depth) const {
   const Grammar& g = Grammar::get();
@@ -475,6 +549,13 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
   if (!is(value, g.call)) return std::nullopt;
   const TSNode callee = field(value, g.f_function);
   const TSNode arguments = field(value, g.f_arguments);
+  if (is(callee, g.attribute) && node_text(field(callee, g.f_attribute), source) == "parse_args" && !item) {
+    // The argument bind_value evaluates, when it is this read (`batch_size=args.bs`, a division's
+    // `args.gpus`), is the project step's to settle, as an argparse default it names so; a read
+    // inside arithmetic there (`args.bs * 2`) is read here.
+    if (forwarded_ && is_argument_itself(ts_node_parent(name), forwarded_argument_)) return std::nullopt;
+    return argparse_default(value, defining, key, depth);
+  }
   if (!is(callee, g.identifier) || !is(arguments, g.argument_list)) return std::nullopt;
   const std::string_view callee_name = node_text(callee, source);
   const auto [callee_scope, callee_binding] = scopes_.lookup(defining, callee_name);

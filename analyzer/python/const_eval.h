@@ -65,16 +65,22 @@ class ConstantFolder {
   // the project step follows call by call across modules as a ForwardingFact (bind_value).
   class ParametersForwarded {
    public:
-    explicit ParametersForwarded(const ConstantFolder& folder) : folder_(folder), saved_(folder.forwarded_) {
+    ParametersForwarded(const ConstantFolder& folder, TSNode argument)
+        : folder_(folder), saved_(folder.forwarded_), saved_argument_(folder.forwarded_argument_) {
       folder_.forwarded_ = true;
+      folder_.forwarded_argument_ = argument;
     }
-    ~ParametersForwarded() { folder_.forwarded_ = saved_; }
+    ~ParametersForwarded() {
+      folder_.forwarded_ = saved_;
+      folder_.forwarded_argument_ = saved_argument_;
+    }
     ParametersForwarded(const ParametersForwarded&) = delete;
     ParametersForwarded& operator=(const ParametersForwarded&) = delete;
 
    private:
     const ConstantFolder& folder_;
     bool saved_;
+    TSNode saved_argument_;
   };
   // The bindings read first while set (null: none); Resolver::BindingsVisit sets them for a while.
   const ConstantBindings* bindings() const { return bindings_; }
@@ -92,6 +98,8 @@ class ConstantFolder {
   std::optional<ConstantValue> member(TSNode object, std::string_view key, bool item, const Scope* scope, int depth,
                                       std::span<const std::string_view> shadowed) const;
   std::optional<ConstantValue> class_attribute(const Scope* class_scope, std::string_view key, int depth) const;
+  std::optional<ConstantValue> argparse_default(TSNode parse_call, const Scope* defining, std::string_view key,
+                                                int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
                                                int depth) const;
   std::optional<ConstantValue> object_member(TSNode name, const Binding& binding, const Scope* defining,
@@ -113,6 +121,7 @@ class ConstantFolder {
   mutable const ConstantBindings* bindings_ = nullptr;
   mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_;
   mutable bool forwarded_ = false;
+  mutable TSNode forwarded_argument_{};  // the argument bind_value evaluates, while forwarded_
 };
 
 // Folds to a number where possible, else finds the reference a value stands for.

@@ -396,6 +396,31 @@ void code_identifiers(std::string_view text, std::vector<std::string_view>& out)
 // Tokens made of a quote, an identifier and the same quote ('BN', "SyncBN"), looked for in one
 // pass over a text's quotes instead of one substring search per token; a token of another shape
 // is searched as it is. Same answers as a substring search for each token.
+// The name a statement `name.method(...)` calls a method on; nullopt for any other statement.
+std::optional<std::string_view> method_call_receiver(std::string_view chunk) {
+  std::size_t at = code_start(chunk);
+  auto identifier_end = [&](std::size_t from) {
+    std::size_t i = from;
+    while (i < chunk.size() && is_identifier_char(chunk[i])) ++i;
+    return i;
+  };
+  auto skip_spaces = [&](std::size_t i) {
+    while (i < chunk.size() && (chunk[i] == ' ' || chunk[i] == '\t')) ++i;
+    return i;
+  };
+  if (at >= chunk.size() || std::isdigit(static_cast<unsigned char>(chunk[at]))) return std::nullopt;
+  const std::size_t name_end = identifier_end(at);
+  if (name_end == at) return std::nullopt;
+  std::size_t i = skip_spaces(name_end);
+  if (i >= chunk.size() || chunk[i] != '.') return std::nullopt;
+  i = skip_spaces(i + 1);
+  const std::size_t method_end = identifier_end(i);
+  if (method_end == i) return std::nullopt;
+  i = skip_spaces(method_end);
+  if (i >= chunk.size() || chunk[i] != '(') return std::nullopt;
+  return chunk.substr(at, name_end - at);
+}
+
 class QuotedTriggers {
  public:
   explicit QuotedTriggers(const std::vector<std::string>& tokens) {
@@ -1341,6 +1366,10 @@ class RegionPlanner {
       if (kinds_[k] == Kind::PlainImport) binds[k] = *import_names(text_of(k));
       else if (kinds_[k] == Kind::Definition) binds[k].push_back(chunks_[k].name);
       else bound_names(text_of(k), binds[k], [](std::string_view) { return true; });
+      // A method called on a name (`parser.add_argument(...)`, `cfg.merge_from_file(...)`) may set
+      // what a kept reader of the name reads (python/const_eval.cpp reads argparse defaults).
+      if (kinds_[k] == Kind::Simple && binds[k].empty())
+        if (const auto receiver = method_call_receiver(text_of(k))) binds[k].push_back(*receiver);
     }
     bool grew = true;
     for (int sweep = 0; grew && sweep < kMaxSweeps && !candidates.empty(); ++sweep) {

@@ -354,5 +354,34 @@ TEST(ValueFlow, AParameterInArithmeticIsReadFromItsCallsAndOnePassedOnIsForwarde
   EXPECT_EQ(direct.loaders[0].batch.ref->kind, ValueRef::Kind::Parameter);
 }
 
+
+TEST(ValueFlow, AnArgparseDefaultInArithmeticIsReadAndADirectOneLeftToTheProjectStep) {
+  const std::string text =
+      "import argparse\n"
+      "from torch.utils.data import DataLoader\n\n"
+      "parser = argparse.ArgumentParser()\n"
+      "parser.add_argument('--batch-size', type=int, default='4')\n"
+      "parser.add_argument('--gpus', type=int, default=8)\n"
+      "args = parser.parse_args()\n\n\n"
+      "def build(ds):\n"
+      "    return DataLoader(ds, batch_size=args.batch_size * 1 // args.gpus)\n";
+  const FileFacts facts = facts_both_ways(text);
+  ASSERT_EQ(facts.loaders.size(), 1u);
+  ASSERT_TRUE(facts.loaders[0].batch.value);
+  EXPECT_EQ(facts.loaders[0].batch.value->value, 4.0);  // the string default through type=int
+  // The divisor is the argument itself: the project step settles it, and says it is an argparse
+  // default a command line overrides.
+  EXPECT_FALSE(facts.loaders[0].divisor.value);
+  ASSERT_TRUE(facts.loaders[0].divisor.ref);
+  EXPECT_EQ(facts.loaders[0].divisor.ref->kind, ValueRef::Kind::ConfigKey);
+  // Set elsewhere, by set_defaults, or with an action: unknown here.
+  for (const std::string& twin : {text + "args.batch_size = 1\n", text + "parser.set_defaults(batch_size=1)\n",
+                                  replaced(text, "type=int, default='4'", "action='store_const', const=1, default=4")}) {
+    const FileFacts other = facts_both_ways(twin);
+    ASSERT_EQ(other.loaders.size(), 1u);
+    EXPECT_FALSE(other.loaders[0].batch.value) << twin;
+  }
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -394,7 +394,7 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
       slot.location = r.locate(binding.value);
       Value value;
       {
-        const ConstantFolder::ParametersForwarded forwarded(r.evaluator().folder());
+        const ConstantFolder::ParametersForwarded forwarded(r.evaluator().folder(), binding.value);
         value = r.evaluate(binding.value);
       }
       if (value.constant) {
