@@ -383,5 +383,20 @@ TEST(ValueFlow, AnArgparseDefaultInArithmeticIsReadAndADirectOneLeftToTheProject
   }
 }
 
+
+TEST(ValueFlow, AKerasHalfPolicySetInAFunctionTheModuleCalls) {
+  const std::string layer =
+      "import keras\n"
+      "import tensorflow as tf\n\n\n"
+      "class Normalize(keras.layers.Layer):\n"
+      "    def call(self, inputs):\n"
+      "        return inputs / (tf.norm(inputs) + 1e-8)\n\n\n";
+  const std::string called = layer + "def main():\n    keras.mixed_precision.set_global_policy('mixed_float16')\n\n\nmain()\n";
+  EXPECT_EQ(facts_both_ways(called).low_precision_constants.size(), 1u);
+  // Never called, or set only under a condition of the function: no float16 known.
+  EXPECT_TRUE(facts_both_ways(replaced(called, "\nmain()\n", "\n")).low_precision_constants.empty());
+  EXPECT_TRUE(facts_both_ways(replaced(called, "    keras.mixed", "    if amp:\n        keras.mixed")).low_precision_constants.empty());
+}
+
 }  // namespace
 }  // namespace cudnnlint

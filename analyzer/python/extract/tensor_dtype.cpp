@@ -1,5 +1,7 @@
 #include "python/extract/tensor_dtype.h"
 
+#include "core/identifier.h"
+
 #include "python/extract/layer_stacks.h"
 #include "python/extract/local_values.h"
 #include "python/frontend.h"
@@ -1359,6 +1361,44 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   return c;
 }
 
+// Whether the indented line at `line` is a statement of a module-level function's own body (four
+// spaces or one tab in, not under an `if` or a loop of it) whose function the module calls by name:
+// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`.
+bool runs_when_module_runs(std::string_view text, std::size_t line) {
+  const std::string_view indent = text.substr(line, text.substr(line).find_first_not_of(" \t"));
+  if (indent != "    " && indent != "\t") return false;
+  // The header of the function: the last line above at column 0 that is code.
+  std::size_t at = line;
+  while (at > 0) {
+    const std::size_t newline = at >= 2 ? text.rfind('\n', at - 2) : std::string_view::npos;
+    const std::size_t start = newline == std::string_view::npos ? 0 : newline + 1;
+    at = start;
+    const char first = text[start];
+    if (first == ' ' || first == '\t' || first == '\n' || first == '\r' || first == '#') {
+      if (start == 0) return false;
+      continue;
+    }
+    const std::string_view header = text.substr(start, text.find('\n', start) - start);
+    std::string_view rest = header;
+    if (rest.starts_with("async ")) rest.remove_prefix(6);
+    if (!rest.starts_with("def ")) return false;  // module code or a class at column 0 above
+    rest.remove_prefix(4);
+    const std::size_t name_end = rest.find_first_of(" (");
+    const std::string_view name = rest.substr(0, name_end);
+    if (name.empty() || !is_identifier(name)) return false;
+    // A call of it: the name followed by '(' where it is not defined or an attribute.
+    for (std::size_t call = text.find(name); call != std::string_view::npos; call = text.find(name, call + 1)) {
+      if (call > 0 && (is_identifier_char(text[call - 1]) || text[call - 1] == '.')) continue;
+      const std::size_t after = call + name.size();
+      if (after >= text.size() || text[after] != '(') continue;
+      if (call >= 4 && text.substr(call - 4, 4) == "def ") continue;
+      return true;
+    }
+    return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) {
@@ -1376,7 +1416,8 @@ const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) 
       const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
       const std::size_t end = std::min(text.find('\n', at), text.size());
       const std::string_view statement = text.substr(line, end - line);
-      if (statement.empty() || statement.front() == ' ' || statement.front() == '\t') continue;
+      if (statement.empty()) continue;
+      if ((statement.front() == ' ' || statement.front() == '\t') && !runs_when_module_runs(text, line)) continue;
       if (statement.find("mixed_float16") == std::string_view::npos) continue;
       const NodeLocator& locator = r.locator();
       f.keras_half_policy = Location{locator.file.path(), locator.file.range(line + locator.base, end + locator.base)};
