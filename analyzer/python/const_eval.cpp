@@ -529,6 +529,20 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
   return value;
 }
 
+std::optional<ConstantValue> ConstantFolder::keyed_value(std::optional<TSNode> found, TSNode name,
+                                                         const Binding& binding, std::string_view key,
+                                                         const Scope* defining, int depth) const {
+  if (!found) return std::nullopt;
+  auto value = fold_at_depth(*found, defining, depth + 1, {});
+  if (!value) return std::nullopt;
+  TSNode statement = binding.assignment();
+  if (ts_node_is_null(statement)) statement = binding.target;
+  value->provenance.push_back(ProvenanceStep{
+      locator_.locate(statement), std::string(node_text(name, locator_.source)) + "[\"" + std::string(key) + "\"] = " +
+                                      std::string(node_text(*found, locator_.source)) + " is defined here"});
+  return value;
+}
+
 std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Binding& binding, const Scope* defining,
                                                            std::string_view key, bool item, int depth) const {
   const Grammar& g = Grammar::get();
@@ -543,8 +557,7 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
       if (!is(entry, g.pair)) return std::nullopt;  // a **splat may hold the key too
       if (string_literal(field(entry, g.f_key), source) == std::string(key)) found = field(entry, g.f_value);
     }
-    if (!found) return std::nullopt;
-    return fold_at_depth(*found, defining, depth + 1, {});
+    return keyed_value(found, name, binding, key, defining, depth);
   }
   if (!is(value, g.call)) return std::nullopt;
   const TSNode callee = field(value, g.f_function);
@@ -566,8 +579,7 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
       if (!is(argument, g.keyword_argument)) return std::nullopt;
       if (node_text(field(argument, g.f_name), source) == key) found = field(argument, g.f_value);
     }
-    if (!found) return std::nullopt;
-    return fold_at_depth(*found, defining, depth + 1, {});
+    return keyed_value(found, name, binding, key, defining, depth);
   }
   // An instance of a class: what its class body sets, else (an attribute dict) what the module sets.
   if (callee_binding != nullptr && callee_binding->only_definition() && is(callee_binding->definition, g.class_definition)) {

@@ -102,6 +102,9 @@ class ConstantFolder {
                                                 int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
                                                int depth) const;
+  // The value a dict display or dict(...) gives `key` (`found`), with where it is defined.
+  std::optional<ConstantValue> keyed_value(std::optional<TSNode> found, TSNode name, const Binding& binding,
+                                           std::string_view key, const Scope* defining, int depth) const;
   std::optional<ConstantValue> object_member(TSNode name, const Binding& binding, const Scope* defining,
                                              std::string_view key, bool item, int depth) const;
   // What `read` makes of the argument each call of `function` in the module binds to `parameter`,

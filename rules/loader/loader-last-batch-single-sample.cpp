@@ -4,16 +4,39 @@
 // sees one value per channel (nn.Linear then nn.BatchNorm1d: input [1, C]; global pooling then
 // nn.BatchNorm2d: [1, C, 1, 1]). F.batch_norm refuses that in training: ValueError "Expected more
 // than 1 value per channel when training" (measured on torch 2.11.0, CPU and CUDA; not raised for
-// [1, C, 2, 2] nor in eval mode). Reported only where both sides are plain in one file.
+// [1, C, 2, 2] nor in eval mode). Reported only where both sides are plain in one file. A batch size
+// of 1 makes every batch such a batch, whatever the dataset's size and drop_last.
 // KB: pytorch/batchnorm-single-sample-batch-in-training.
 #include "rules/loader/loader_values.h"
 
 namespace cudnnlint {
 
+namespace {
+
+// A batch size of one: every batch, not only the last, holds one sample; drop_last cannot help.
+Finding every_batch_single(const LoaderFact& fact) {
+  Finding finding = make_finding(RuleId::LoaderLastBatchSingleSample, fact.call);
+  finding.message = (fact.division.empty() ? loader::describe(fact.batch_param, fact.batch)
+                                           : fact.batch_param + "=" + fact.division + " = 1") +
+                    ": every batch holds 1 sample, and " + fact.feeds_text + " feeds it to " +
+                    fact.single_sample_norm_text + " in training mode, where each channel then has one value: "
+                    "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
+                    "torch 2.11.0); use a batch size of at least 2 (drop_last does not help here)";
+  finding.target_note = "PyTorch: the check was measured on torch 2.11.0 (CPU and CUDA)";
+  loader::add_related(finding, fact.batch);
+  if (!fact.division.empty()) loader::add_related(finding, fact.divisor);
+  finding.related.push_back({*fact.feeds, "the loader's batches reach the model here"});
+  finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
+  loader::add_uses(finding, fact);
+  finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
+  return finding;
+}
+
+}  // namespace
+
 void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Finding>& out) {
   for (const LoaderFact& fact : input.facts.loaders) {
-    if (fact.framework != "torch" || !fact.single_sample_norm || !fact.feeds || !fact.dataset_size) continue;
-    if (!fact.drop_last || *fact.drop_last || !fact.guard.empty()) continue;
+    if (fact.framework != "torch" || !fact.single_sample_norm || !fact.feeds || !fact.guard.empty()) continue;
     auto batch = loader::whole(fact.batch);
     if (!batch || *batch <= 0 || fact.batch.source == EpsSource::NotConstant) continue;
     // `GLOBAL_BATCH // WORLD_SIZE` (also `int(a / b)`, `math.floor(a / b)`): the floor of the
@@ -24,6 +47,11 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
       batch = *batch / *divisor;
       if (*batch <= 0) continue;  // loader-batch-size-divides-to-zero's
     }
+    if (*batch == 1) {
+      out.push_back(every_batch_single(fact));
+      continue;
+    }
+    if (!fact.dataset_size || !fact.drop_last || *fact.drop_last) continue;
     const long long samples = fact.dataset_size->value;
     if (samples <= 0 || samples % *batch != 1) continue;
     Finding finding = make_finding(RuleId::LoaderLastBatchSingleSample, fact.drop_location.value_or(fact.call));

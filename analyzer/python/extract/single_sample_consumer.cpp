@@ -36,6 +36,24 @@ bool pools_to_one(TSNode call, Resolver& r) {
   });
 }
 
+// Whether an nn.Conv2d call has kernel_size 1 and no padding (the third positional or keyword).
+bool pointwise_conv(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  TSNode kernel = args.positional.size() >= 3 ? args.positional[2] : TSNode{};
+  TSNode padding = args.positional.size() >= 5 ? args.positional[4] : TSNode{};
+  for (const auto& [name, value] : args.keywords) {
+    if (name == "kernel_size") kernel = value;
+    else if (name == "padding") padding = value;
+  }
+  if (ts_node_is_null(kernel) || args.first_star >= 0 || args.has_double_star) return false;
+  const auto size = integer_of(strip(kernel), r);
+  if (!size || size->value != 1) return false;
+  if (ts_node_is_null(padding)) return true;
+  const auto pad = integer_of(strip(padding), r);
+  return pad && pad->value == 0;
+}
+
 // In an nn.Sequential(...) call: a batch norm that sees one value per channel for a batch of one
 // (after nn.Linear / nn.Flatten for BatchNorm1d, after global pooling to 1 for BatchNorm2d).
 std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode sequential, Resolver& r) {
@@ -59,6 +77,8 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode seque
     } else if ((before == "linear" && one_of(name, {"torch.nn.BatchNorm1d", "torch.nn.LazyBatchNorm1d"})) ||
                (before == "pooled" && one_of(name, {"torch.nn.BatchNorm2d", "torch.nn.LazyBatchNorm2d"}))) {
       return std::pair{arg, short_text(r.text(before_node)) + ", then " + short_text(r.text(arg))};
+    } else if (before == "pooled" && one_of(name, {"torch.nn.Conv2d"}) && pointwise_conv(arg, r)) {
+      // A 1x1 convolution (no padding) keeps the pooled 1x1 map 1x1: ASPP's image pooling branch.
     } else if (!shape_preserving(name)) {
       before.clear();
     }
