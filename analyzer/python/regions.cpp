@@ -1156,7 +1156,8 @@ class RegionPlanner {
     for (const std::size_t c : second_classes_[p]) {
       const std::string_view name = chunks_[c].name;
       for (std::size_t k = 0; k < chunks_.size() && !whole_[c]; ++k)
-        if (relevant_[k] != Relevance::No && k != c && (pair.classes || !chunks_[k].is_class) &&
+        if (relevant_[k] != Relevance::No && k != c &&
+            (pair.classes || !chunks_[k].is_class || a_method_holds_pair(k, p)) &&
             (now_relevant[k] || holds_first(k, p) ||
              (script_holds_pair && script_feeds_first(k, p, script_chunks))) &&
             std::find(ids_[k].begin(), ids_[k].end(), name) != ids_[k].end()) {

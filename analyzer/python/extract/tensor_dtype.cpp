@@ -1014,7 +1014,14 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth = 0);
 // functional convolution or batch norm; `self.<attr>(x)` with the attribute assigned once in the
 // class to a layer, a stack (its first layer, however the code builds it: python/extract/
 // layer_stacks.h) or a model class of the module; `self.<method>(x)`, read the same way.
-std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver& r, int depth) {
+// Whether a layer of `layer` framework is what a model class of `model` framework ("torch": an
+// nn.Module; "keras": a keras.Model or Layer subclass, whose tf.keras and keras layers both count) runs.
+bool layer_of(const std::string& layer, std::string_view model) {
+  return model == "torch" ? layer == "torch" : layer == "keras" || layer == "tensorflow";
+}
+
+std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver& r, int depth,
+                                       std::string_view framework) {
   const Grammar& g = Grammar::get();
   if (depth > 4) return std::nullopt;
   const TSNode body = field(class_def, g.f_body);
@@ -1067,7 +1074,7 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
   const TSNode callee = field(first_use, g.f_function);
   const std::string function = qualified(callee, r);
   if (const ApiEntry* api = r.table().find(function);
-      api != nullptr && !api->is_class && api->framework == "torch" &&
+      framework == "torch" && api != nullptr && !api->is_class && api->framework == "torch" &&
       (api->family == kConvolutionFamily || api->family == kNormalizationFamily)) {
     Consumer c;
     c.api = function;
@@ -1087,7 +1094,7 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
       ++definitions;
     }
   if (definitions > 1) return std::nullopt;
-  if (definitions == 1) return first_layer_in(class_def, called_method, r, depth + 1);
+  if (definitions == 1) return first_layer_in(class_def, called_method, r, depth + 1, framework);
   // `self.<attribute> = ...` assigned once in the class.
   TSNode assigned{};
   int assignments = 0;
@@ -1105,7 +1112,7 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
       },
       [](TSNode) {});
   if (assignments != 1) return std::nullopt;
-  if (auto layer = construction(assigned, r, depth + 1); layer && layer->framework == "torch") return layer;
+  if (auto layer = construction(assigned, r, depth + 1); layer && layer_of(layer->framework, framework)) return layer;
   // A stack the code builds (`nn.Sequential(*layers)`, `make_layers(cfg)`): its first layer, read
   // in __init__, where it is built.
   const Scope* init = nullptr;
@@ -1119,7 +1126,7 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
   std::optional<Resolver::ScopeVisit> in_builder;
   if (first.scope != nullptr && first.scope != r.scope()) in_builder.emplace(r, first.scope);
   auto layer = construction(first.construction, r, depth + 1);
-  if (!layer || layer->framework != "torch") return std::nullopt;
+  if (!layer || !layer_of(layer->framework, framework)) return std::nullopt;
   return layer;
 }
 
@@ -1132,14 +1139,22 @@ std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) 
   for (const char* converts : {".half(", ".to(", ".bfloat16(", ".double(", ".float(", ".type(", "dtype"})
     if (class_text.find(converts) != std::string_view::npos) return std::nullopt;
   const TSNode bases = field(class_def, g.f_superclasses);
-  if (ts_node_is_null(bases) || r.text(bases).find("Module") == std::string_view::npos) return std::nullopt;
+  if (ts_node_is_null(bases)) return std::nullopt;
+  // A torch module runs `forward`; a Keras model or layer subclass (keras.Model, tf.keras.Model,
+  // keras.layers.Layer) runs `call`.
+  const std::string_view base_text = r.text(bases);
+  const bool torch = base_text.find("Module") != std::string_view::npos;
+  const bool keras = !torch && (base_text.find("Model") != std::string_view::npos ||
+                                base_text.find("Layer") != std::string_view::npos);
+  if (!torch && !keras) return std::nullopt;
   TSNode forward{};
   for (const TSNode member : named_children(field(class_def, g.f_body))) {
     if (is(member, g.decorated_definition)) continue;
-    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "forward") forward = member;
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == (torch ? "forward" : "call"))
+      forward = member;
   }
   if (ts_node_is_null(forward)) return std::nullopt;
-  return first_layer_in(class_def, forward, r, depth);
+  return first_layer_in(class_def, forward, r, depth, torch ? "torch" : "keras");
 }
 
 std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
@@ -1185,8 +1200,10 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
     } else {
     auto layer = project_model(binding->definition, r, depth);
     if (!layer) return std::nullopt;
-    c.api = name;
-    c.framework = "torch";
+    // A Keras model's consumer is its first layer's API (the Keras rules judge by it); a torch
+    // model's is the class (its weights are float32 unless converted).
+    c.api = layer->framework == "torch" ? name : layer->api;
+    c.framework = layer->framework;
     c.steps.push_back({r.locate(layer->built), "the model's input goes first through " + layer->text});
     }
   } else {
