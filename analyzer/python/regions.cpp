@@ -1005,7 +1005,7 @@ class RegionPlanner {
       for (int round = 0; round < 3; ++round) {
         std::unordered_set<std::string_view> names;
         for (std::size_t k = 0; k < chunks_.size(); ++k)
-          if (stands[k] && !chunks_[k].is_class) names.insert(chunks_[k].name);
+          if (stands[k]) names.insert(chunks_[k].name);
         bool grew = false;
         for (std::size_t k = 0; k < chunks_.size() && !names.empty(); ++k)
           if (!stands[k] && chunks_[k].is_definition && !chunks_[k].name.empty() &&
