@@ -1,6 +1,7 @@
 #include "python/const_eval.h"
 
 #include "core/identifier.h"
+#include "python/lexing.h"
 
 #include <cerrno>
 #include <algorithm>
@@ -342,6 +343,11 @@ const Scope* ConstantFolder::scope_around(TSNode node) const {
   return &scopes_.module();
 }
 
+std::string_view ConstantFolder::code_text() const {
+  if (!code_text_) code_text_ = blank_comments(locator_.source);
+  return *code_text_;
+}
+
 const std::vector<TSNode>& ConstantFolder::calls_named(std::string_view name) const {
   if (!calls_) {
     calls_.emplace();
@@ -366,10 +372,9 @@ const std::vector<TSNode>& ConstantFolder::calls_named(std::string_view name) co
   return it == calls_->end() ? none : it->second;
 }
 
-std::optional<ConstantValue> ConstantFolder::at_call_sites(
-    const Scope& function, const Parameter& parameter, int depth,
-    const std::function<std::optional<ConstantValue>(TSNode, const Scope*, int)>& read) const {
-  if (parameter.kind != Parameter::Kind::Normal || depth > kMaxDepth) return std::nullopt;
+std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& function,
+                                                                const Parameter& parameter) const {
+  if (parameter.kind != Parameter::Kind::Normal) return std::nullopt;
   const Scope* parent = function.parent;
   if (parent == nullptr) return std::nullopt;
   // A module-level def is called by its name; a module-level class's __init__ by the class's.
@@ -384,12 +389,13 @@ std::optional<ConstantValue> ConstantFolder::at_call_sites(
   if (calls.empty() || calls.size() > kMaxCallSites) return std::nullopt;
   // Every other mention of the name (passed as a value, subclassed, in a part left unparsed) may
   // call it with something else.
-  if (name_positions(locator_.source, callee, false).size() != calls.size() + 1) return std::nullopt;
+  const std::string_view code = code_text();
+  if (name_positions(code, callee, false).size() != calls.size() + 1) return std::nullopt;
   // The region planner keeps the calls of a function mentioned at most kMaxCallSites + 1 times,
   // attributes of that name included, and only from module statements and module functions
   // (python/regions.cpp include_callers): the same calls are read in both parse modes.
-  if (calls.size() + 1 + name_positions(locator_.source, callee, true).size() > kMaxCallSites + 1) return std::nullopt;
-  std::optional<ConstantValue> agreed;
+  if (calls.size() + 1 + name_positions(code, callee, true).size() > kMaxCallSites + 1) return std::nullopt;
+  std::vector<CallSite> sites;
   for (const TSNode call : calls) {
     const Scope* at = scope_around(call);
     if (scopes_.lookup(at, callee).second != binding) return std::nullopt;
@@ -398,14 +404,35 @@ std::optional<ConstantValue> ConstantFolder::at_call_sites(
     bool use_default = false;
     const auto argument = argument_for(call, parameter, locator_.source, use_default);
     if (!argument) return std::nullopt;
-    auto value = read(*argument, use_default ? parent->parent : at, depth + 1);
+    // A default is evaluated where the def stands (the module, or the class body of __init__).
+    sites.push_back(CallSite{call, *argument, use_default ? parent : at, use_default});
+  }
+  return sites;
+}
+
+std::string CallSite::says(std::string_view parameter, std::string_view source) const {
+  // Appended piece by piece: GCC 12 warns on a chain of operator+ here (a -Wrestrict false positive).
+  const Grammar& g = Grammar::get();
+  std::string out = "`";
+  out.append(parameter).append("` is ");
+  out.append(is_default ? std::string_view("left to its default") : node_text(argument, source));
+  out.append(" at this call of ").append(node_text(field(call, g.f_function), source));
+  return out;
+}
+
+std::optional<ConstantValue> ConstantFolder::at_call_sites(
+    const Scope& function, const Parameter& parameter, int depth,
+    const std::function<std::optional<ConstantValue>(TSNode, const Scope*, int)>& read) const {
+  if (depth > kMaxDepth) return std::nullopt;
+  const auto sites = call_sites(function, parameter);
+  if (!sites) return std::nullopt;
+  std::optional<ConstantValue> agreed;
+  for (const CallSite& site : *sites) {
+    auto value = read(site.argument, site.scope, depth + 1);
     if (!value) return std::nullopt;
     if (agreed && !(agreed->value == value->value || (std::isnan(agreed->value) && std::isnan(value->value))))
       return std::nullopt;
-    value->provenance.push_back(ProvenanceStep{
-        locator_.locate(call), "`" + std::string(parameter.name) + "` is " +
-                                   (use_default ? "left to its default" : std::string(node_text(*argument, locator_.source))) +
-                                   " at this call of " + std::string(callee)});
+    value->provenance.push_back(ProvenanceStep{locator_.locate(site.call), site.says(parameter.name, locator_.source)});
     if (!agreed) agreed = std::move(value);
   }
   return agreed;

@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 #include <string_view>
@@ -48,8 +49,25 @@ struct ConstantBindings {
   }
 };
 
+// One call, in the module, of a function whose parameter a reader follows: the argument that binds
+// it (or the parameter's default), and the scope that argument is read in.
+struct CallSite {
+  TSNode call{};
+  TSNode argument{};
+  const Scope* scope = nullptr;
+  bool is_default = false;
+  // "`x` is images at this call of test_step", for a provenance step at `call`.
+  std::string says(std::string_view parameter, std::string_view source) const;
+};
+
 class ConstantFolder {
  public:
+  // Every call of `function` (a module-level def, or a module class's __init__) in the module with
+  // what it binds to `parameter`; nullopt when the function's name stands anywhere in the text but at
+  // its definition and these calls, when a call sits in a class, binds it through a splat or leaves
+  // it without a default, or when there are none or more than 16. Both parse modes see the same
+  // calls (python/regions.cpp include_callers keeps them).
+  std::optional<std::vector<CallSite>> call_sites(const Scope& function, const Parameter& parameter) const;
   // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`),
   // and with `imported_constants` those of the tree's own modules (`from .consts import EPS`).
   ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable* imports = nullptr,
@@ -123,6 +141,9 @@ class ConstantFolder {
   const ImportedConstants* imported_constants_ = nullptr;
   mutable const ConstantBindings* bindings_ = nullptr;
   mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_;
+  // The module's text with its comments blanked (a comment naming a function calls nothing).
+  std::string_view code_text() const;
+  mutable std::optional<std::string> code_text_;
   mutable bool forwarded_ = false;
   mutable TSNode forwarded_argument_{};  // the argument bind_value evaluates, while forwarded_
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace cudnnlint::python {
@@ -26,6 +27,23 @@ inline std::size_t string_literal_end(std::string_view text, std::size_t quote) 
     ++i;
   }
   return n;
+}
+
+// `text` with every comment blanked, byte for byte (strings kept: a name in one may still be called,
+// through getattr): positions in it are the text's.
+inline std::string blank_comments(std::string_view text) {
+  std::string out(text);
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == '#') {
+      while (i < text.size() && text[i] != '\n') out[i++] = ' ';
+    } else if (text[i] == '"' || text[i] == '\'') {
+      i = string_literal_end(text, i);
+    } else {
+      ++i;
+    }
+  }
+  return out;
 }
 
 }  // namespace cudnnlint::python

@@ -398,5 +398,31 @@ TEST(ValueFlow, AKerasHalfPolicySetInAFunctionTheModuleCalls) {
   EXPECT_TRUE(facts_both_ways(replaced(called, "    keras.mixed", "    if amp:\n        keras.mixed")).low_precision_constants.empty());
 }
 
+
+TEST(ValueFlow, AModelAndATensorHandedToAFunctionAreReadAtItsCalls) {
+  const std::string text =
+      "import numpy as np\n"
+      "import tensorflow as tf\n\n\n"
+      "class Net(tf.keras.Model):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.conv1 = tf.keras.layers.Conv2D(8, 3)\n\n"
+      "    def call(self, x, training=False):\n"
+      "        return self.conv1(x)\n\n\n"
+      "@tf.function\n"
+      "def test_step(model, x):\n"
+      "    return model(x, training=False)\n\n\n"
+      "if __name__ == '__main__':\n"
+      "    model = Net()\n"
+      "    images = np.random.randint(0, 256, size=(8, 32, 32, 3)).astype(np.uint8)\n"
+      "    print(test_step(model, images))  # test_step, named in a comment\n";
+  const FileFacts facts = facts_both_ways(text);
+  ASSERT_EQ(facts.tensor_inputs.size(), 1u);
+  EXPECT_EQ(facts.tensor_inputs[0].dtype, DType::UInt8);
+  // A second call with float32 images, the function also reached by name through getattr: unknown.
+  EXPECT_TRUE(facts_both_ways(text + "    test_step(model, images.astype(np.float32))\n").tensor_inputs.empty());
+  EXPECT_TRUE(facts_both_ways(text + "    getattr(__import__('__main__'), 'test_step')\n").tensor_inputs.empty());
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -651,6 +651,7 @@ class TypeReader {
         if (t && !t.scalar) t.steps.push_back(defined_here(node, first, r_));
         return t;
       }
+      if (Typed t = from_calls(node, depth); t) return t;
       return parameter(node);
     }
     Typed t = of(value, depth + 1);
@@ -669,6 +670,30 @@ class TypeReader {
     if (t.dtype == DType::Unknown || t.scalar) return std::nullopt;
     for (auto& step : batch->steps) t.steps.push_back(std::move(step));
     return t;
+  }
+
+  // A parameter of a module function (or of a module class's __init__) typed at every call of it in
+  // the module, all with one element type (const_eval.h call_sites): `test_step(model, images)`.
+  Typed from_calls(TSNode node, int depth) {
+    if (depth > 8) return {};
+    const auto [scope, binding] = r_.lookup(r_.text(node));
+    if (scope == nullptr || binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function)
+      return {};
+    const Parameter& parameter = scope->parameters[static_cast<std::size_t>(binding->parameter)];
+    const auto sites = r_.evaluator().folder().call_sites(*scope, parameter);
+    if (!sites) return {};
+    Typed agreed;
+    for (const CallSite& site : *sites) {
+      Typed t;
+      {
+        Resolver::ScopeVisit at(r_, site.scope);
+        t = of(site.argument, depth + 1);
+      }
+      if (!t || t.scalar || (agreed && t.dtype != agreed.dtype)) return {};
+      t.steps.push_back({r_.locate(site.call), site.says(parameter.name, r_.source())});
+      if (!agreed) agreed = std::move(t);
+    }
+    return agreed;
   }
 
   // The first parameter of a Keras layer's `call` under a float16 policy holds float16: Keras casts
@@ -1306,6 +1331,37 @@ bool model_converted_or_handed(TSNode name, TSNode use, Resolver& r) {
   return probe.weights != DType::Float32;
 }
 
+// The model a parameter names, when every call of its function in the module hands over the same
+// kind of model (`test_step(model, images)` with `model = ResNet()`), read at each call.
+std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r);
+
+std::optional<Consumer> consumer_from_calls(const Scope& function, const Parameter& parameter, Resolver& r) {
+  // Calls of calls, three deep (a recursive function hands its own parameter on).
+  thread_local int depth = 0;
+  if (depth >= 3) return std::nullopt;
+  struct Deeper {
+    Deeper() { ++depth; }
+    ~Deeper() { --depth; }
+    Deeper(const Deeper&) = delete;
+    Deeper& operator=(const Deeper&) = delete;
+  } deeper;
+  const auto sites = r.evaluator().folder().call_sites(function, parameter);
+  if (!sites) return std::nullopt;
+  std::optional<Consumer> agreed;
+  for (const CallSite& site : *sites) {
+    if (site.is_default || !is(strip(site.argument), Grammar::get().identifier)) return std::nullopt;
+    std::optional<Consumer> c;
+    {
+      Resolver::ScopeVisit at(r, site.scope);
+      c = consumer_of(site.argument, site.call, r);
+    }
+    if (!c || (agreed && (c->api != agreed->api || c->weights != agreed->weights))) return std::nullopt;
+    c->steps.push_back({r.locate(site.call), site.says(parameter.name, r.source())});
+    if (!agreed) agreed = std::move(c);
+  }
+  return agreed;
+}
+
 std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   const Grammar& g = Grammar::get();
   callee = strip(callee);
@@ -1325,11 +1381,14 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
     first->steps.push_back({r.locate(loop), "`" + std::string(r.text(callee)) + "` runs the stack's layers in order"});
     return first;
   }
-  // Cheap first: a name bound by a def, a class, an import or a parameter builds nothing here.
+  // Cheap first: a name bound by a def, a class or an import builds nothing here; a parameter is the
+  // model every call of its function hands over.
   if (const auto [scope, binding] = r.lookup(r.text(callee));
       binding == nullptr || binding->only_definition() || binding->only_parameter() ||
-      (binding->count == 1 && ts_node_is_null(binding->value)))
-    return std::nullopt;
+      (binding->count == 1 && ts_node_is_null(binding->value))) {
+    if (binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function) return std::nullopt;
+    return consumer_from_calls(*scope, scope->parameters[static_cast<std::size_t>(binding->parameter)], r);
+  }
   TSNode value = strip(definition_of(callee, r));
   if (ts_node_is_null(value)) return std::nullopt;
   // `model = resnet18().to(device).half()`: the outermost conversion decides.
