@@ -230,7 +230,8 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
 
 namespace {
 
-constexpr std::size_t kMaxCallSites = 16;  // a parameter read through more calls than this stays unknown
+constexpr std::size_t kMaxCallSites = 4;  // a parameter read through more calls than this stays unknown
+constexpr std::uint32_t kMaxConfigClassBytes = 1024;
 
 // Whether an assignment (plain or augmented, not `==`) follows `at` on its line.
 bool assignment_follows(std::string_view source, std::size_t at) {
@@ -441,6 +442,10 @@ std::optional<ConstantValue> ConstantFolder::at_call_sites(
 std::optional<ConstantValue> ConstantFolder::class_attribute(const Scope* class_scope, std::string_view key,
                                                              int depth) const {
   if (class_scope == nullptr || class_scope->kind != Scope::Kind::Class) return std::nullopt;
+  // A config class is small; the region planner parses method-less classes of at most 2 KiB of text
+  // where kept code names them (python/regions.cpp keep_bound_statements), so both modes read these.
+  if (ts_node_end_byte(class_scope->node) - ts_node_start_byte(class_scope->node) > kMaxConfigClassBytes)
+    return std::nullopt;
   const auto it = class_scope->bindings.find(key);
   if (it == class_scope->bindings.end() || !it->second.simple()) return std::nullopt;
   if (attribute_writes(locator_.source, key) != 0) return std::nullopt;

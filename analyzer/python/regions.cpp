@@ -1313,9 +1313,10 @@ class RegionPlanner {
   // The module statements and functions that call a relevant module-level function, two calls up: the
   // constant folder reads a parameter used in arithmetic (`batch_size // world_size`), and a config
   // object's members (`args.bs_mult`), from every call of its function in the module, and answers
-  // only when it sees them all (python/const_eval.h at_call_sites). Their call statements are kept
-  // (the callee's name becomes interesting after relevance has spread, so nothing else follows).
-  static constexpr std::size_t kMaxCallSites = 16;  // python/const_eval.cpp's
+  // only when it sees them all (python/const_eval.h call_sites). The callers are parsed whole; the
+  // callee's name does not become interesting, which would keep every statement naming it in the
+  // other large definitions.
+  static constexpr std::size_t kMaxCallSites = 4;  // python/const_eval.cpp's
   void include_callers() {
     std::vector<std::size_t> callees;
     for (std::size_t k = 0; k < chunks_.size(); ++k)
@@ -1332,7 +1333,6 @@ class RegionPlanner {
       for (const std::size_t k : callees) {
         if (mentions[chunks_[k].name] > kMaxCallSites + 1) continue;
         names.insert(chunks_[k].name);
-        interesting_.insert(chunks_[k].name);
       }
       if (names.empty()) break;
       std::vector<std::size_t> callers;
@@ -1340,7 +1340,9 @@ class RegionPlanner {
         if (relevant_[k] == Relevance::No && !chunks_[k].is_class &&
             std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return names.count(w) > 0; })) {
           relevant_[k] = Relevance::Yes;  // a function, or a module statement (`build(data, None)`)
-          if (chunks_[k].is_definition) callers.push_back(k);
+          if (!chunks_[k].is_definition) continue;
+          whole_[k] = true;  // parsed whole: its statements name no trigger the statement split keeps
+          callers.push_back(k);
         }
       callees = std::move(callers);
     }
@@ -1356,7 +1358,10 @@ class RegionPlanner {
     // whose attributes the constant folder reads) not kept yet.
     std::vector<std::size_t> candidates;
     auto data_class = [&](std::size_t k) {
-      return chunks_[k].is_class && !chunks_[k].name.empty() && !mentions_identifier(text_of(k), "def");
+      // Small ones only (const_eval.cpp reads classes of at most 1 KiB): a library's method-less
+      // classes are output records with long docstrings, named by every function returning one.
+      return chunks_[k].is_class && !chunks_[k].name.empty() && chunks_[k].end - chunks_[k].begin <= 2048 &&
+             !mentions_identifier(text_of(k), "def");
     };
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
       if (relevant_[k] != Relevance::No || kinds_[k] == Kind::Compound) note_kept(k);
