@@ -13,6 +13,16 @@ namespace cudnnlint {
 
 namespace {
 
+// The notes both findings share: the batch size, where the batches reach the model, its batch norm.
+void add_batch_and_model(Finding& finding, const LoaderFact& fact) {
+  loader::add_related(finding, fact.batch);
+  if (!fact.division.empty()) loader::add_related(finding, fact.divisor);
+  finding.related.push_back({*fact.feeds, "the loader's batches reach the model here"});
+  finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
+  loader::add_uses(finding, fact);
+  finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
+}
+
 // A batch size of one: every batch, not only the last, holds one sample; drop_last cannot help.
 Finding every_batch_single(const LoaderFact& fact) {
   Finding finding = make_finding(RuleId::LoaderLastBatchSingleSample, fact.call);
@@ -23,12 +33,7 @@ Finding every_batch_single(const LoaderFact& fact) {
                     "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
                     "torch 2.11.0); use a batch size of at least 2 (drop_last does not help here)";
   finding.target_note = "PyTorch: the check was measured on torch 2.11.0 (CPU and CUDA)";
-  loader::add_related(finding, fact.batch);
-  if (!fact.division.empty()) loader::add_related(finding, fact.divisor);
-  finding.related.push_back({*fact.feeds, "the loader's batches reach the model here"});
-  finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
-  loader::add_uses(finding, fact);
-  finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
+  add_batch_and_model(finding, fact);
   return finding;
 }
 
@@ -71,12 +76,7 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
     for (const auto& step : fact.dataset_size->provenance) finding.related.push_back({step.where, step.what});
     finding.related.push_back({fact.dataset_size->where, fact.dataset_text + " holds " + std::to_string(samples) +
                                                              " samples"});
-    loader::add_related(finding, fact.batch);
-    if (!fact.division.empty()) loader::add_related(finding, fact.divisor);
-    finding.related.push_back({*fact.feeds, "the loader's batches reach the model here"});
-    finding.related.push_back({*fact.single_sample_norm, "this batch norm sees one value per channel"});
-    loader::add_uses(finding, fact);
-    finding.replay.unknown = "PyTorch refuses the batch in Python before any cuDNN call";
+    add_batch_and_model(finding, fact);
     // The KB's workaround: drop the partial batch (one sample fewer per epoch).
     if (fact.call.path.ends_with(".py")) {
       Fix fix{"set drop_last=True (the last sample of each epoch is not trained on)", false, {},
