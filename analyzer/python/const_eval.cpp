@@ -261,18 +261,22 @@ std::vector<std::size_t> name_positions(std::string_view source, std::string_vie
   return out;
 }
 
-// How many times the text may write the attribute `key` of any object (`x.key = ...`, `x.key += ...`);
-// every attribute when it calls setattr or reaches a __dict__. Read from the text, comments and
-// strings included, so both parse modes see the same count and an alias's write counts too.
-std::size_t attribute_writes(std::string_view source, std::string_view key) {
-  // setattr(obj, name, value) and obj.__dict__ / vars(obj) may write any attribute.
+// Whether the text may write any attribute of any object: setattr(obj, name, value), obj.__dict__,
+// vars(obj). Read from the text, comments and strings included, as attribute_writes reads it.
+bool writes_attributes_dynamically(std::string_view source) {
   for (std::string_view writer : {"setattr", "vars"})
     for (const std::size_t at : name_positions(source, writer, false)) {
       std::size_t i = at + writer.size();
       while (i < source.size() && (source[i] == ' ' || source[i] == '\t')) ++i;
-      if (i < source.size() && source[i] == '(') return std::numeric_limits<std::size_t>::max();
+      if (i < source.size() && source[i] == '(') return true;
     }
-  if (!name_positions(source, "__dict__", true).empty()) return std::numeric_limits<std::size_t>::max();
+  return !name_positions(source, "__dict__", true).empty();
+}
+
+// How many times the text may write the attribute `key` of any object (`x.key = ...`, `x.key += ...`).
+// Read from the text, comments and strings included, so both parse modes see the same count and an
+// alias's write counts too.
+std::size_t attribute_writes(std::string_view source, std::string_view key) {
   std::size_t writes = 0;
   for (const std::size_t at : name_positions(source, key, true))
     if (assignment_follows(source, at + key.size())) ++writes;
@@ -342,6 +346,11 @@ const Scope* ConstantFolder::scope_around(TSNode node) const {
     if (is(at, g.function_definition) || is(at, g.class_definition) || is(at, g.lambda))
       if (const Scope* scope = scopes_.scope_of(at)) return scope;
   return &scopes_.module();
+}
+
+bool ConstantFolder::attributes_written_dynamically() const {
+  if (!dynamic_attribute_writes_) dynamic_attribute_writes_ = writes_attributes_dynamically(locator_.source);
+  return *dynamic_attribute_writes_;
 }
 
 std::string_view ConstantFolder::code_text() const {
@@ -448,7 +457,7 @@ std::optional<ConstantValue> ConstantFolder::class_attribute(const Scope* class_
     return std::nullopt;
   const auto it = class_scope->bindings.find(key);
   if (it == class_scope->bindings.end() || !it->second.simple()) return std::nullopt;
-  if (attribute_writes(locator_.source, key) != 0) return std::nullopt;
+  if (attributes_written_dynamically() || attribute_writes(locator_.source, key) != 0) return std::nullopt;
   auto value = fold_at_depth(it->second.value, class_scope, depth + 1, {});
   if (!value) return std::nullopt;
   TSNode statement = it->second.assignment();
@@ -508,7 +517,9 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
   if (parser_binding == nullptr || !parser_binding->simple() || parser_scope != defining ||
       !is(parser_binding->value, g.call) || !node_text(field(parser_binding->value, g.f_function), source).ends_with("ArgumentParser"))
     return std::nullopt;
-  if (source.find("set_defaults") != std::string_view::npos || attribute_writes(source, key) != 0) return std::nullopt;
+  if (source.find("set_defaults") != std::string_view::npos || attributes_written_dynamically() ||
+      attribute_writes(source, key) != 0)
+    return std::nullopt;
   std::optional<TSNode> found;
   for (const TSNode statement : named_children(scopes_.module().node)) {
     if (!is(statement, g.expression_statement)) continue;
@@ -620,7 +631,8 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
     if (class_scope->bindings.count(key) != 0) return instance_member(*callee_binding, arguments, key, depth);
   }
   // A module-level object (`Cfg = EasyDict()`) whose attribute one module statement sets.
-  if (defining != &scopes_.module() || attribute_writes(source, key) != 1) return std::nullopt;
+  if (defining != &scopes_.module() || attributes_written_dynamically() || attribute_writes(source, key) != 1)
+    return std::nullopt;
   for (const TSNode statement : named_children(scopes_.module().node)) {
     if (!is(statement, g.expression_statement)) continue;
     const TSNode assignment = ts_node_named_child(statement, 0);

@@ -144,6 +144,9 @@ class ConstantFolder {
   // The module's text with its comments blanked (a comment naming a function calls nothing).
   std::string_view code_text() const;
   mutable std::optional<std::string> code_text_;
+  // Whether the text calls setattr or vars, or reaches a __dict__ (read once per module).
+  bool attributes_written_dynamically() const;
+  mutable std::optional<bool> dynamic_attribute_writes_;
   mutable bool forwarded_ = false;
   mutable TSNode forwarded_argument_{};  // the argument bind_value evaluates, while forwarded_
 };

@@ -255,6 +255,16 @@ std::optional<double> folded_batch(const std::string& text) {
   return facts.loaders[0].batch.value->value;
 }
 
+// A division's dividend and divisor as the file's one loader folds them.
+std::pair<std::optional<double>, std::optional<double>> folded_division(const std::string& text) {
+  const FileFacts facts = facts_both_ways(text);
+  EXPECT_EQ(facts.loaders.size(), 1u) << text;
+  if (facts.loaders.size() != 1) return {};
+  const LoaderFact& loader = facts.loaders[0];
+  return {loader.batch.value ? std::optional(loader.batch.value->value) : std::nullopt,
+          loader.divisor.value ? std::optional(loader.divisor.value->value) : std::nullopt};
+}
+
 std::string replaced(std::string text, std::string_view from, std::string_view to) {
   const std::size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
@@ -300,15 +310,9 @@ TEST(ValueFlow, AnAttributeDictAndADictReadThroughAParameter) {
       "    return DataLoader(ds, batch_size=config.batch // config.subdivisions)\n\n\n"
       "def main():\n"
       "    return train(Cfg, None)\n";
-  const FileFacts facts = facts_both_ways(easy);
-  ASSERT_EQ(facts.loaders.size(), 1u);
-  ASSERT_TRUE(facts.loaders[0].batch.value && facts.loaders[0].divisor.value);
-  EXPECT_EQ(facts.loaders[0].batch.value->value, 4.0);
-  EXPECT_EQ(facts.loaders[0].divisor.value->value, 16.0);
+  EXPECT_EQ(folded_division(easy), std::pair(std::optional(4.0), std::optional(16.0)));
   // setattr may write any attribute.
-  const FileFacts written = facts_both_ways(easy + "\nsetattr(Cfg, 'batch', 64)\n");
-  ASSERT_EQ(written.loaders.size(), 1u);
-  EXPECT_FALSE(written.loaders[0].batch.value);
+  EXPECT_EQ(folded_division(easy + "\nsetattr(Cfg, 'batch', 64)\n").first, std::nullopt);
 
   const std::string dict =
       "from torch.utils.data import DataLoader\n\n"
@@ -333,15 +337,9 @@ TEST(ValueFlow, AParameterInArithmeticIsReadFromItsCallsAndOnePassedOnIsForwarde
       "    return DataLoader(images, batch_size=per_rank)\n\n\n"
       "def run():\n"
       "    return loader(None, FID_BATCH_SIZE, WORLD_SIZE)\n";
-  const FileFacts facts = facts_both_ways(text);
-  ASSERT_EQ(facts.loaders.size(), 1u);
-  ASSERT_TRUE(facts.loaders[0].batch.value && facts.loaders[0].divisor.value);
-  EXPECT_EQ(facts.loaders[0].batch.value->value, 100.0);
-  EXPECT_EQ(facts.loaders[0].divisor.value->value, 128.0);
+  EXPECT_EQ(folded_division(text), std::pair(std::optional(100.0), std::optional(128.0)));
   // Two calls that disagree: unknown.
-  const FileFacts two = facts_both_ways(text + "    loader(None, 8, 1)\n");
-  ASSERT_EQ(two.loaders.size(), 1u);
-  EXPECT_FALSE(two.loaders[0].batch.value);
+  EXPECT_EQ(folded_division(text + "    loader(None, 8, 1)\n").first, std::nullopt);
   // Passed on as it is, the batch size stays the project step's reference to follow call by call.
   const FileFacts direct = facts_both_ways(
       "from torch.utils.data import DataLoader\n\n\n"
