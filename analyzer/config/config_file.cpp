@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -84,8 +85,12 @@ std::optional<double> yaml11_number(std::string_view text) {
   static const RE2 hex(R"([-+]?0x[0-9a-fA-F_]+)");
   static const RE2 binary(R"([-+]?0b[0-1_]+)");
   static const RE2 floating(R"([-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?|\.[0-9][0-9_]*([eE][-+][0-9]+)?)");
+  static const RE2 infinity(R"([-+]?\.(inf|Inf|INF))");
+  static const RE2 not_a_number(R"(\.(nan|NaN|NAN))");
   const std::string s(text);
   if (full_match(s, integer) || full_match(s, floating)) return to_number(s);
+  if (full_match(s, infinity)) return s.front() == '-' ? -HUGE_VAL : HUGE_VAL;
+  if (full_match(s, not_a_number)) return std::numeric_limits<double>::quiet_NaN();
   if (full_match(s, hex)) return to_number(s, 16);
   if (full_match(s, binary)) return to_number(s, 2);
   if (full_match(s, octal)) return to_number(s, 8);
@@ -98,6 +103,14 @@ std::optional<double> python_literal_number(std::string_view text) {
       R"([-+]?(([0-9](_?[0-9])*)?\.[0-9](_?[0-9])*([eE][-+]?[0-9](_?[0-9])*)?|[0-9](_?[0-9])*\.?([eE][-+]?[0-9](_?[0-9])*)?))");
   if (full_match(text, decimal)) return to_number(std::string(text));
   return yaml11_number(text);  // hex, octal, binary spelled as YAML 1.1 reads them
+}
+
+std::optional<double> json_number(std::string_view text) {
+  // Python's json module also reads the JavaScript names NaN, Infinity and -Infinity.
+  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  if (text == "Infinity") return HUGE_VAL;
+  if (text == "-Infinity") return -HUGE_VAL;
+  return python_literal_number(text);
 }
 
 bool is_config_file(std::string_view path) {
@@ -199,7 +212,7 @@ class ConfigBuilder : public YAML::EventHandler {
     const bool json = doc_.format_ == ConfigDocument::Format::Json;
     if (!scalar.quoted) {
       scalar.python_number = python_literal_number(text);
-      scalar.yaml_number = json ? scalar.python_number : yaml11_number(text);
+      scalar.yaml_number = json ? json_number(text) : yaml11_number(text);
     }
     scalar.where = locate(mark, text.size() + (scalar.quoted ? 2 : 0));
     scalar.key_where = key.empty() ? scalar.where : locate(key_mark, key.size());

@@ -76,10 +76,12 @@ class ConfigDocument {
   std::string package_;
 };
 
-// The reading of a YAML 1.1 plain scalar as PyYAML's safe_load does (int or float), and as
-// Python's literal_eval does; nullopt when that reader sees a string.
+// The reading of a YAML 1.1 plain scalar as PyYAML's safe_load does (int or float, `.inf` and
+// `.nan` included), as Python's literal_eval does, and of a JSON scalar as Python's json module
+// does (`NaN`, `Infinity`); nullopt when that reader sees a string.
 std::optional<double> yaml11_number(std::string_view text);
 std::optional<double> python_literal_number(std::string_view text);
+std::optional<double> json_number(std::string_view text);
 
 bool is_config_file(std::string_view path);  // .yaml, .yml, .json
 

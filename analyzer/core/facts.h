@@ -35,6 +35,12 @@ struct ConstantValue {
 // a constant of the file itself.
 using ImportedConstants = std::map<std::string, ConstantValue, std::less<>>;
 
+// The values the tree's YAML/JSON config files give key paths the code reads (`cfg["model"]["eps"]`
+// -> "model.eps"), where every config file that sets the key agrees: the project step hands them
+// to the second extraction of a file that reads them, so that an extractor folds a config read
+// inside an expression (`range(cfg.data.size)`, `x + cfg.train.eps`) as it folds a constant.
+using ConfigConstants = std::map<std::string, ConstantValue, std::less<>>;
+
 struct Value;
 
 // A value one file cannot settle alone: the project step follows it across modules, calls

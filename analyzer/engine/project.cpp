@@ -10,9 +10,11 @@
 #include "python/frontend.h"
 #include "python/imports.h"
 #include "python/incremental_tree.h"
+#include "python/lexing.h"
 #include "python/syntax.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -126,6 +128,57 @@ bool rewrites_dest(std::string_view text, std::string_view dest) {
   return false;
 }
 
+// The key paths `text` reads off a config-like object (`cfg.data.size`, `config["train"]["eps"]`,
+// `self.cfg.MODEL.X`): those the project step looks up in the config files before a file's second
+// extraction. A read the text only seems to hold (in a string) costs a lookup, nothing more: the
+// folder reads the code itself.
+std::set<std::string> config_key_paths(std::string_view text) {
+  std::set<std::string> paths;
+  auto identifier_at = [&](std::size_t at) {
+    std::size_t end = at;
+    while (end < text.size() && is_identifier_char(text[end])) ++end;
+    return text.substr(at, end - at);
+  };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (!is_identifier_char(text[at]) || (at > 0 && (is_identifier_char(text[at - 1]) || text[at - 1] == '.'))) continue;
+    std::string_view root = identifier_at(at);
+    std::size_t next = at + root.size();
+    std::string root_text(root);
+    if (root == "self" && next + 1 < text.size() && text[next] == '.') {
+      const std::string_view attribute = identifier_at(next + 1);
+      root_text += "." + std::string(attribute);
+      root = attribute;
+      next += 1 + attribute.size();
+    }
+    if (root.empty() || !(config_like_root(root) || args_like(root))) {
+      at = next > at ? next - 1 : at;
+      continue;
+    }
+    std::vector<std::string_view> keys;
+    while (next < text.size() && keys.size() < 16) {
+      if (text[next] == '.' && next + 1 < text.size() && is_identifier_char(text[next + 1])) {
+        keys.push_back(identifier_at(next + 1));
+        next += 1 + keys.back().size();
+      } else if (text[next] == '[' && next + 2 < text.size() && (text[next + 1] == '"' || text[next + 1] == '\'')) {
+        const std::size_t close = text.find(text[next + 1], next + 2);
+        if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ']') break;
+        keys.push_back(text.substr(next + 2, close - next - 2));
+        next = close + 2;
+      } else {
+        break;
+      }
+    }
+    std::string path;
+    for (const std::string_view key : keys) {
+      path += (path.empty() ? "" : ".") + std::string(key);
+      // A single compound key off an args-like object is an argparse flag's, not a config file's.
+      if (path.find('.') != std::string::npos || (distinctive(path) && !args_like(root_text))) paths.insert(path);
+    }
+    at = next > at ? next - 1 : at;
+  }
+  return paths;
+}
+
 // float16's smallest normal number, 2^-14: the planner's small float literals lie below it.
 constexpr double kSmallestFloat16Normal = 6.103515625e-05;
 
@@ -143,6 +196,7 @@ class ProjectStep {
     const auto start = std::chrono::steady_clock::now();
     auto lap = [&, last = start]() mutable { auto now = std::chrono::steady_clock::now(); double d = std::chrono::duration<double>(now - last).count(); last = now; return d; };
     fold_imported_constants();
+    fold_config_reads();
     double a = lap();
     add_project_apis();
     double b = lap();
@@ -381,6 +435,80 @@ class ProjectStep {
   }
 
 
+  // A file that reads a config key one of the tree's YAML/JSON files sets (`range(cfg["data"]["size"])`,
+  // `x + cfg.train.eps`) is extracted again, whole, with those values: every extractor then folds a
+  // config read inside an expression as it folds a constant. A read that is an API argument as a
+  // whole (an epsilon, a batch size) is left to settle_references, which points at the config line
+  // and makes one fact per config file. Only files that name a config reader are read for keys.
+  void fold_config_reads() {
+    if (in_.config_files.empty()) return;
+    static const std::vector<std::string> reader_words{"yaml", "json", "OmegaConf", "hydra", "DictConfig"};
+    const std::vector<std::string> small_pair_words = small_pair_halves();
+    auto constants = std::make_shared<ConfigConstants>();
+    std::map<std::string, std::optional<ConstantValue>> looked_up;
+    std::vector<std::size_t> files;
+    for (std::size_t i = 0; i < results_.size(); ++i) {
+      if (!results_[i].facts && !results_[i].identifiers.may_contain_any(small_pair_words)) continue;
+      if (!results_[i].identifiers.may_contain_any(reader_words)) continue;
+      const auto source = read_quietly(in_.python_files[i], in_.pass.limits);
+      if (!source) continue;
+      bool reads = false;
+      for (const std::string& path : config_key_paths(python::blank_comments(source->text()))) {
+        auto [it, fresh] = looked_up.try_emplace(path);
+        if (fresh) it->second = config_constant(path);
+        if (!it->second) continue;
+        constants->emplace(path, *it->second);
+        reads = true;
+      }
+      if (reads) files.push_back(i);
+    }
+    if (files.empty()) return;
+    PythonPassOptions options = in_.pass;
+    options.build_filters = false;
+    options.skip_prefilter = true;
+    options.python.imported_constants = imported_constants_;
+    options.python.config_constants = constants;
+    // The region planner does not know which config reads hold numbers: such files are parsed whole.
+    options.python.mode = python::ParseMode::Full;
+    std::vector<PythonFileResult> again(in_.python_files.size());
+    run_python_pass(in_.python_files, in_.modules, files, options, again);
+    for (const std::size_t i : files) {
+      if (!again[i].facts) continue;
+      out_.bytes_parsed += again[i].bytes_parsed;
+      ++out_.files_parsed;
+      results_[i].facts = std::move(again[i].facts);
+      results_[i].diagnostics = std::move(again[i].diagnostics);
+      results_[i].cacheable = results_[i].cacheable && again[i].cacheable;
+    }
+  }
+
+  // A value as a number: written, or read from the config files (an argparse flag's
+  // `default=cfg["train"]["bs"]`, a yacs default `_C.MODEL.EPS = cfg["model"]["eps"]`).
+  std::optional<ConstantValue> value_of(const Value& value) {
+    if (value.constant) return value.constant;
+    if (value.ref && value.ref->kind == ValueRef::Kind::ConfigKey && !args_like(value.ref->root))
+      return config_constant(value.ref->target);
+    return std::nullopt;
+  }
+  std::optional<ConstantValue> default_of(const ArgumentFact& arg) {
+    return arg.default_value ? value_of(*arg.default_value) : std::nullopt;
+  }
+
+  // The one value the tree's config files give `path`, with where it is set; nullopt where none
+  // sets it or two disagree (which config a run loads is its choice).
+  std::optional<ConstantValue> config_constant(const std::string& path) {
+    const std::vector<ConfigHit> hits = config_values(path, false);
+    if (hits.empty()) return std::nullopt;
+    for (const ConfigHit& hit : hits) {
+      const bool same = hit.value == hits.front().value || (std::isnan(hit.value) && std::isnan(hits.front().value));
+      if (!same) return std::nullopt;
+    }
+    const ConfigHit& hit = hits.front();
+    ConstantValue value{hit.value, hit.scalar->text, hit.steps};
+    value.provenance.push_back({hit.scalar->where, hit.scalar->dotted() + ": " + hit.scalar->text + " is set here"});
+    return value;
+  }
+
   // ---- 1. project callables ----------------------------------------------------------------
 
   // Adds to `into` the facts of `more` it does not hold yet (the same call seen again in a later
@@ -576,6 +704,9 @@ class ProjectStep {
         settled = SettledValue{v.constant->value, v.constant->provenance};
       } else if (v.ref && v.ref->kind == ValueRef::Kind::ModuleAttribute) {
         settled = module_value(v.ref->target, depth + 1);
+      } else if (v.ref && v.ref->kind == ValueRef::Kind::ConfigKey && !args_like(v.ref->root)) {
+        // `BN_EPS = cfg["model"]["bn_eps"]`, with the one value the config files give it.
+        if (auto read = config_constant(v.ref->target)) settled = SettledValue{read->value, std::move(read->provenance)};
       }
       if (settled) settled->provenance.push_back({v.where, name + " = " + v.spelling + " is defined here"});
       return settled;
@@ -846,7 +977,7 @@ class ProjectStep {
         for (const auto& r : argparse_results)
           if (r.facts)
             for (const ArgumentFact& arg : r.facts->arguments)
-              if (arg.dest == ref.target && arg.default_value && arg.default_value->constant) flags.push_back(&arg);
+              if (arg.dest == ref.target && default_of(arg)) flags.push_back(&arg);
         const std::filesystem::path read_path(original.call.path);
         auto near = [&](auto&& same) {
           std::vector<const ArgumentFact*> out;
@@ -887,7 +1018,8 @@ class ProjectStep {
             if (!seen.insert(where_text(at) + ":" + std::to_string(at.range.begin.column)).second) continue;
             Fact fact = original;
             const std::string flag = arg.flag.empty() ? arg.dest : arg.flag;
-            settle(fact, slot, arg.default_value->constant->value, ref.spelling, arg.default_value->constant->provenance);
+            const auto value = default_of(arg);
+            settle(fact, slot, value->value, ref.spelling, value->provenance);
             S::location(fact, slot) = at;
             S::via(fact, slot) = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
                            "; passing " + flag + " on the command line overrides it";
@@ -901,7 +1033,7 @@ class ProjectStep {
       for (const auto& r : default_results)
         if (r.facts)
           for (const ConfigDefaultFact& d : r.facts->config_defaults)
-            if (d.path == ref.target) defaults.push_back(&d);
+            if (d.path == ref.target && value_of(d.value)) defaults.push_back(&d);
       const std::vector<ConfigHit> hits = config_values(ref.target, !defaults.empty());
       for (const ConfigHit& hit : hits) {
         Fact fact = original;
@@ -915,7 +1047,8 @@ class ProjectStep {
       if (hits.empty() && S::settle_from_defaults_alone)
         for (const ConfigDefaultFact* d : defaults) {
           Fact fact = original;
-          settle(fact, slot, d->value.constant->value, ref.spelling, d->value.constant->provenance);
+          const auto value = value_of(d->value);
+          settle(fact, slot, value->value, ref.spelling, value->provenance);
           S::location(fact, slot) = d->value.where;
           S::via(fact, slot) = "the default of " + d->path + " set at " + where_text(d->where) +
                          "; no config file in the analysed tree sets it";

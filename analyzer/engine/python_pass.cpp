@@ -221,6 +221,15 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
       key.add(name).add(bits);
     }
   }
+  if (o.config_constants) {
+    key.add("config constants").add(static_cast<std::uint64_t>(o.config_constants->size()));
+    for (const auto& [path, constant] : *o.config_constants) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &constant.value, sizeof bits);
+      key.add(path).add(bits);
+      for (const ProvenanceStep& step : constant.provenance) key.add(step.where.path).add(step.what);
+    }
+  }
   return key.key();
 }
 

@@ -48,6 +48,61 @@ std::optional<double> parse_integer(std::string_view digits, int base) {
   return value;
 }
 
+// Names that hold a configuration or parsed arguments in real code: cfg, config, conf, args,
+// opt/opts/options, hparams, hp, params, settings, flags/FLAGS, yacs's _C.
+bool config_like(std::string_view name) {
+  std::string lower;
+  for (char c : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (lower == "c" || lower == "_c" || lower == "hp" || lower == "hps") return true;
+  for (std::string_view word : {"cfg", "conf", "args", "opt", "hparam", "param", "setting", "flag"})
+    if (lower.find(word) != std::string::npos) return true;
+  return false;
+}
+
+
+// A config read as written: `cfg.model.eps` and `cfg["model"]["eps"]` are the object "cfg" with the
+// key path "model.eps"; `self.cfg.MODEL.X` is the object "self.cfg" with "MODEL.X". nullopt where the
+// expression is no chain of attributes and string keys off a name, or the object's name does not
+// say it holds a configuration.
+struct ConfigRead {
+  std::string root;
+  std::string path;
+  std::size_t keys = 0;
+};
+
+std::optional<ConfigRead> config_read(TSNode expression, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  std::vector<std::string> path;
+  TSNode node = expression;
+  for (int guard = 0; guard < 32; ++guard) {
+    if (is(node, g.attribute)) {
+      path.emplace_back(node_text(field(node, g.f_attribute), source));
+      node = field(node, g.f_object);
+    } else if (is(node, g.subscript)) {
+      const auto key = string_literal(field(node, g.f_subscript), source);
+      if (!key || key->empty()) return std::nullopt;
+      path.push_back(*key);
+      node = field(node, g.f_value);
+    } else {
+      break;
+    }
+  }
+  if (path.empty() || !is(node, g.identifier)) return std::nullopt;
+  ConfigRead read;
+  read.root = std::string(node_text(node, source));
+  // `self.cfg.MODEL.X`: the object is self's cfg.
+  if (read.root == "self" && path.size() >= 2) {
+    read.root += "." + path.back();
+    path.pop_back();
+  }
+  const std::string_view last_root =
+      std::string_view(read.root).substr(read.root.rfind('.') == std::string::npos ? 0 : read.root.rfind('.') + 1);
+  if (!config_like(last_root)) return std::nullopt;
+  read.keys = path.size();
+  for (auto it = path.rbegin(); it != path.rend(); ++it) read.path += (read.path.empty() ? "" : ".") + *it;
+  return read;
+}
+
 }  // namespace
 
 std::optional<double> parse_python_number(std::string_view literal) {
@@ -190,13 +245,16 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
   if (sym == g.attribute) {
     const TSNode attribute = field(node, g.f_attribute);
     if (!is(attribute, g.identifier)) return std::nullopt;
-    return member(field(node, g.f_object), node_text(attribute, source), false, scope, depth + 1, shadowed);
+    if (auto value = member(field(node, g.f_object), node_text(attribute, source), false, scope, depth + 1, shadowed))
+      return value;
+    return config_constant(node, scope, shadowed);
   }
   if (sym == g.subscript) {
     if (ts_node_named_child_count(node) != 2) return std::nullopt;  // one key, not a tuple of them
     const auto key = string_literal(field(node, g.f_subscript), source);
     if (!key) return std::nullopt;
-    return member(field(node, g.f_value), *key, true, scope, depth + 1, shadowed);
+    if (auto value = member(field(node, g.f_value), *key, true, scope, depth + 1, shadowed)) return value;
+    return config_constant(node, scope, shadowed);
   }
   if (sym == g.identifier) {
     const auto name = node_text(node, source);
@@ -667,17 +725,6 @@ bool is_framework_root(std::string_view qualified, std::span<const std::string> 
   return false;
 }
 
-// Names that hold a configuration or parsed arguments in real code: cfg, config, conf, args,
-// opt/opts/options, hparams, hp, params, settings, flags/FLAGS, yacs's _C.
-bool config_like(std::string_view name) {
-  std::string lower;
-  for (char c : name) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  if (lower == "c" || lower == "_c" || lower == "hp" || lower == "hps") return true;
-  for (std::string_view word : {"cfg", "conf", "args", "opt", "hparam", "param", "setting", "flag"})
-    if (lower.find(word) != std::string::npos) return true;
-  return false;
-}
-
 }  // namespace
 
 std::optional<std::string> string_literal(TSNode node, std::string_view source) {
@@ -748,6 +795,26 @@ std::optional<ConstantValue> ConstantFolder::module_constant(TSNode node, const 
       return value;
     }
   return std::nullopt;
+}
+
+std::optional<ConstantValue> ConstantFolder::config_constant(TSNode node, const Scope* scope,
+                                                             std::span<const std::string_view> shadowed) const {
+  if (config_constants_ == nullptr || config_constants_->empty()) return std::nullopt;
+  if (!ts_node_is_null(settled_later_) && is_argument_itself(node, settled_later_)) return std::nullopt;
+  auto read = config_read(node, locator_.source);
+  if (!read) return std::nullopt;
+  const std::string_view object = std::string_view(read->root).substr(0, read->root.find('.'));
+  if (std::find(shadowed.begin(), shadowed.end(), object) != shadowed.end()) return std::nullopt;
+  // An imported module is no config object (`from . import constants as C`), except a config object
+  // imported from another module and read two keys deep (`from pycls.core.config import cfg`).
+  if (imports_ != nullptr && read->root.find('.') == std::string::npos && read->keys < 2 &&
+      imported_name(scopes_, *imports_, object, scope))
+    return std::nullopt;
+  const auto it = config_constants_->find(read->path);
+  if (it == config_constants_->end()) return std::nullopt;
+  ConstantValue value = it->second;
+  value.spelling = std::string(node_text(node, locator_.source));
+  return value;
 }
 
 std::optional<std::string_view> ValueEvaluator::imported(std::string_view name, const Scope* scope) const {
@@ -829,40 +896,16 @@ std::optional<ValueRef> ValueEvaluator::self_attribute_ref(TSNode attribute, con
 }
 
 std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scope* scope, bool imported_root) const {
-  const Grammar& g = Grammar::get();
-  const std::string_view source = locator_.source;
-  std::vector<std::string> path;
-  TSNode node = expression;
-  for (int guard = 0; guard < 32; ++guard) {
-    if (is(node, g.attribute)) {
-      path.emplace_back(node_text(field(node, g.f_attribute), source));
-      node = field(node, g.f_object);
-    } else if (is(node, g.subscript)) {
-      const auto key = string_literal(field(node, g.f_subscript), source);
-      if (!key || key->empty()) return std::nullopt;
-      path.push_back(*key);
-      node = field(node, g.f_value);
-    } else {
-      break;
-    }
-  }
-  if (path.empty() || !is(node, g.identifier)) return std::nullopt;
-  std::string root(node_text(node, source));
-  // `self.cfg.MODEL.X`: the object is self's cfg.
-  if (root == "self" && path.size() >= 2) {
-    root += "." + path.back();
-    path.pop_back();
-  }
-  const std::string_view last_root = std::string_view(root).substr(root.rfind('.') == std::string::npos ? 0 : root.rfind('.') + 1);
-  if (!config_like(last_root)) return std::nullopt;
+  auto read = config_read(expression, locator_.source);
+  if (!read) return std::nullopt;
   // An imported module is not a config object (`tf.config.x`, `from . import constants as C`).
-  if (!imported_root && root.find('.') == std::string::npos) {
-    if (imported(root, scope)) return std::nullopt;
+  if (!imported_root && read->root.find('.') == std::string::npos) {
+    if (imported(read->root, scope)) return std::nullopt;
   }
   ValueRef ref;
   ref.kind = ValueRef::Kind::ConfigKey;
-  for (auto it = path.rbegin(); it != path.rend(); ++it) ref.target += (ref.target.empty() ? "" : ".") + *it;
-  ref.root = std::move(root);
+  ref.target = std::move(read->path);
+  ref.root = std::move(read->root);
   return ref;
 }
 
@@ -936,7 +979,10 @@ Value ValueEvaluator::evaluate(TSNode expression, const Scope* scope, std::span<
   Value value;
   value.where = locator_.locate(expression);
   value.spelling = std::string(node_text(expression, locator_.source));
-  value.constant = folder_.fold(expression, scope, shadowed);
+  {
+    const ConstantFolder::ConfigReadSettledLater later(folder_, expression);
+    value.constant = folder_.fold(expression, scope, shadowed);
+  }
   if (value.constant) return value;
   // `self.eps` set to a constant in __init__ folds too.
   if (const SelfAttribute* set = self_attribute(expression, scope)) {

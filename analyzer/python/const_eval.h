@@ -69,10 +69,13 @@ class ConstantFolder {
   // calls (python/regions.cpp include_callers keeps them).
   std::optional<std::vector<CallSite>> call_sites(const Scope& function, const Parameter& parameter) const;
   // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`),
-  // and with `imported_constants` those of the tree's own modules (`from .consts import EPS`).
+  // and with `imported_constants` those of the tree's own modules (`from .consts import EPS`); with
+  // `config_constants`, a config read (`cfg["data"]["size"]`) folds to the value the config files give.
   ConstantFolder(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable* imports = nullptr,
-                 const ImportedConstants* imported_constants = nullptr)
-      : locator_(locator), scopes_(scopes), imports_(imports), imported_constants_(imported_constants) {}
+                 const ImportedConstants* imported_constants = nullptr,
+                 const ConfigConstants* config_constants = nullptr)
+      : locator_(locator), scopes_(scopes), imports_(imports), imported_constants_(imported_constants),
+        config_constants_(config_constants) {}
 
   // Folds `expression` as seen from `scope`; nullopt when it is not a compile-time number.
   // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
@@ -100,6 +103,23 @@ class ConstantFolder {
     bool saved_;
     TSNode saved_argument_;
   };
+  // While one lives, `read` itself does not fold from the config files: an argument that is a config
+  // read as a whole is the project step's to settle, at the config line, once per config file that
+  // sets it (ValueEvaluator::evaluate). Config reads inside it still fold.
+  class ConfigReadSettledLater {
+   public:
+    ConfigReadSettledLater(const ConstantFolder& folder, TSNode read)
+        : folder_(folder), saved_(folder.settled_later_) {
+      folder_.settled_later_ = read;
+    }
+    ~ConfigReadSettledLater() { folder_.settled_later_ = saved_; }
+    ConfigReadSettledLater(const ConfigReadSettledLater&) = delete;
+    ConfigReadSettledLater& operator=(const ConfigReadSettledLater&) = delete;
+
+   private:
+    const ConstantFolder& folder_;
+    TSNode saved_;
+  };
   // The bindings read first while set (null: none); Resolver::BindingsVisit sets them for a while.
   const ConstantBindings* bindings() const { return bindings_; }
   void set_bindings(const ConstantBindings* bindings) const { bindings_ = bindings; }
@@ -116,6 +136,9 @@ class ConstantFolder {
   std::optional<ConstantValue> member(TSNode object, std::string_view key, bool item, const Scope* scope, int depth,
                                       std::span<const std::string_view> shadowed) const;
   std::optional<ConstantValue> class_attribute(const Scope* class_scope, std::string_view key, int depth) const;
+  // A config read (`cfg.data.size`, `cfg["data"]["size"]`) whose key path the config files give one value.
+  std::optional<ConstantValue> config_constant(TSNode node, const Scope* scope,
+                                               std::span<const std::string_view> shadowed) const;
   std::optional<ConstantValue> argparse_default(TSNode parse_call, const Scope* defining, std::string_view key,
                                                 int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
@@ -139,6 +162,8 @@ class ConstantFolder {
   const ScopeTree& scopes_;
   const ImportTable* imports_ = nullptr;
   const ImportedConstants* imported_constants_ = nullptr;
+  const ConfigConstants* config_constants_ = nullptr;
+  mutable TSNode settled_later_{};  // ConfigReadSettledLater's read
   mutable const ConstantBindings* bindings_ = nullptr;
   mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_;
   // The module's text with its comments blanked (a comment naming a function calls nothing).
@@ -156,8 +181,10 @@ class ValueEvaluator {
  public:
   ValueEvaluator(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports,
                  std::string module, std::span<const std::string> framework_roots,
-                 const ImportedConstants* imported_constants = nullptr)
-      : locator_(locator), scopes_(scopes), imports_(imports), folder_(locator, scopes, &imports, imported_constants),
+                 const ImportedConstants* imported_constants = nullptr,
+                 const ConfigConstants* config_constants = nullptr)
+      : locator_(locator), scopes_(scopes), imports_(imports),
+        folder_(locator, scopes, &imports, imported_constants, config_constants),
         module_(std::move(module)), framework_roots_(framework_roots) {}
 
   const ConstantFolder& folder() const { return folder_; }

@@ -222,7 +222,8 @@ void extract_facts(TSNode root, const NodeLocator& locator, const ApiTable& tabl
   if (options.config_defaults) extractors.push_back(&config_defaults);
 
   const std::vector<std::string> roots = framework_roots(table);
-  Resolver resolver(locator, scopes, imports, table, options.module, roots, facts, options.imported_constants.get());
+  Resolver resolver(locator, scopes, imports, table, options.module, roots, facts, options.imported_constants.get(),
+                    options.config_constants.get());
   resolver.run(root, extractors, region);
 }
 

@@ -48,6 +48,8 @@ struct PythonOptions {
   std::shared_ptr<const ParsedSource> parsed;
   // The tree's constants this file imports (the project step's second extraction); may be null.
   std::shared_ptr<const ImportedConstants> imported_constants;
+  // The config files' values of the key paths this file reads (the project step's second extraction).
+  std::shared_ptr<const ConfigConstants> config_constants;
 };
 
 struct PythonAnalysis {

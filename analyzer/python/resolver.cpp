@@ -42,9 +42,11 @@ ArgBinding bind_arg(const ApiArg& arg, const CallArgs& args, int shift) {
 
 Resolver::Resolver(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports,
                    const ApiTable& table, std::string module, std::span<const std::string> framework_roots,
-                   FileFacts& out, const ImportedConstants* imported_constants)
+                   FileFacts& out, const ImportedConstants* imported_constants,
+                   const ConfigConstants* config_constants)
     : locator_(locator), source_(locator.source), scopes_(scopes), imports_(imports), table_(table),
-      module_(std::move(module)), evaluator_(locator, scopes, imports, module_, framework_roots, imported_constants),
+      module_(std::move(module)),
+      evaluator_(locator, scopes, imports, module_, framework_roots, imported_constants, config_constants),
       out_(out),
       g_(Grammar::get()) {}
 

@@ -104,7 +104,8 @@ class Resolver {
  public:
   Resolver(const NodeLocator& locator, const ScopeTree& scopes, const ImportTable& imports, const ApiTable& table,
            std::string module, std::span<const std::string> framework_roots, FileFacts& out,
-           const ImportedConstants* imported_constants = nullptr);
+           const ImportedConstants* imported_constants = nullptr,
+           const ConfigConstants* config_constants = nullptr);
 
   // Walks the module (what `region` keeps of it), handing every resolved use to the
   // extractors that handle it.

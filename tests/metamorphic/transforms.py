@@ -944,8 +944,8 @@ def yaml_scalar(text):
 
 
 def hoist_yaml_config(src, sites, uid=0, **_):
-    """Each numeric literal on a flagged line moved into a `config.yaml` beside the variant, loaded with
-    `cfg = yaml.safe_load(open(<beside this file>/config.yaml))` after the imports and read as
+    """Each numeric literal on a flagged line moved into a `mm_v<uid>.yaml` beside the variant, loaded with
+    `cfg = yaml.safe_load(open(<beside this file>/mm_v<uid>.yaml))` after the imports and read as
     `cfg["mm_v<uid>"]["c14_0"]` (the analyzer documents `cfg["model"]["bn_eps"]` and ties a value to
     code by its key path: the first key is unique across the batch). Floats are written as YAML 1.1
     floats (`1.0e-09`), which PyYAML reads as numbers. The config a run loads is a run-time choice
@@ -957,19 +957,22 @@ def hoist_yaml_config(src, sites, uid=0, **_):
     if isinstance(hoisted, Skip):
         return hoisted
     ed, defs, touched = hoisted
+    # One file per variant module (`mm_v12.yaml`): two modules of a value project in one folder must
+    # not overwrite each other's config.
+    file_name = f"{top}.yaml"
     config = ["# Values hoisted by the metamorphic harness.", f"{top}:"]
     also_in = defaultdict(set)
     for name, text, s in defs:
         config.append(f"  {name}: {yaml_scalar(text)}")
-        also_in[s].add(("config.yaml", len(config)))
+        also_in[s].add((file_name, len(config)))
     lines = ["import os", "", "import yaml", "",
-             f'{cfg} = yaml.safe_load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "config.yaml")))']
+             f'{cfg} = yaml.safe_load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "{file_name}")))']
     if not insert_at_header(ed, lines):
         return Skip("empty module")
     text, line_map = ed.render()
     runtime = {s: "the value now comes from a config file, and which one a run loads is a run-time choice"
                for s, t in touched.items() if t is None}
-    return Variant(text, line_map, touched, extra_files={"config.yaml": "\n".join(config) + "\n"},
+    return Variant(text, line_map, touched, extra_files={file_name: "\n".join(config) + "\n"},
                    also_in=dict(also_in), edited={n for n, e in ed.char_edits.items() if e}, runtime=runtime)
 
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace cudnnlint::config {
 namespace {
 
@@ -26,6 +28,24 @@ TEST(ConfigNumbers, YamlOneOneAgainstLiteralEval) {
   EXPECT_DOUBLE_EQ(*python_literal_number("-1e-3"), -1e-3);
   EXPECT_FALSE(python_literal_number("abc").has_value());
   EXPECT_FALSE(yaml11_number("").has_value());
+}
+
+TEST(ConfigNumbers, InfinityAndNaNAsEachReaderSpellsThem) {
+  // PyYAML 6.0.3: .inf, +.inf, -.Inf, .INF and .NaN are floats; -.nan and inf are strings.
+  EXPECT_EQ(*yaml11_number(".inf"), HUGE_VAL);
+  EXPECT_EQ(*yaml11_number("+.Inf"), HUGE_VAL);
+  EXPECT_EQ(*yaml11_number("-.INF"), -HUGE_VAL);
+  EXPECT_TRUE(std::isnan(*yaml11_number(".NaN")));
+  EXPECT_FALSE(yaml11_number("-.nan").has_value());
+  EXPECT_FALSE(yaml11_number("inf").has_value());
+  EXPECT_FALSE(yaml11_number(".Nan").has_value());
+  // Python's json module: NaN, Infinity, -Infinity.
+  EXPECT_TRUE(std::isnan(*json_number("NaN")));
+  EXPECT_EQ(*json_number("-Infinity"), -HUGE_VAL);
+  EXPECT_FALSE(json_number("nan").has_value());
+  const auto doc = parse_ok("c.json", R"({"model": {"bn_eps": NaN}})");
+  ASSERT_NE(doc.find("model.bn_eps"), nullptr);
+  EXPECT_TRUE(std::isnan(*doc.find("model.bn_eps")->yaml_number));
 }
 
 TEST(ConfigNumbers, AMegabyteScalarIsMatchedWithoutRecursion) {

@@ -88,7 +88,8 @@ void ConfigDefaultsExtractor::on_assignment(TSNode assignment, Resolver& r) {
   }
   fact.where = r.locate(assignment);
   fact.value = r.evaluate(right);
-  if (!fact.value.constant) return;  // only numbers can settle a read
+  // Only numbers can settle a read: written, or read from a config file (the project step's).
+  if (!fact.value.constant && !(fact.value.ref && fact.value.ref->kind == ValueRef::Kind::ConfigKey)) return;
   r.out().config_defaults.push_back(std::move(fact));
 }
 

@@ -1669,7 +1669,8 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
   // The constant: a number below float16's smallest normal, written or named.
   auto small = [&](TSNode node) -> std::optional<ConstantValue> {
     node = strip(node);
-    if (!(is(node, g.float_) || is(node, g.identifier) || is(node, g.attribute))) return std::nullopt;
+    if (!(is(node, g.float_) || is(node, g.identifier) || is(node, g.attribute) ||
+          is(node, g.subscript))) return std::nullopt;
     auto folded = r.fold(node);
     if (!folded || !(folded->value > 0.0) || folded->value >= smallest_normal(DType::Float16)) return std::nullopt;
     return folded;
