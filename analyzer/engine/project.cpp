@@ -775,6 +775,58 @@ class ProjectStep {
     collect_config_leaves<LoaderFact>();
     settle_family<NormalizationFact>();
     settle_family<LoaderFact>();
+    inherit_loader_context();
+  }
+
+  // A loader made through a project function (`def train(bs=33): ... DataLoader(data, batch_size=bs)`
+  // called as `train()`) is a fact of the call, with the batch size the call gives. What the
+  // function's own body fixes about that loader (its dataset, drop_last, the model its batches
+  // feed) is the inner loader's, which the function's call does not repeat; and it is reported at
+  // the inner loader, the call a note.
+  void inherit_loader_context() {
+    std::vector<const LoaderFact*> inner;
+    for (const auto& r : results_)
+      if (r.facts)
+        for (const LoaderFact& f : r.facts->loaders) inner.push_back(&f);
+    auto holding = [&](const Location& where) -> const LoaderFact* {
+      for (const LoaderFact* f : inner)
+        if (f->call.path == where.path && f->call.range.begin.byte_offset <= where.range.begin.byte_offset &&
+            where.range.begin.byte_offset < f->call.range.end.byte_offset)
+          return f;
+      return nullptr;
+    };
+    std::vector<std::pair<LoaderFact*, const LoaderFact*>> inherits;
+    for (auto& r : results_) {
+      if (!r.facts) continue;
+      for (LoaderFact& fact : r.facts->loaders) {
+        if (fact.uses.empty()) continue;
+        const LoaderFact* from = nullptr;
+        for (const ProvenanceStep& step : fact.uses)
+          if ((from = holding(step.where)) != nullptr && from != &fact) break;
+        if (from != nullptr && from != &fact) inherits.emplace_back(&fact, from);
+      }
+    }
+    for (auto [fact, from] : inherits) {
+      // Reported where the loader is made, as without the function; the call is a note already.
+      fact->call = from->call;
+      fact->spelled_as = from->spelled_as;
+      if (!fact->dataset_size && from->dataset_size) {
+        fact->dataset_size = from->dataset_size;
+        fact->dataset_text = from->dataset_text;
+      }
+      if (!fact->drop_last && from->drop_last) {
+        fact->drop_last = from->drop_last;
+        fact->drop_param = from->drop_param;
+        fact->drop_location = from->drop_location;
+      }
+      if (!fact->single_sample_norm && from->single_sample_norm) {
+        fact->single_sample_norm = from->single_sample_norm;
+        fact->single_sample_norm_text = from->single_sample_norm_text;
+        fact->feeds = from->feeds;
+        fact->feeds_text = from->feeds_text;
+      }
+      if (fact->guard.empty()) fact->guard = from->guard;
+    }
   }
 
   const config::ConfigDocument* document(std::size_t index) {

@@ -319,6 +319,27 @@ std::vector<std::size_t> name_positions(std::string_view source, std::string_vie
   return out;
 }
 
+// Whether the identifier at `at` follows `word` (`def`, `self.`), spaces and tabs aside.
+bool preceded_by_word(std::string_view source, std::size_t at, std::string_view word) {
+  while (at > 0 && (source[at - 1] == ' ' || source[at - 1] == '\t')) --at;
+  if (word.back() == '.') {
+    if (at == 0 || source[at - 1] != '.') return false;
+    word.remove_suffix(1);
+    --at;
+    while (at > 0 && (source[at - 1] == ' ' || source[at - 1] == '\t')) --at;
+  }
+  if (at < word.size() || source.substr(at - word.size(), word.size()) != word) return false;
+  return at == word.size() || !is_identifier_char(source[at - word.size() - 1]);
+}
+
+// Whether the name at `at` stands in the base list of a class header (`class Sub(Base):`).
+bool in_class_header(std::string_view source, std::size_t at) {
+  const std::size_t line = source.rfind('\n', at) == std::string_view::npos ? 0 : source.rfind('\n', at) + 1;
+  std::string_view head = source.substr(line, at - line);
+  while (!head.empty() && (head.front() == ' ' || head.front() == '\t')) head.remove_prefix(1);
+  return head.starts_with("class ") && head.find('(') != std::string_view::npos;
+}
+
 // Whether the text may write any attribute of any object: setattr(obj, name, value), obj.__dict__,
 // vars(obj). Read from the text, comments and strings included, as attribute_writes reads it.
 bool writes_attributes_dynamically(std::string_view source) {
@@ -445,9 +466,10 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
   if (parameter.kind != Parameter::Kind::Normal) return std::nullopt;
   const Scope* parent = function.parent;
   if (parent == nullptr) return std::nullopt;
+  if (parent->kind == Scope::Kind::Class && function.name != "__init__") return method_call_sites(function, parameter);
   // A module-level def is called by its name; a module-level class's __init__ by the class's.
   const Scope* callee_scope = &function;
-  if (parent->kind == Scope::Kind::Class && function.name == "__init__") callee_scope = parent;
+  if (parent->kind == Scope::Kind::Class) callee_scope = parent;
   else if (parent->kind != Scope::Kind::Module) return std::nullopt;
   if (callee_scope->parent != &scopes_.module() || callee_scope->name.empty()) return std::nullopt;
   const std::string_view callee = callee_scope->name;
@@ -476,6 +498,75 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
     sites.push_back(CallSite{call, *argument, use_default ? parent : at, use_default});
   }
   return sites;
+}
+
+std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Scope& method,
+                                                                       const Parameter& parameter) const {
+  // A method of a module-level class called only as `self.name(...)` from the class's own methods.
+  // A dunder is called by Python itself (`__call__`), and any other mention of the name (`obj.name`,
+  // a subclass's override, a string) may pass something else.
+  const Scope& owner = *method.parent;
+  if (owner.parent != &scopes_.module() || owner.name.empty() || method.name.empty() || method.name.starts_with("__"))
+    return std::nullopt;
+  if (method.parameters.empty() || method.parameters.front().kind != Parameter::Kind::Self) return std::nullopt;
+  const auto own = owner.bindings.find(method.name);
+  if (own == owner.bindings.end() || !own->second.only_definition()) return std::nullopt;
+  // Read from the text, so that both parse modes refuse alike: the class is subclassed nowhere,
+  // and the method's name stands only in `def name` and `self.name`.
+  const std::string_view code = code_text();
+  for (const std::size_t at : name_positions(code, owner.name, false))
+    if (in_class_header(code, at)) return std::nullopt;
+  std::size_t self_mentions = 0;
+  for (const std::size_t at : name_positions(code, method.name, false))
+    if (!preceded_by_word(code, at, "def")) return std::nullopt;
+  for (const std::size_t at : name_positions(code, method.name, true)) {
+    if (!preceded_by_word(code, at, "self.")) return std::nullopt;
+    ++self_mentions;
+  }
+  const std::vector<TSNode>& all_calls = self_calls_named(method.name);
+  if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed
+  std::vector<CallSite> sites;
+  for (const TSNode call : all_calls) {
+    const Scope* at = scope_around(call);
+    const Scope* caller = at;
+    while (caller != nullptr && caller->kind != Scope::Kind::Function) caller = caller->parent;
+    if (caller == nullptr || caller->parent == nullptr || caller->parent->kind != Scope::Kind::Class)
+      return std::nullopt;
+    if (caller->parent != &owner) continue;  // another class's own method of that name
+    if (sites.size() == kMaxCallSites) return std::nullopt;
+    bool use_default = false;
+    const auto argument = argument_for(call, parameter, locator_.source, use_default);
+    if (!argument) return std::nullopt;
+    sites.push_back(CallSite{call, *argument, use_default ? &owner : at, use_default});
+  }
+  if (sites.empty()) return std::nullopt;
+  return sites;
+}
+
+const std::vector<TSNode>& ConstantFolder::self_calls_named(std::string_view name) const {
+  if (!self_calls_) {
+    self_calls_.emplace();
+    const Grammar& g = Grammar::get();
+    TSTreeCursor cursor = ts_tree_cursor_new(scopes_.module().node);
+    for (bool more = true; more;) {
+      const TSNode node = ts_tree_cursor_current_node(&cursor);
+      if (is(node, g.call))
+        if (const TSNode callee = field(node, g.f_function); is(callee, g.attribute))
+          if (const TSNode object = field(callee, g.f_object);
+              is(object, g.identifier) && node_text(object, locator_.source) == "self")
+            (*self_calls_)[node_text(field(callee, g.f_attribute), locator_.source)].push_back(node);
+      if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+      while (!ts_tree_cursor_goto_next_sibling(&cursor))
+        if (!ts_tree_cursor_goto_parent(&cursor)) {
+          more = false;
+          break;
+        }
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+  static const std::vector<TSNode> none;
+  const auto it = self_calls_->find(name);
+  return it == self_calls_->end() ? none : it->second;
 }
 
 std::string CallSite::says(std::string_view parameter, std::string_view source) const {

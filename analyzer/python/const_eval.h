@@ -62,10 +62,11 @@ struct CallSite {
 
 class ConstantFolder {
  public:
-  // Every call of `function` (a module-level def, or a module class's __init__) in the module with
-  // what it binds to `parameter`; nullopt when the function's name stands anywhere in the text but at
-  // its definition and these calls, when a call sits in a class, binds it through a splat or leaves
-  // it without a default, or when there are none or more than 16. Both parse modes see the same
+  // Every call of `function` (a module-level def, a module class's __init__, or a method of one that
+  // only its class's methods call, as `self.name(...)`) in the module with what it binds to
+  // `parameter`; nullopt when the function's name stands anywhere in the text but at its definition
+  // and these calls, when a call sits in a class (a method's: outside its class), binds it through a
+  // splat or leaves it without a default, or when there are none or more than kMaxCallSites. Both parse modes see the same
   // calls (python/regions.cpp include_callers keeps them).
   std::optional<std::vector<CallSite>> call_sites(const Scope& function, const Parameter& parameter) const;
   // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`),
@@ -158,6 +159,9 @@ class ConstantFolder {
   const Scope* scope_around(TSNode node) const;
   // The calls in the module whose callee is the plain name `name` (indexed on first use).
   const std::vector<TSNode>& calls_named(std::string_view name) const;
+  // The calls `self.name(...)` in the module (indexed on first use).
+  const std::vector<TSNode>& self_calls_named(std::string_view name) const;
+  std::optional<std::vector<CallSite>> method_call_sites(const Scope& method, const Parameter& parameter) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
   const ImportTable* imports_ = nullptr;
@@ -165,7 +169,7 @@ class ConstantFolder {
   const ConfigConstants* config_constants_ = nullptr;
   mutable TSNode settled_later_{};  // ConfigReadSettledLater's read
   mutable const ConstantBindings* bindings_ = nullptr;
-  mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_;
+  mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_, self_calls_;
   // The module's text with its comments blanked (a comment naming a function calls nothing).
   std::string_view code_text() const;
   mutable std::optional<std::string> code_text_;
