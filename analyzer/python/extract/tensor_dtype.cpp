@@ -122,6 +122,37 @@ DType conversion_method(std::string_view method) {
   return DType::Unknown;
 }
 
+// The element type a call converts a model's weights to: `.half()`, `.to(torch.float16)`,
+// `.to(dtype=torch.float16)`, `.to("cuda", torch.float16)`; Unknown for any other call.
+DType model_conversion(TSNode call, Resolver& r) {
+  const std::string method = method_of(call, r);
+  if (method != "to") return conversion_method(method);
+  const CallArgs args = args_of(call, r);
+  if (const TSNode dtype = keyword(args, "dtype"); !ts_node_is_null(dtype)) return dtype_named(dtype, r);
+  for (std::size_t i = 0; i < std::min<std::size_t>(args.positional.size(), 2); ++i)
+    if (const DType d = dtype_named(args.positional[i], r); d != DType::Unknown) return d;
+  return DType::Unknown;
+}
+
+// The conversion to float16 of a layer that the module class `callee` names keeps as an attribute
+// (`self.fc = nn.Linear(16, 4).half()` in its __init__, set once); null when it holds none.
+TSNode half_submodule(TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (!is(callee, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope == nullptr || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.class_definition))
+    return {};
+  const Scope* model = r.scope_of(binding->definition);
+  if (model == nullptr) return {};
+  for (const auto& [name, set] : model->self_attributes) {
+    if (set.count != 1 || set.method == nullptr || set.method->name != "__init__") continue;
+    const TSNode value = strip(set.value);
+    if (is(value, g.call) && model_conversion(value, r) == DType::Float16) return value;
+  }
+  return {};
+}
+
 // Methods whose result has the receiver's element type.
 bool keeps_dtype(std::string_view method) {
   static constexpr std::string_view kept[] = {
@@ -1305,11 +1336,7 @@ void apply_conversions(Consumer& c, std::string_view name, TSNode scope_node, TS
     for (TSNode at = use; !ts_node_is_null(at); at = ts_node_parent(at))
       if (ts_node_eq(at, block)) encloses = true;
   }
-  const std::string method(r.text(field(field(converting, g.f_function), g.f_attribute)));
-  DType d = conversion_method(method);
-  if (method == "to") d = dtype_named(positional_or_keyword(args_of(converting, r), 0, "dtype"), r);
-  if (!ts_node_is_null(keyword(args_of(converting, r), "dtype")))
-    d = dtype_named(keyword(args_of(converting, r), "dtype"), r);
+  const DType d = model_conversion(converting, r);
   if (!encloses || d == DType::Unknown || !is_floating(d)) {
     c.weights = DType::Unknown;
     return;
@@ -1437,40 +1464,123 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   return c;
 }
 
-// Whether the indented line at `line` is a statement of a module-level function's own body (four
-// spaces or one tab in, not under an `if` or a loop of it) whose function the module calls by name:
-// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`.
-bool runs_when_module_runs(std::string_view text, std::size_t line) {
-  const std::string_view indent = text.substr(line, text.substr(line).find_first_not_of(" \t"));
-  if (indent != "    " && indent != "\t") return false;
-  // The header of the function: the last line above at column 0 that is code.
+// The leading spaces and tabs of the line starting at `line`.
+std::string_view indent_of(std::string_view text, std::size_t line) {
+  const std::size_t end = text.find_first_not_of(" \t", line);
+  return text.substr(line, (end == std::string_view::npos ? text.size() : end) - line);
+}
+
+// The start of the nearest code line above `line` indented less than it (its block's header);
+// npos when there is none.
+std::size_t header_above(std::string_view text, std::size_t line, std::size_t indent) {
   std::size_t at = line;
   while (at > 0) {
     const std::size_t newline = at >= 2 ? text.rfind('\n', at - 2) : std::string_view::npos;
     const std::size_t start = newline == std::string_view::npos ? 0 : newline + 1;
     at = start;
-    const char first = text[start];
-    if (first == ' ' || first == '\t' || first == '\n' || first == '\r' || first == '#') {
-      if (start == 0) return false;
-      continue;
+    const std::string_view own = indent_of(text, start);
+    const std::size_t code = start + own.size();
+    const bool blank = code >= text.size() || text[code] == '\n' || text[code] == '\r' || text[code] == '#';
+    if (!blank && own.size() < indent) return start;
+    if (start == 0) break;
+  }
+  return std::string_view::npos;
+}
+
+// Whether the line at `line` runs when the module runs: module code at column 0 (or under `if
+// __name__ == "__main__":`), or a statement of a function's own body (one level in, not under an
+// `if` or a loop of it) whose function a line that runs calls by name, nested functions included:
+// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`.
+bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 0) {
+  if (depth > 4) return false;
+  const std::string_view indent = indent_of(text, line);
+  if (indent.empty()) return true;
+  const std::size_t start = header_above(text, line, indent.size());
+  if (start == std::string_view::npos) return false;
+  const std::string_view header_indent = indent_of(text, start);
+  const std::string_view step = indent.substr(header_indent.size());
+  if (step != "    " && step != "\t") return false;
+  std::string_view header = text.substr(start + header_indent.size());
+  header = header.substr(0, header.find('\n'));
+  if (header_indent.empty() && (header.starts_with("if __name__ == \"__main__\"") ||
+                                header.starts_with("if __name__ == '__main__'")))
+    return true;
+  if (header.starts_with("async ")) header.remove_prefix(6);
+  if (!header.starts_with("def ")) return false;  // under a class, an if, a loop
+  header.remove_prefix(4);
+  const std::string_view name = header.substr(0, header.find_first_of(" ("));
+  if (name.empty() || !is_identifier(name)) return false;
+  // A call of it: the name followed by '(' where it is not defined or an attribute, on a line that
+  // runs itself.
+  for (std::size_t call = text.find(name); call != std::string_view::npos; call = text.find(name, call + 1)) {
+    if (call > 0 && (is_identifier_char(text[call - 1]) || text[call - 1] == '.')) continue;
+    const std::size_t after = call + name.size();
+    if (after >= text.size() || text[after] != '(') continue;
+    if (call >= 4 && text.substr(call - 4, 4) == "def ") continue;
+    const std::size_t call_line = text.rfind('\n', call) == std::string_view::npos ? 0 : text.rfind('\n', call) + 1;
+    if (call_line == line) continue;
+    if (runs_when_module_runs(text, call_line, depth + 1)) return true;
+  }
+  return false;
+}
+
+// Whether a division by the name `name` stands in `node` (nested definitions aside).
+bool divides_by(TSNode node, std::string_view name, Resolver& r, int& budget) {
+  const Grammar& g = Grammar::get();
+  std::vector<TSNode> pending{node};
+  while (!pending.empty() && budget-- > 0) {
+    const TSNode at = pending.back();
+    pending.pop_back();
+    if (is(at, g.function_definition) || is(at, g.class_definition) || is(at, g.lambda)) continue;
+    if (is(at, g.binary_operator) && r.text(field(at, g.f_operator)) == "/") {
+      const TSNode divisor = strip(field(at, g.f_right));
+      if (is(divisor, g.identifier) && r.text(divisor) == name) return true;
     }
-    const std::string_view header = text.substr(start, text.find('\n', start) - start);
-    std::string_view rest = header;
-    if (rest.starts_with("async ")) rest.remove_prefix(6);
-    if (!rest.starts_with("def ")) return false;  // module code or a class at column 0 above
-    rest.remove_prefix(4);
-    const std::size_t name_end = rest.find_first_of(" (");
-    const std::string_view name = rest.substr(0, name_end);
-    if (name.empty() || !is_identifier(name)) return false;
-    // A call of it: the name followed by '(' where it is not defined or an attribute.
-    for (std::size_t call = text.find(name); call != std::string_view::npos; call = text.find(name, call + 1)) {
-      if (call > 0 && (is_identifier_char(text[call - 1]) || text[call - 1] == '.')) continue;
-      const std::size_t after = call + name.size();
-      if (after >= text.size() || text[after] != '(') continue;
-      if (call >= 4 && text.substr(call - 4, 4) == "def ") continue;
-      return true;
-    }
+    for (const TSNode child : named_children(at)) pending.push_back(child);
+  }
+  return false;
+}
+
+// Whether the statement binds `name` anew (`name = ...`, `name, x = ...`, `for name in ...`).
+bool rebinds(TSNode statement, std::string_view name, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode inner = is(statement, g.expression_statement) ? ts_node_named_child(statement, 0) : statement;
+  if (is(inner, g.assignment)) {
+    const TSNode target = field(inner, g.f_left);
+    if (is(target, g.identifier)) return r.text(target) == name;
+    for (const TSNode part : named_children(target))
+      if (is(part, g.identifier) && r.text(part) == name) return true;
     return false;
+  }
+  // A compound statement may bind it anywhere inside: read no further.
+  return !is(statement, g.expression_statement) && !is(statement, g.return_statement);
+}
+
+// `d += eps` (or `d = d + eps`, the sum as the whole value) whose `d` a later statement of the same
+// block divides by before binding `d` again.
+bool stored_sum_divides_later(TSNode op, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode target{};
+  TSNode statement{};
+  if (is(op, g.augmented_assignment)) {
+    target = field(op, g.f_left);
+    statement = ts_node_parent(op);
+  } else {
+    TSNode whole = op;
+    while (is(ts_node_parent(whole), g.parenthesized_expression)) whole = ts_node_parent(whole);
+    const TSNode assignment = ts_node_parent(whole);
+    if (!is(assignment, g.assignment) || !ts_node_eq(field(assignment, g.f_right), whole)) return false;
+    target = field(assignment, g.f_left);
+    statement = ts_node_parent(assignment);
+  }
+  if (!is(target, g.identifier) || !is(statement, g.expression_statement)) return false;
+  const std::string_view name = r.text(target);
+  int budget = 4096;
+  for (TSNode next = ts_node_next_named_sibling(statement); !ts_node_is_null(next) && budget > 0;
+       next = ts_node_next_named_sibling(next)) {
+    if (is(next, g.comment)) continue;
+    if (divides_by(next, name, r, budget)) return true;
+    if (rebinds(next, name, r)) return false;
   }
   return false;
 }
@@ -1575,8 +1685,8 @@ void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
     DType dtype = DType::Unknown;
     std::string reduced_by;
     std::optional<Location> reduced_at;
-    if (is(model, g.call) && conversion_method(method_of(model, r)) != DType::Unknown) {
-      dtype = conversion_method(method_of(model, r));
+    if (is(model, g.call) && model_conversion(model, r) != DType::Unknown) {
+      dtype = model_conversion(model, r);
       reduced_by = short_text(r.text(model));
       reduced_at = r.locate(model);
     } else if (is(model, g.identifier)) {
@@ -1586,8 +1696,8 @@ void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
         Consumer any;
         any.weights = DType::Float32;
         const TSNode def = strip(definition_of(model, r));
-        if (is(def, g.call) && conversion_method(method_of(def, r)) != DType::Unknown) {
-          any.weights = conversion_method(method_of(def, r));
+        if (is(def, g.call) && model_conversion(def, r) != DType::Unknown) {
+          any.weights = model_conversion(def, r);
           any.weights_at = r.locate(def);
         }
         const auto [scope, binding] = r.lookup(r.text(model));
@@ -1601,6 +1711,16 @@ void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
         dtype = c->weights;
         reduced_at = c->weights_at;
         reduced_by = "converted to float16 here";
+      } else if ((c->weights == DType::Float32 || c->weights == DType::Unknown) && !c->weights_at) {
+        // `model = Net()` where Net's __init__ holds a float16 layer (`self.fc = nn.Linear(...).half()`)
+        // and nothing converts the model as a whole.
+        const TSNode def = strip(definition_of(model, r));
+        const TSNode layer = is(def, g.call) ? half_submodule(field(def, g.f_function), r) : TSNode{};
+        if (!ts_node_is_null(layer) && !model_converted_or_handed(model, use.site, r)) {
+          dtype = DType::Float16;
+          reduced_at = r.locate(layer);
+          reduced_by = "a float16 layer of " + std::string(r.text(field(def, g.f_function)));
+        }
       }
     }
     if (dtype != DType::Float16) return;
@@ -1711,6 +1831,8 @@ void TensorDtypeExtractor::on_binary_operator(TSNode op, Resolver& r) {
       at = parent;
     }
   }
+  // `d += eps` or `d = d + eps`, then `a / d`: the sum is a denominator all the same.
+  if (!divisor && symbol == "+") divisor = stored_sum_divides_later(op, r);
   LowPrecisionConstantFact fact;
   fact.use = divisor ? LowPrecisionConstantFact::Use::Divisor : LowPrecisionConstantFact::Use::Addend;
   fact.where = r.locate(constant);
@@ -1778,6 +1900,9 @@ ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
   out.pairs.push_back({.first = half_words, .second = {std::string(kSmallFloatLiteral)}});
   // A trainer's __init__ may build a float16 model and its optimizer.
   out.pairs.push_back({.first = half_words, .second = optimizers, .second_called_in_methods = true});
+  // An optimizer on a model class that holds a float16 layer (`self.fc = nn.Linear(...).half()`,
+  // model = Net()): the class stands for the float16 half where its name is used.
+  out.pairs.push_back({.first = optimizers, .second = half_words, .second_classes = true, .second_only_through_classes = true});
   // Keras `set_global_policy("mixed_float16")` at module level makes every layer's inputs float16:
   // the epsilons in a layer class's `call`.
   out.pairs.push_back(
