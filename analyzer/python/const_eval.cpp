@@ -844,8 +844,9 @@ static std::optional<std::string_view> imported_name(const ScopeTree& scopes, co
                                               std::string_view name, const Scope* scope) {
   const auto [defining, binding] = scopes.lookup(scope, name);
   if (binding == nullptr) return imports.lookup(name, &scopes.module());
-  const bool only_import = binding->count == 1 && ts_node_is_null(binding->value) &&
-                           ts_node_is_null(binding->definition) && binding->parameter < 0;
+  const bool only_import = ts_node_is_null(binding->value) && ts_node_is_null(binding->definition) &&
+                           binding->parameter < 0 &&
+                           (binding->count == 1 || imports.imported_alike(name, defining, binding->count));
   if (!only_import) return std::nullopt;
   return imports.lookup(name, defining);
 }

@@ -39,10 +39,20 @@ void ImportTable::bind(const Scope* scope, std::string local, std::string qualif
   auto& bound = bindings_[std::move(local)];
   for (Bound& b : bound)
     if (b.scope == scope) {
+      ++b.times;
+      b.same &= b.qualified == qualified;
       b.qualified = std::move(qualified);  // a later import of the name in the same scope wins
       return;
     }
-  bound.push_back(Bound{scope, std::move(qualified)});
+  bound.push_back(Bound{scope, std::move(qualified), 1, true});
+}
+
+bool ImportTable::imported_alike(std::string_view local, const Scope* scope, std::uint32_t times) const {
+  const auto it = bindings_.find(std::string(local));
+  if (it == bindings_.end()) return false;
+  for (const Bound& b : it->second)
+    if (b.scope == scope) return b.same && b.times == times;
+  return false;
 }
 
 std::optional<std::string_view> ImportTable::lookup(std::string_view local, const Scope* scope) const {

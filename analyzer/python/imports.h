@@ -37,6 +37,9 @@ class ImportTable {
   void bind(const Scope* scope, std::string local, std::string qualified);
   // The qualified name an import in `scope` binds to `local`, if any.
   std::optional<std::string_view> lookup(std::string_view local, const Scope* scope) const;
+  // Whether `scope` binds `local` by `times` imports, all of one module (`import torch` and `import
+  // torch.nn` both bind `torch` to torch).
+  bool imported_alike(std::string_view local, const Scope* scope, std::uint32_t times) const;
   // Modules imported with `from M import *` (absolute names).
   const std::vector<std::string>& star_modules() const { return star_modules_; }
 
@@ -45,6 +48,8 @@ class ImportTable {
   struct Bound {
     const Scope* scope;
     std::string qualified;
+    std::uint32_t times = 1;  // imports binding the name in the scope
+    bool same = true;         // all of them to `qualified`
   };
   std::unordered_map<std::string, std::vector<Bound>> bindings_;
   std::vector<std::string> star_modules_;

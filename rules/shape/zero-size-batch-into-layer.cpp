@@ -92,6 +92,7 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
     }
     if (!fact.variable.empty())
       finding.related.push_back({fact.shape.front()->where, "the batch dimension is " + fact.shape.front()->spelling});
+    for (const auto& step : fact.steps) finding.related.push_back({step.where, step.what});
     out.push_back(std::move(finding));
   }
 }

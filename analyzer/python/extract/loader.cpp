@@ -1,4 +1,5 @@
 #include "python/extract/loader.h"
+#include "python/extract/tensor_dtype.h"
 
 #include "python/frontend.h"
 
@@ -194,7 +195,7 @@ void LoaderExtractor::on_use(const ApiUse& use, Resolver& r) {
 }
 
 void LoaderExtractor::zero_size_input(const std::string& consumer, const std::string& framework, TSNode argument,
-                                      Resolver& r) {
+                                      Resolver& r, std::optional<ProvenanceStep> through) {
   const Grammar& g = Grammar::get();
   std::string text;
   const auto shape = literal_shape(argument, r, text);
@@ -208,6 +209,7 @@ void LoaderExtractor::zero_size_input(const std::string& consumer, const std::st
   fact.shape = shape;
   fact.framework = framework;
   fact.tensor_text = text;
+  if (through) fact.steps.push_back(std::move(*through));
   r.out().tensor_inputs.push_back(std::move(fact));
 }
 
@@ -242,6 +244,21 @@ void LoaderExtractor::on_other_call(TSNode call, Resolver& r) {
   TSNode construction = strip(callee);
   if (is(construction, g.identifier)) construction = strip(definition_of(construction, r));
   if (!is(construction, g.call)) return;
+  // A Keras model class of the module whose `call` runs its input through a convolution or batch
+  // norm first: `MyNet()(tf.zeros([0, 4, 4, 8]))`.
+  if (const TSNode model = field(construction, g.f_function); is(model, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(model));
+    if (binding != nullptr && binding->only_definition() && is(binding->definition, g.class_definition)) {
+      const auto first = first_layer_of_model_class(binding->definition, r);
+      const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+      if (first && (first->framework == "keras" || first->framework == "tensorflow") && !args.positional.empty() &&
+          args.first_star != 0)
+        zero_size_input(first->api, first->framework, args.positional.front(), r,
+                        ProvenanceStep{r.locate(first->built), std::string(r.text(model)) + " runs its input through " +
+                                                                   short_text(r.text(first->built)) + " first"});
+      return;
+    }
+  }
   const std::string layer = qualified(field(construction, g.f_function), r);
   const ApiEntry* api = r.table().find(layer);
   if (api == nullptr || !api->is_class || (api->framework != "keras" && api->framework != "tensorflow") ||
@@ -257,6 +274,18 @@ ExtractorRelevance LoaderExtractor::relevance(const ApiTable& table) {
   for (const auto& [method, api] : table.methods_of(kLoaderFamily)) out.framework_words.push_back(method);
   out.framework_words.emplace_back("zeros");
   out.reads_framework_import = true;  // a TensorFlow import at module level
+  // A Keras model class building a convolution or batch norm stands for that layer where its name
+  // is used with a zero-size tensor (`Stem()(tf.zeros([0, 8, 8, 3]))`): the class is read too.
+  std::vector<std::string> keras_layers;
+  for (const std::string_view family : {kConvolutionFamily, kNormalizationFamily})
+    for (const std::string& name : table.names_of(family))
+      if (const ApiEntry* api = table.find(name);
+          api != nullptr && api->is_class && (api->framework == "keras" || api->framework == "tensorflow"))
+        keras_layers.push_back(name.substr(name.rfind('.') + 1));
+  std::sort(keras_layers.begin(), keras_layers.end());
+  keras_layers.erase(std::unique(keras_layers.begin(), keras_layers.end()), keras_layers.end());
+  out.pairs.push_back({.first = {"zeros"}, .second = std::move(keras_layers), .second_classes = true,
+                       .second_only_through_classes = true});
   return out;
 }
 

@@ -33,7 +33,9 @@ class LoaderExtractor : public Extractor {
  private:
   void emit(const ApiUse& use, TSNode receiver, Resolver& r);
   bool tensorflow_file(Resolver& r);
-  void zero_size_input(const std::string& consumer, const std::string& framework, TSNode argument, Resolver& r);
+  // `through`: how the input reaches the consumer (a model class's first layer), for a note.
+  void zero_size_input(const std::string& consumer, const std::string& framework, TSNode argument, Resolver& r,
+                       std::optional<ProvenanceStep> through = std::nullopt);
   std::vector<std::pair<std::string, const ApiEntry*>> methods_;
   std::optional<bool> tensorflow_file_;  // TensorFlow or Keras imported when the module loads
 };

@@ -1918,4 +1918,10 @@ ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
   return out;
 }
 
+std::optional<FirstLayer> first_layer_of_model_class(TSNode class_definition, Resolver& r) {
+  const auto consumer = project_model(class_definition, r, 0);
+  if (!consumer) return std::nullopt;
+  return FirstLayer{consumer->api, consumer->framework, consumer->built};
+}
+
 }  // namespace cudnnlint::python

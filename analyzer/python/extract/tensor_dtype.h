@@ -19,6 +19,16 @@
 
 namespace cudnnlint::python {
 
+// The convolution or batch norm a model class of this file runs its input through first (its
+// `forward`, or a Keras subclass's `call`), where the code makes that plain: its API-table name,
+// framework and construction. nullopt for any other class.
+struct FirstLayer {
+  std::string api;
+  std::string framework;
+  TSNode built{};
+};
+std::optional<FirstLayer> first_layer_of_model_class(TSNode class_definition, Resolver& r);
+
 class TensorDtypeExtractor : public Extractor {
  public:
   static ExtractorRelevance relevance(const ApiTable& table);
