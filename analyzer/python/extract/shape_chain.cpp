@@ -68,7 +68,72 @@ bool keras_start(TSNode shape, const std::vector<BoundLayer>& layers, std::size_
 // names of one function (or of the module's statements) to `keras.Input(shape=...)`. Fills
 // `layers` (the layer constructions, source first) and `input` (the Input call); false when the
 // chain leaves the scope, branches or meets anything else.
-bool functional_layers(TSNode value, std::vector<TSNode>& layers, TSNode& input, Resolver& r, int depth = 0) {
+// The layers a Keras model or layer class of this module applies in its `call`, in order, where the
+// code makes that plain: `return self.a(x)`, `return self.b(self.a(x))`, or `x = self.a(x)`
+// statements then `return x`, each `self.a` set once, in __init__, to a layer construction.
+// Empty when the class is anything else.
+std::vector<BoundLayer> keras_class_layers(TSNode class_definition, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode bases = field(class_definition, g.f_superclasses);
+  if (ts_node_is_null(bases)) return {};
+  const std::string_view base_text = r.text(bases);
+  if (base_text.find("Model") == std::string_view::npos && base_text.find("Layer") == std::string_view::npos)
+    return {};
+  const Scope* model = r.scope_of(class_definition);
+  if (model == nullptr) return {};
+  TSNode call_method{};
+  for (const TSNode member : named_children(field(class_definition, g.f_body)))
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "call") call_method = member;
+  const Scope* method = ts_node_is_null(call_method) ? nullptr : r.scope_of(call_method);
+  if (method == nullptr || method->parameters.size() < 2) return {};
+  const std::string_view self = method->parameters[0].name;
+  std::string_view current = method->parameters[1].name;
+  std::vector<BoundLayer> out;
+  // `self.a(<inner>)`, with <inner> the current tensor: appends a's construction, innermost first.
+  auto applied = [&](auto&& recurse, TSNode node) -> bool {
+    node = strip(node);
+    if (is(node, g.identifier)) return r.text(node) == current;
+    if (!is(node, g.call)) return false;
+    const TSNode callee = strip(field(node, g.f_function));
+    const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+    if (!is(callee, g.attribute) || r.text(strip(field(callee, g.f_object))) != self || args.positional.size() != 1 ||
+        args.first_star == 0)
+      return false;
+    if (!recurse(recurse, args.positional.front())) return false;
+    const auto it = model->self_attributes.find(r.text(field(callee, g.f_attribute)));
+    if (it == model->self_attributes.end() || it->second.count != 1 || it->second.method == nullptr ||
+        it->second.method->name != "__init__" || !is(strip(it->second.value), g.call))
+      return false;
+    out.push_back({strip(it->second.value), it->second.method, nullptr});
+    return true;
+  };
+  for (const TSNode statement : named_children(field(call_method, g.f_body))) {
+    if (is(statement, g.comment)) continue;
+    if (is(statement, g.return_statement)) {
+      const TSNode value = ts_node_named_child(statement, 0);
+      return !ts_node_is_null(value) && applied(applied, value) ? out : std::vector<BoundLayer>{};
+    }
+    const TSNode assignment = is(statement, g.expression_statement) ? ts_node_named_child(statement, 0) : TSNode{};
+    if (!is(assignment, g.assignment) || !is(field(assignment, g.f_left), g.identifier) ||
+        !applied(applied, field(assignment, g.f_right)))
+      return {};
+    current = r.text(field(assignment, g.f_left));
+  }
+  return {};
+}
+
+// The Keras model class of this module an application's callee builds (`Block()` in `Block()(x)`).
+TSNode keras_class_built(TSNode construction, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (!is(construction, g.call)) return {};
+  const TSNode name = strip(field(construction, g.f_function));
+  if (!is(name, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(name));
+  if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition)) return {};
+  return binding->definition;
+}
+
+bool functional_layers(TSNode value, std::vector<BoundLayer>& layers, TSNode& input, Resolver& r, int depth = 0) {
   const Grammar& g = Grammar::get();
   value = strip(value);
   if (depth > 64 || !is(value, g.call)) return false;
@@ -91,7 +156,13 @@ bool functional_layers(TSNode value, std::vector<TSNode>& layers, TSNode& input,
     from = earlier;
   }
   if (!functional_layers(from, layers, input, r, depth + 1)) return false;
-  layers.push_back(callee);
+  if (const TSNode model = keras_class_built(callee, r); !ts_node_is_null(model)) {
+    const std::vector<BoundLayer> inner = keras_class_layers(model, r);
+    if (inner.empty()) return false;
+    layers.insert(layers.end(), inner.begin(), inner.end());
+    return true;
+  }
+  layers.push_back({callee, nullptr, nullptr});
   return true;
 }
 
@@ -490,6 +561,9 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   // in a class body's own statements are not read.
   if (r.scope() != nullptr && r.scope()->kind == Scope::Kind::Class) return;
   const TSNode callee = strip(field(call, g.f_function));
+  // A Keras model class of the module applied in a functional graph (`x = Block()(x)` after
+  // `keras.Input(...)`): its layers are the graph's.
+  if (*names_input_ && is(callee, g.call) && !ts_node_is_null(keras_class_built(callee, r))) functional(call, r);
   if (*names_forward_ && model_class_call(call, callee, r)) return;
   if (!*names_sequential_ && !*names_input_) return;
   // keras.Sequential([...]) itself, nn.Sequential(...)(x), or model(x) with model a name.
@@ -544,8 +618,9 @@ void ShapeChainExtractor::on_use(const ApiUse& use, Resolver& r) {
   const Grammar& g = Grammar::get();
   if (use.origin != "call" || use.args.positional.size() < 2 || (use.args.first_star >= 0 && use.args.first_star < 2))
     return;
-  for (const Scope* at = r.scope(); at != nullptr; at = at->parent)
-    if (at->kind == Scope::Kind::Class) return;
+  // A class body runs once, at the definition; a method's literal-shaped tensors are read as a
+  // function's are.
+  if (r.scope() != nullptr && r.scope()->kind == Scope::Kind::Class) return;
   const bool torch = use.api.framework == "torch";
   if (!torch && use.api.framework != "tensorflow") return;
   std::vector<std::vector<std::int64_t>> shapes;
@@ -671,13 +746,26 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   const Grammar& g = Grammar::get();
   if (!*names_input_) return;
   const TSNode layer = strip(field(call, g.f_function));
-  const std::string layer_name = keras_name(qualified(field(layer, g.f_function), r));
-  if (!layer_name.starts_with("keras.layers.")) return;
-  // Only where the chain can end: a convolution or a pooling layer applied here.
-  const ApiEntry* api = r.table().find(qualified(field(layer, g.f_function), r));
-  const bool conv = api != nullptr && api->family == kConvolutionFamily;
-  if (!conv && !pooling(layer_name, "keras")) return;
-  std::vector<TSNode> layers;
+  // Only where the chain can end: a convolution or a pooling layer applied here, or a model class
+  // of the module whose call applies one last.
+  auto ends_a_chain = [&](TSNode construction) {
+    const std::string name = keras_name(qualified(field(construction, g.f_function), r));
+    if (!name.starts_with("keras.layers.")) return false;
+    const ApiEntry* api = r.table().find(qualified(field(construction, g.f_function), r));
+    return (api != nullptr && api->family == kConvolutionFamily) || pooling(name, "keras").has_value();
+  };
+  std::size_t own = 1;  // the layers this application applies: the last of the graph's
+  const TSNode model = keras_class_built(layer, r);
+  if (!ts_node_is_null(model)) {
+    const std::vector<BoundLayer> inner = keras_class_layers(model, r);
+    if (inner.empty() || !std::any_of(inner.begin(), inner.end(),
+                                      [&](const BoundLayer& l) { return ends_a_chain(l.construction); }))
+      return;
+    own = inner.size();
+  } else if (!ends_a_chain(layer)) {
+    return;
+  }
+  std::vector<BoundLayer> layers;
   TSNode input{};
   if (!functional_layers(call, layers, input, r) || ts_node_is_null(input) || layers.empty()) return;
   ShapeChainFact fact;
@@ -687,21 +775,22 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   const TSNode shape = argument(input_args, 0, "shape");
   std::vector<std::int64_t> spatial;
   std::int64_t channels = 0;
-  std::vector<BoundLayer> bound;
-  for (const TSNode l : layers) bound.push_back({l, nullptr, nullptr});
-  if (!keras_start(shape, bound, 0, fact, spatial, channels, r)) return;
+  if (!keras_start(shape, layers, 0, fact, spatial, channels, r)) return;
   fact.source_text = short_text(r.text(input));
   fact.source = r.locate(strip(shape));
   fact.model_text = "the functional model";
   fact.input_spatial = spatial;
   ChainBuilder chain(fact, r);
-  for (const TSNode l : layers)
+  for (const BoundLayer& l : layers)
     if (!chain.step(l, spatial, channels, 1)) break;
   // Each convolution or pooling application of a functional graph that its chain reaches.
   if (fact.steps.size() == layers.size()) ++r.out().tracked.shape_chains;
   // Reported at the application that rejects its input, once: a later application whose chain
   // runs through it stops there.
-  if (fact.rejected_by.empty() || fact.steps.size() != layers.size()) return;
+  if (fact.rejected_by.empty() || fact.steps.size() + own <= layers.size()) return;
+  // A class applied several times is at fault where it is applied to too small an input: reported
+  // there, its layer named in the message.
+  if (!ts_node_is_null(model)) fact.steps.back().where = fact.call;
   r.out().shape_chains.push_back(std::move(fact));
 }
 
@@ -715,13 +804,14 @@ ExtractorRelevance ShapeChainExtractor::relevance() {
                                .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
                                 "input_shape", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"},
                                .init_counts = false});
-  // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function.
+  // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function;
+  // a Keras model class of the module building such layers stands for them where it is applied.
   out.pairs.push_back({.first = {"Input"},
                                .second = {"Conv1D", "Conv2D", "Conv3D", "Convolution1D", "Convolution2D", "Convolution3D",
                                 "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D",
                                 "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
                                 "AvgPool3D"},
-                               .init_counts = false});
+                               .second_classes = true, .init_counts = false});
   // Functional convolutions on literal-shaped tensors: `F.conv2d(torch.randn(...), torch.randn(...))`.
   out.pairs.push_back({.first = {"conv1d", "conv2d", "conv3d"},
                                .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},
