@@ -31,6 +31,7 @@ void check_OptimizerEpsVanishesInHalf(const RuleInput& input, std::vector<Findin
                       "or more";
     finding.target_note = "torch.optim, every version (float16 rounding)";
     if (fact.reduced_at) finding.related.push_back({*fact.reduced_at, "the model's parameters become float16 here"});
+    for (const auto& step : fact.operand_steps) finding.related.push_back({step.where, step.what});
     if (fact.value_is_default)
       finding.related.push_back({fact.expression_location, optimizer + " is built here without eps"});
     for (const auto& step : fact.value.provenance) finding.related.push_back({step.where, step.what});

@@ -65,6 +65,54 @@ TSNode strip(TSNode node) {
 
 // `ds = ds.map(f)` then `ds = ds.batch(16)`: the value of the assignment to `identifier` in the
 // statement just before the use's, in the same block, with nothing between that may rebind it.
+namespace {
+
+// What an `if` test is when the code fixes it: `True`, `False`, a name bound once to one of them
+// (`FP16 = True`), or a number; nullopt otherwise.
+std::optional<bool> constant_test(TSNode test, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  test = strip(test);
+  if (is(test, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(test));
+    if (binding != nullptr && binding->simple()) test = strip(binding->value);
+  }
+  if (is(test, g.true_)) return true;
+  if (is(test, g.false_)) return false;
+  if (is(test, g.identifier) || is(test, g.integer) || is(test, g.float_))
+    if (const auto folded = r.fold(test)) return folded->value != 0.0;
+  return std::nullopt;
+}
+
+// The value an `if` with no elif or else, whose test the code fixes, leaves bound to `name`: the
+// right-hand side of its block's last statement naming `name`, when that is `name = value`; `found`
+// false when the block does not run or names `name` nowhere (the search goes on before it).
+TSNode branch_assignment(TSNode if_statement, std::string_view name, Resolver& r, bool& found) {
+  const Grammar& g = Grammar::get();
+  found = true;
+  for (const TSNode part : named_children(if_statement))
+    if (is(part, g.elif_clause) || is(part, g.else_clause)) return {};
+  const auto taken = constant_test(field(if_statement, g.f_condition), r);
+  if (!taken) return {};
+  if (!*taken) {
+    found = false;
+    return {};
+  }
+  TSNode last{};
+  for (const TSNode statement : named_children(field(if_statement, g.f_consequence)))
+    if (!is(statement, g.comment) && mentions_identifier(r.text(statement), name)) last = statement;
+  if (ts_node_is_null(last)) {
+    found = false;
+    return {};
+  }
+  const TSNode assignment = is(last, g.expression_statement) ? ts_node_named_child(last, 0) : TSNode{};
+  if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
+      r.text(field(assignment, g.f_left)) == name)
+    return field(assignment, g.f_right);
+  return {};
+}
+
+}  // namespace
+
 TSNode previous_assignment(TSNode identifier, Resolver& r) {
   const Grammar& g = Grammar::get();
   const std::string_view name = r.text(identifier);
@@ -80,6 +128,13 @@ TSNode previous_assignment(TSNode identifier, Resolver& r) {
     if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
         r.text(field(assignment, g.f_left)) == name)
       return field(assignment, g.f_right);
+    // `if FP16: x = x.half()`, with FP16 fixed: the branch the code takes.
+    if (is(before, g.if_statement) && mentions_identifier(r.text(before), name)) {
+      bool found = false;
+      const TSNode value = branch_assignment(before, name, r, found);
+      if (found) return value;
+      continue;
+    }
     // Anything else that may bind the name (a loop, a branch, a `with ... as`) ends the search.
     if (mentions_identifier(r.text(before), name)) return {};
   }

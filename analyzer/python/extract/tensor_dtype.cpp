@@ -153,6 +153,29 @@ TSNode half_submodule(TSNode callee, Resolver& r) {
   return {};
 }
 
+// Where the model a parameter names is converted to float16, when every call of its function in the
+// module passes one (`make_optimizer(Net().half())`, or a name bound to `Net().half()`), with the
+// call as a step; nullopt otherwise.
+std::optional<std::pair<Location, ProvenanceStep>> half_model_at_calls(TSNode parameter_name, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const auto [scope, binding] = r.lookup(r.text(parameter_name));
+  if (scope == nullptr || binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function)
+    return std::nullopt;
+  const Parameter& parameter = scope->parameters[static_cast<std::size_t>(binding->parameter)];
+  const auto sites = r.evaluator().folder().call_sites(*scope, parameter);
+  if (!sites) return std::nullopt;
+  std::optional<std::pair<Location, ProvenanceStep>> agreed;
+  for (const CallSite& site : *sites) {
+    if (site.is_default) return std::nullopt;
+    const Resolver::ScopeVisit at(r, site.scope);
+    TSNode model = strip(site.argument);
+    if (is(model, g.identifier)) model = strip(definition_of(model, r));
+    if (!is(model, g.call) || model_conversion(model, r) != DType::Float16) return std::nullopt;
+    if (!agreed) agreed.emplace(r.locate(model), ProvenanceStep{r.locate(site.call), site.says(parameter.name, r.source())});
+  }
+  return agreed;
+}
+
 // Methods whose result has the receiver's element type.
 bool keeps_dtype(std::string_view method) {
   static constexpr std::string_view kept[] = {
@@ -1685,6 +1708,7 @@ void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
     DType dtype = DType::Unknown;
     std::string reduced_by;
     std::optional<Location> reduced_at;
+    std::vector<ProvenanceStep> operand_steps;
     if (is(model, g.call) && model_conversion(model, r) != DType::Unknown) {
       dtype = model_conversion(model, r);
       reduced_by = short_text(r.text(model));
@@ -1701,10 +1725,18 @@ void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
           any.weights_at = r.locate(def);
         }
         const auto [scope, binding] = r.lookup(r.text(model));
-        if (scope == nullptr || ts_node_is_null(def)) return;
-        apply_conversions(any, r.text(model),
-                          scope->node,
-                          use.site, r);
+        if (scope == nullptr) return;
+        if (ts_node_is_null(def)) {
+          // A parameter (`def make_optimizer(model): return Adam(model.parameters())`): the model
+          // every call of the function passes.
+          auto passed = half_model_at_calls(model, r);
+          if (!passed) return;
+          operand_steps.push_back(std::move(passed->second));
+          any.weights = DType::Float16;
+          any.weights_at = std::move(passed->first);
+        } else {
+          apply_conversions(any, r.text(model), scope->node, use.site, r);
+        }
         c = any;
       }
       if (c->weights == DType::Float16 && c->weights_at) {
@@ -1749,6 +1781,7 @@ void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
     fact.expression_location = r.locate(use.site);
     fact.reduced_by = reduced_by;
     fact.reduced_at = reduced_at;
+    fact.operand_steps = std::move(operand_steps);
     fact.api = use.qualified;
     fact.framework = "torch";
     r.out().low_precision_constants.push_back(std::move(fact));
