@@ -31,6 +31,8 @@ namespace {
 
 constexpr int kMaxRounds = 6;
 constexpr int kMaxChain = 12;
+// At most this many config files may name a key whose value is folded into expressions.
+constexpr std::size_t kMaxFoldedConfigFiles = 8;
 
 std::string leaf_of(std::string_view qualified) {
   const auto dot = qualified.rfind('.');
@@ -497,6 +499,9 @@ class ProjectStep {
   // The one value the tree's config files give `path`, with where it is set; nullopt where none
   // sets it or two disagree (which config a run loads is its choice).
   std::optional<ConstantValue> config_constant(const std::string& path) {
+    // A key that many config files name is an experiment setting each of them chooses: their values
+    // rarely agree, and reading them all costs more than the rest of the run.
+    if (config_candidates(path).size() > kMaxFoldedConfigFiles) return std::nullopt;
     const std::vector<ConfigHit> hits = config_values(path, false);
     if (hits.empty()) return std::nullopt;
     for (const ConfigHit& hit : hits) {
@@ -862,15 +867,42 @@ class ProjectStep {
     return text.emplace(std::get<SourceFile>(loaded).text());
   }
 
-  // Config files that may set `path`: their text names its last key.
-  std::vector<std::size_t> config_candidates(const std::string& path) {
-    const std::string last = leaf_of(path);
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
-      const std::string& text = config_text(i);
-      if (text.find(last) != std::string::npos) out.push_back(i);
+  // Config files that may set `path`: their text names its last key as a word. Every config file's
+  // words are indexed once, on first use (a tree of hundreds of experiment configs is asked about
+  // hundreds of keys).
+  const std::vector<std::size_t>& config_candidates(const std::string& path) {
+    if (!config_words_) {
+      config_words_.emplace();
+      for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
+        const std::string& text = config_text(i);
+        std::unordered_set<std::string_view> seen;
+        for (std::size_t at = 0; at < text.size();) {
+          if (!is_identifier_char(text[at])) {
+            ++at;
+            continue;
+          }
+          std::size_t end = at;
+          while (end < text.size() && is_identifier_char(text[end])) ++end;
+          const std::string_view word(text.data() + at, end - at);
+          if (seen.insert(word).second) (*config_words_)[std::string(word)].push_back(i);
+          at = end;
+        }
+      }
     }
-    return out;
+    static const std::vector<std::size_t> none;
+    const std::string last = leaf_of(path);
+    if (!is_identifier(last)) {
+      // `cfg["batch-size"]`: no word of the index; the texts are searched for it.
+      auto& found = config_spellings_[last];
+      if (!found) {
+        found.emplace();
+        for (std::size_t i = 0; i < in_.config_files.size(); ++i)
+          if (config_text(i).find(last) != std::string::npos) found->push_back(i);
+      }
+      return *found;
+    }
+    const auto it = config_words_->find(last);
+    return it == config_words_->end() ? none : it->second;
   }
 
   struct ConfigHit {
@@ -1238,6 +1270,8 @@ class ProjectStep {
   std::unordered_map<std::size_t, bool> omegaconf_;
   std::unordered_map<std::size_t, std::optional<std::string>> config_texts_;
   std::set<std::string> config_leaves_;
+  std::optional<std::unordered_map<std::string, std::vector<std::size_t>>> config_words_;
+  std::unordered_map<std::string, std::optional<std::vector<std::size_t>>> config_spellings_;
   std::optional<std::vector<PythonFileResult>> argparse_results_, default_results_;
 };
 
