@@ -324,13 +324,6 @@ class ProjectStep {
     }
   }
 
-  // A file that imports a number from another module of the tree (`from .consts import EPS`,
-  // `import consts` then `consts.N`) is extracted again, whole and past the prefilter, with those
-  // values: every extractor then folds them as it folds the file's own constants (a dataset's
-  // size, a shape, an epsilon), and both modes read the same code. Files that name none of the
-  // run's words cannot produce a fact and are left alone.
-  // Adds to `into` the tree's numeric constants that file `i` imports and may name; whether it
-  // imports any. Each file is asked once.
   // The modules of the tree that bind a number and that each of `files` imports, read once per file,
   // the files in parallel (reading them again is most of this step's time).
   void read_tree_imports(const std::vector<std::size_t>& files) {
@@ -387,10 +380,25 @@ class ProjectStep {
     return imported_constants_;
   }
 
+  // Extracts `files` again with `options`; their facts replace the first pass's.
+  void extract_again(const std::vector<std::size_t>& files, const PythonPassOptions& options) {
+    std::vector<PythonFileResult> again(in_.python_files.size());
+    run_python_pass(in_.python_files, in_.modules, files, options, again);
+    for (const std::size_t i : files) {
+      if (!again[i].facts) continue;
+      out_.bytes_parsed += again[i].bytes_parsed;
+      ++out_.files_parsed;
+      results_[i].facts = std::move(again[i].facts);
+      results_[i].diagnostics = std::move(again[i].diagnostics);
+      results_[i].cacheable = results_[i].cacheable && again[i].cacheable;
+    }
+  }
+
   // A file that imports a number from another module of the tree (`from .consts import EPS`,
   // `import consts` then `consts.N`) is extracted again, whole and past the prefilter, with those
   // values: every extractor then folds them as it folds the file's own constants (a dataset's
-  // size, a shape, an epsilon), and both modes read the same code.
+  // size, a shape, an epsilon), and both modes read the same code. Files that name none of the
+  // run's words cannot produce a fact and are left alone.
   void fold_imported_constants() {
     const std::vector<std::string> small_pair_words = small_pair_halves();
     // Every name a module of the tree binds to a number: a file naming none imports none (its
@@ -424,16 +432,7 @@ class ProjectStep {
       return entry.second.value > 0.0 && entry.second.value < kSmallestFloat16Normal;
     });
     if (small_imported) options.python.mode = python::ParseMode::Full;
-    std::vector<PythonFileResult> again(in_.python_files.size());
-    run_python_pass(in_.python_files, in_.modules, files, options, again);
-    for (const std::size_t i : files) {
-      if (!again[i].facts) continue;
-      out_.bytes_parsed += again[i].bytes_parsed;
-      ++out_.files_parsed;
-      results_[i].facts = std::move(again[i].facts);
-      results_[i].diagnostics = std::move(again[i].diagnostics);
-      results_[i].cacheable = results_[i].cacheable && again[i].cacheable;
-    }
+    extract_again(files, options);
   }
 
 
@@ -472,16 +471,7 @@ class ProjectStep {
     options.python.config_constants = constants;
     // The region planner does not know which config reads hold numbers: such files are parsed whole.
     options.python.mode = python::ParseMode::Full;
-    std::vector<PythonFileResult> again(in_.python_files.size());
-    run_python_pass(in_.python_files, in_.modules, files, options, again);
-    for (const std::size_t i : files) {
-      if (!again[i].facts) continue;
-      out_.bytes_parsed += again[i].bytes_parsed;
-      ++out_.files_parsed;
-      results_[i].facts = std::move(again[i].facts);
-      results_[i].diagnostics = std::move(again[i].diagnostics);
-      results_[i].cacheable = results_[i].cacheable && again[i].cacheable;
-    }
+    extract_again(files, options);
   }
 
   // A value as a number: written, or read from the config files (an argparse flag's

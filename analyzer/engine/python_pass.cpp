@@ -213,23 +213,19 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
             static_cast<std::uint64_t>(pair.second_called_in_methods) << 5 |
             static_cast<std::uint64_t>(pair.init_counts) << 6);
   }
-  if (o.imported_constants) {
-    key.add("imported constants").add(static_cast<std::uint64_t>(o.imported_constants->size()));
-    for (const auto& [name, constant] : *o.imported_constants) {
+  // The values handed to a second extraction, and where each is set (its notes say so).
+  auto add_constants = [&](std::string_view label, const std::map<std::string, ConstantValue, std::less<>>* constants) {
+    if (constants == nullptr) return;
+    key.add(label).add(static_cast<std::uint64_t>(constants->size()));
+    for (const auto& [name, constant] : *constants) {
       std::uint64_t bits = 0;
       std::memcpy(&bits, &constant.value, sizeof bits);
       key.add(name).add(bits);
-    }
-  }
-  if (o.config_constants) {
-    key.add("config constants").add(static_cast<std::uint64_t>(o.config_constants->size()));
-    for (const auto& [path, constant] : *o.config_constants) {
-      std::uint64_t bits = 0;
-      std::memcpy(&bits, &constant.value, sizeof bits);
-      key.add(path).add(bits);
       for (const ProvenanceStep& step : constant.provenance) key.add(step.where.path).add(step.what);
     }
-  }
+  };
+  add_constants("imported constants", o.imported_constants.get());
+  add_constants("config constants", o.config_constants.get());
   return key.key();
 }
 

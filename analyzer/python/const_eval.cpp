@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -437,28 +438,43 @@ std::string_view ConstantFolder::code_text() const {
   return *code_text_;
 }
 
-const std::vector<TSNode>& ConstantFolder::calls_named(std::string_view name) const {
-  if (!calls_) {
-    calls_.emplace();
-    const Grammar& g = Grammar::get();
-    TSTreeCursor cursor = ts_tree_cursor_new(scopes_.module().node);
-    for (bool more = true; more;) {
-      const TSNode node = ts_tree_cursor_current_node(&cursor);
-      if (is(node, g.call))
-        if (const TSNode callee = field(node, g.f_function); is(callee, g.identifier))
-          (*calls_)[node_text(callee, locator_.source)].push_back(node);
-      if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-      while (!ts_tree_cursor_goto_next_sibling(&cursor))
-        if (!ts_tree_cursor_goto_parent(&cursor)) {
-          more = false;
-          break;
-        }
-    }
-    ts_tree_cursor_delete(&cursor);
+namespace {
+
+// The module's calls by the name `key` gives their callee (nullopt: not indexed).
+CallIndex index_calls(TSNode module, const std::function<std::optional<std::string_view>(TSNode)>& key) {
+  CallIndex index;
+  const Grammar& g = Grammar::get();
+  TSTreeCursor cursor = ts_tree_cursor_new(module);
+  for (bool more = true; more;) {
+    const TSNode node = ts_tree_cursor_current_node(&cursor);
+    if (is(node, g.call))
+      if (const auto name = key(field(node, g.f_function))) index[*name].push_back(node);
+    if (ts_tree_cursor_goto_first_child(&cursor)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cursor))
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        more = false;
+        break;
+      }
   }
+  ts_tree_cursor_delete(&cursor);
+  return index;
+}
+
+const std::vector<TSNode>& calls_in(const CallIndex& index, std::string_view name) {
   static const std::vector<TSNode> none;
-  const auto it = calls_->find(name);
-  return it == calls_->end() ? none : it->second;
+  const auto it = index.find(name);
+  return it == index.end() ? none : it->second;
+}
+
+}  // namespace
+
+const std::vector<TSNode>& ConstantFolder::calls_named(std::string_view name) const {
+  if (!calls_)
+    calls_ = index_calls(scopes_.module().node, [&](TSNode callee) -> std::optional<std::string_view> {
+      if (!is(callee, Grammar::get().identifier)) return std::nullopt;
+      return node_text(callee, locator_.source);
+    });
+  return calls_in(*calls_, name);
 }
 
 std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& function,
@@ -544,29 +560,15 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
 }
 
 const std::vector<TSNode>& ConstantFolder::self_calls_named(std::string_view name) const {
-  if (!self_calls_) {
-    self_calls_.emplace();
-    const Grammar& g = Grammar::get();
-    TSTreeCursor cursor = ts_tree_cursor_new(scopes_.module().node);
-    for (bool more = true; more;) {
-      const TSNode node = ts_tree_cursor_current_node(&cursor);
-      if (is(node, g.call))
-        if (const TSNode callee = field(node, g.f_function); is(callee, g.attribute))
-          if (const TSNode object = field(callee, g.f_object);
-              is(object, g.identifier) && node_text(object, locator_.source) == "self")
-            (*self_calls_)[node_text(field(callee, g.f_attribute), locator_.source)].push_back(node);
-      if (ts_tree_cursor_goto_first_child(&cursor)) continue;
-      while (!ts_tree_cursor_goto_next_sibling(&cursor))
-        if (!ts_tree_cursor_goto_parent(&cursor)) {
-          more = false;
-          break;
-        }
-    }
-    ts_tree_cursor_delete(&cursor);
-  }
-  static const std::vector<TSNode> none;
-  const auto it = self_calls_->find(name);
-  return it == self_calls_->end() ? none : it->second;
+  if (!self_calls_)
+    self_calls_ = index_calls(scopes_.module().node, [&](TSNode callee) -> std::optional<std::string_view> {
+      const Grammar& g = Grammar::get();
+      if (!is(callee, g.attribute)) return std::nullopt;
+      const TSNode object = field(callee, g.f_object);
+      if (!is(object, g.identifier) || node_text(object, locator_.source) != "self") return std::nullopt;
+      return node_text(field(callee, g.f_attribute), locator_.source);
+    });
+  return calls_in(*self_calls_, name);
 }
 
 std::string CallSite::says(std::string_view parameter, std::string_view source) const {

@@ -60,6 +60,9 @@ struct CallSite {
   std::string says(std::string_view parameter, std::string_view source) const;
 };
 
+// The module's calls by the name their callee is indexed under.
+using CallIndex = std::unordered_map<std::string_view, std::vector<TSNode>>;
+
 class ConstantFolder {
  public:
   // Every call of `function` (a module-level def, a module class's __init__, or a method of one that
@@ -169,7 +172,7 @@ class ConstantFolder {
   const ConfigConstants* config_constants_ = nullptr;
   mutable TSNode settled_later_{};  // ConfigReadSettledLater's read
   mutable const ConstantBindings* bindings_ = nullptr;
-  mutable std::optional<std::unordered_map<std::string_view, std::vector<TSNode>>> calls_, self_calls_;
+  mutable std::optional<CallIndex> calls_, self_calls_;
   // The module's text with its comments blanked (a comment naming a function calls nothing).
   std::string_view code_text() const;
   mutable std::optional<std::string> code_text_;
