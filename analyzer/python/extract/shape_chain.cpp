@@ -41,6 +41,15 @@ bool keras_start(TSNode shape, const std::vector<BoundLayer>& layers, std::size_
     if (!v || v->value <= 0) return false;  // None: a size known only at run time
     dims.push_back(v->value);
   }
+  // `Input(shape=(20,))` then `Embedding(n, 50)`: a sequence of 20 tokens, which the embedding
+  // makes 20 steps of 50 channels (ChainBuilder reads the Embedding layer).
+  if (dims.size() == 1 && first_layer < layers.size() && is(strip(layers[first_layer].construction), g.call) &&
+      keras_name(qualified(field(strip(layers[first_layer].construction), g.f_function), r)) == "keras.layers.Embedding") {
+    fact.layout = "NHWC";
+    spatial = dims;
+    channels = 0;
+    return true;
+  }
   if (dims.size() < 2) return false;
   // channels_first only when the stack's layers say so (a global `set_image_data_format` in the
   // file makes the default unknown).

@@ -125,6 +125,19 @@ bool ChainBuilder::step(TSNode layer, std::vector<std::int64_t>& spatial, std::i
     fact_.steps.push_back(std::move(out));
     return true;
   }
+  // Keras `Embedding(input_dim, output_dim)` on a sequence: each step gets output_dim channels.
+  if (name == "keras.layers.Embedding" && spatial.size() == 1) {
+    TSNode width = args.positional.size() > 1 ? args.positional[1] : TSNode{};
+    for (const auto& [key, value] : args.keywords)
+      if (key == "output_dim") width = value;
+    const auto dim = ts_node_is_null(width) ? std::nullopt : integer_of(width, r_);
+    if (!dim || dim->value <= 0) return false;
+    channels = dim->value;
+    out.label = "Embedding";
+    out.output = spatial;
+    fact_.steps.push_back(std::move(out));
+    return true;
+  }
   if (const ApiEntry* api = r_.table().find(raw); api != nullptr && api->family == kConvolutionFamily &&
                                                    api->is_class && api->spatial_dims == static_cast<int>(spatial.size()))
     return convolution(*api, layer, args, std::move(out), spatial, channels, batch);
