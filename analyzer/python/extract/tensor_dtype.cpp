@@ -839,7 +839,10 @@ class TypeReader {
       if (d == DType::Unknown) return {};
       if (!factory(name) && !one_of(name, {"torch.tensor", "torch.as_tensor", "tensorflow.constant",
                                            "tensorflow.convert_to_tensor", "numpy.array", "numpy.asarray",
-                                           "tensorflow.io.decode_image", "tensorflow.image.decode_image"}))
+                                           "tensorflow.io.decode_image", "tensorflow.image.decode_image",
+                                           // A Keras Input declared with an element type: the model's input.
+                                           "keras.Input", "keras.layers.Input", "tensorflow.keras.Input",
+                                           "tensorflow.keras.layers.Input"}))
         return {};
       return set_here(d, dtype_kw, std::string(r_.text(strip(dtype_kw))));
     }
@@ -1910,7 +1913,9 @@ ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
                                    "double", "float64", "DoubleTensor", "FloatTensor", "HalfTensor", "BFloat16Tensor",
                                    "LongTensor", "IntTensor", "ShortTensor", "ByteTensor", "CharTensor", "BoolTensor",
                                    // numpy's float64 defaults (TypeReader::numpy_default) with names of their own
-                                   "random_sample", "standard_normal", "linspace"};
+                                   "random_sample", "standard_normal", "linspace",
+                                   // a Keras Input declared with an element type (`dtype="uint8"`)
+                                   "Input"};
   sources.insert(sources.end(), half_words.begin(), half_words.end());
   std::vector<std::string> consumers = table.trigger_words(std::vector<std::string>{
       std::string(kConvolutionFamily), std::string(kNormalizationFamily)});
