@@ -44,9 +44,15 @@ CPP_SUFFIXES = {".c", ".cc", ".cpp", ".cxx", ".cu"}
 # values. Every other rule must still find them.
 EXEMPT = {
     "conv-input-smaller-than-kernel":
-        "README (Known limits, Shapes): sizes from config files or command-line defaults are not followed "
-        "(a default can be overridden)",
+        "README (Known limits, Shapes): sizes from command-line defaults are not followed (a default can be "
+        "overridden)",
 }
+
+
+def exemption(rule, runtime):
+    """Why a site whose value a transform made a run-time choice is exempt, or None: only a command-line
+    default is (a config file's value is followed where the tree's config files agree on it)."""
+    return EXEMPT.get(rule) if runtime and "command-line" in runtime else None
 
 # Transforms that move or rebind a module's top-level code: not applied to a value project's module
 # that another module of the project imports (what it exports would change).
@@ -223,7 +229,7 @@ def site_record(rel, line, rule, families, variant, touched, extra_where=None):
     runtime = variant.runtime.get(line) if variant is not None else None
     return {"file": rel, "line": line, "rule": rule, "family": families.get(rule, "?"), "touched": touched,
             "accepted": accepted | (extra_where or set()), "runtime": runtime,
-            "exempt": EXEMPT.get(rule) if runtime else None}
+            "exempt": exemption(rule, runtime)}
 
 
 def check_variant(source, result, name, cpp):
@@ -411,7 +417,7 @@ def value_cases(projects, names, root, families, binary, harness_errors, skipped
                         elif touched is not None:
                             touched = t
                 record = site_record(rel_f, line, rule, families, None, touched, moved_to)
-                record["runtime"], record["exempt"] = runtime, (EXEMPT.get(rule) if runtime else None)
+                record["runtime"], record["exempt"] = runtime, exemption(rule, runtime)
                 case.sites.append(record)
             cases[p.name].append(case)
     # rounds: the k-th case of each project of a group
