@@ -175,6 +175,7 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     if (!number) return std::nullopt;
     return ConstantValue{*number, {}, {}};
   }
+  if (truth_values_ && (sym == g.true_ || sym == g.false_)) return ConstantValue{sym == g.true_ ? 1.0 : 0.0, {}, {}};
   if (sym == g.parenthesized_expression) {
     return fold_at_depth(ts_node_named_child(node, 0), scope, depth + 1, shadowed);
   }
@@ -889,6 +890,15 @@ std::optional<ConstantValue> ConstantFolder::module_constant(TSNode node, const 
       return value;
     }
   return std::nullopt;
+}
+
+std::optional<bool> ConstantFolder::fold_truth(TSNode expression, const Scope* scope) const {
+  const bool saved = truth_values_;
+  truth_values_ = true;
+  const auto folded = fold(expression, scope);
+  truth_values_ = saved;
+  if (!folded || std::isnan(folded->value)) return std::nullopt;
+  return folded->value != 0.0;
 }
 
 std::optional<ConstantValue> ConstantFolder::config_constant(TSNode node, const Scope* scope,

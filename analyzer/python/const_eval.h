@@ -85,6 +85,9 @@ class ConstantFolder {
   // `shadowed` names are bound by an enclosing lambda or comprehension at the use site.
   std::optional<ConstantValue> fold(TSNode expression, const Scope* scope,
                                     std::span<const std::string_view> shadowed = {}) const;
+  // The truth of a flag the code fixes: `True`, `False` or a number, written or reached as fold
+  // reaches numbers (a constant, a config class's attribute, a call's argument); nullopt otherwise.
+  std::optional<bool> fold_truth(TSNode expression, const Scope* scope) const;
   // While one lives, a parameter that is not an operand of arithmetic does not fold through the
   // calls of its function: the value is an API argument with a role (an eps, a batch size), which
   // the project step follows call by call across modules as a ForwardingFact (bind_value).
@@ -171,6 +174,7 @@ class ConstantFolder {
   const ImportedConstants* imported_constants_ = nullptr;
   const ConfigConstants* config_constants_ = nullptr;
   mutable TSNode settled_later_{};  // ConfigReadSettledLater's read
+  mutable bool truth_values_ = false;  // while fold_truth runs: True and False fold to 1 and 0
   mutable const ConstantBindings* bindings_ = nullptr;
   mutable std::optional<CallIndex> calls_, self_calls_;
   // The module's text with its comments blanked (a comment naming a function calls nothing).

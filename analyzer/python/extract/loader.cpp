@@ -140,6 +140,7 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
         const TSNode v = strip(b.value);
         if (is(v, g.true_)) fact.drop_last = true;
         else if (is(v, g.false_)) fact.drop_last = false;
+        else fact.drop_last = r.evaluator().folder().fold_truth(v, r.scope());  // `drop_last=cfg.drop_last`
         fact.drop_location = r.locate(b.value);
       } else if (b.source == ArgBinding::Source::Default && drop->default_text == "false") {
         fact.drop_last = false;
