@@ -541,12 +541,17 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
     ++self_mentions;
   }
   const std::vector<TSNode>& all_calls = self_calls_named(method.name);
-  if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed
+  if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed  // a `self.name` that is no call, or unparsed
   std::vector<CallSite> sites;
   for (const TSNode call : all_calls) {
     const Scope* at = scope_around(call);
+    // The method whose `self` the call names: the call's function, or the method a closure around
+    // the call stands in (`def inner(): return self.name(x)`), where no closure binds `self` itself.
     const Scope* caller = at;
     while (caller != nullptr && caller->kind != Scope::Kind::Function) caller = caller->parent;
+    while (caller != nullptr && caller->parent != nullptr && caller->parent->kind == Scope::Kind::Function &&
+           !caller->bindings.contains("self"))
+      caller = caller->parent;
     if (caller == nullptr || caller->parent == nullptr || caller->parent->kind != Scope::Kind::Class)
       return std::nullopt;
     if (caller->parent != &owner) continue;  // another class's own method of that name

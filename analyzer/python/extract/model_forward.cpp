@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace cudnnlint::python {
@@ -47,6 +48,7 @@ struct ModelClass {
 };
 
 constexpr int kMaxNestedClasses = 3;
+constexpr int kMaxClosureDepth = 3;  // closures in closures forward calls
 
 // `DoubleConv(64, 128)`: the class definition when `construction` builds a model class of this
 // module; null otherwise.
@@ -152,13 +154,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
   const std::string_view text = r.text(class_definition);
   for (const char* dynamic : {"register_forward", "add_module", "register_module", "setattr(", "__call__", "__getattr__"})
     if (text.find(dynamic) != std::string_view::npos) return std::nullopt;
-  // A plain torch module: its one base is torch.nn.Module.
-  const TSNode bases = field(class_definition, g.f_superclasses);
-  if (ts_node_is_null(bases) || ts_node_named_child_count(bases) != 1) return std::nullopt;
-  {
-    Resolver::ScopeVisit at_module(r, class_scope->parent);
-    if (qualified(ts_node_named_child(bases, 0), r) != "torch.nn.Module") return std::nullopt;
-  }
+  if (!is_torch_module_class(class_definition, r)) return std::nullopt;
   ModelClass model;
   model.init_bindings = std::move(init_bindings);
   TSNode init{}, forward{};
@@ -176,8 +172,13 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
     slot = definition;
   }
   if (ts_node_is_null(init) || ts_node_is_null(forward)) return std::nullopt;
+  // forward(self, x), and parameters after x only with defaults (a run on one tensor leaves them so).
   const TSNode parameters = field(forward, g.f_parameters);
-  if (ts_node_named_child_count(parameters) != 2) return std::nullopt;
+  if (ts_node_named_child_count(parameters) < 2) return std::nullopt;
+  for (uint32_t i = 2; i < ts_node_named_child_count(parameters); ++i) {
+    const TSNode extra = ts_node_named_child(parameters, i);
+    if (!is(extra, g.default_parameter) && !is(extra, g.typed_default_parameter)) return std::nullopt;
+  }
   model.self_name = parameter_name(ts_node_named_child(parameters, 0), r);
   model.input = parameter_name(ts_node_named_child(parameters, 1), r);
   const TSNode init_parameters = field(init, g.f_parameters);
@@ -294,25 +295,73 @@ class ForwardReader {
 
   // Reads forward's statements with `input` bound to its parameter; the rejecting chain, if any.
   std::optional<ShapeChainFact> run(Flow input) {
-    const Grammar& g = Grammar::get();
     known_[model_.input] = std::move(input);
     Resolver::ScopeVisit in_forward(r_, model_.forward_scope);
-    for (const TSNode statement : straight_line_statements(model_.forward_body, r_.source())) {
-      if (stopped_) break;
-      if (is(statement, g.comment)) continue;
+    read_statements(model_.forward_body);
+    return std::move(rejected_);
+  }
+
+ private:
+  // Reads a body's statements in order until a return (its value in returned_), a statement whose
+  // effect the reader does not follow, or a rejection. False when it stopped before the end.
+  bool read_statements(TSNode body) {
+    const Grammar& g = Grammar::get();
+    for (const TSNode statement : straight_line_statements(body, r_.source())) {
+      if (stopped_ || abandoned_) return false;
+      if (is(statement, g.comment) || is(statement, g.nonlocal_statement)) continue;
       if (is(statement, g.expression_statement)) {
         statement_expression(statement);
       } else if (is(statement, g.return_statement)) {
         if (ts_node_named_child_count(statement) > 0) returned_ = evaluate(ts_node_named_child(statement, 0));
-        break;
+        return !stopped_;
+      } else if (is(statement, g.function_definition)) {
+        // A closure forward calls later (`def inner(): nonlocal x; ...` then `return inner()`).
+        const TSNode name = field(statement, g.f_name);
+        if (!ts_node_is_null(name)) closures_[r_.text(name)] = statement;
       } else if (r_.text(statement) == "pass" || r_.text(statement).starts_with("assert ")) {
         continue;
       } else {
-        // A branch, a loop, a with block, a raise: what follows may not run, or run more than once.
-        break;
+        // A branch, a loop, a raise: what follows may not run, or run more than once.
+        return false;
       }
     }
-    return std::move(rejected_);
+    return !stopped_;
+  }
+
+  // `inner()` of a closure defined in forward, with no arguments: its body read where it is
+  // called, seeing forward's tensors. Names it binds stay its own unless it declares them nonlocal.
+  std::optional<Flow> call_closure(TSNode definition) {
+    const Grammar& g = Grammar::get();
+    const TSNode parameters = field(definition, g.f_parameters);
+    const Scope* scope = r_.scope_of(definition);
+    if (closure_depth_ >= kMaxClosureDepth || scope == nullptr ||
+        (!ts_node_is_null(parameters) && ts_node_named_child_count(parameters) > 0))
+      return std::nullopt;
+    std::set<std::string_view> shared;
+    for (const TSNode statement : named_children(field(definition, g.f_body)))
+      if (is(statement, g.nonlocal_statement))
+        for (const TSNode name : named_children(statement)) shared.insert(r_.text(name));
+    const auto outer = known_;
+    auto outer_returned = std::move(returned_);
+    returned_.reset();
+    bool completed = false;
+    {
+      Resolver::ScopeVisit in_closure(r_, scope);
+      ++closure_depth_;
+      completed = read_statements(field(definition, g.f_body));
+      --closure_depth_;
+    }
+    // What the closure left unread may have changed a shared name: the caller stops there too.
+    if (!completed && !stopped_) abandoned_ = true;
+    std::optional<Flow> result = std::move(returned_);
+    returned_ = std::move(outer_returned);
+    auto inner = std::move(known_);
+    known_ = outer;
+    for (const std::string_view name : shared) {
+      if (const auto it = inner.find(name); it != inner.end()) known_.insert_or_assign(name, it->second);
+      else known_.erase(name);
+    }
+    return completed ? std::move(result) : std::nullopt;
   }
 
  private:
@@ -405,6 +454,9 @@ class ForwardReader {
         return std::nullopt;
       }
     }
+    if (is(callee, g.identifier) && args.positional.empty() && args.keywords.empty())
+      if (const auto closure = closures_.find(r_.text(callee)); closure != closures_.end())
+        return call_closure(closure->second);
     const std::string name = qualified(callee, r_);
     if (!args.positional.empty() && args.first_star != 0) {
       if (keeps_size_function(name)) {
@@ -510,9 +562,22 @@ class ForwardReader {
   std::optional<ShapeChainFact> rejected_;
   std::optional<Flow> returned_;
   bool stopped_ = false;
+  bool abandoned_ = false;  // a closure stopped before its end: forward is not read further
+  std::unordered_map<std::string_view, TSNode> closures_;
+  int closure_depth_ = 0;
 };
 
 }  // namespace
+
+bool is_torch_module_class(TSNode class_definition, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const Scope* class_scope = r.scope_of(class_definition);
+  if (class_scope == nullptr || class_scope->parent == nullptr) return false;
+  const TSNode bases = field(class_definition, g.f_superclasses);
+  if (ts_node_is_null(bases) || ts_node_named_child_count(bases) != 1) return false;
+  Resolver::ScopeVisit at_module(r, class_scope->parent);
+  return qualified(ts_node_named_child(bases, 0), r) == "torch.nn.Module";
+}
 
 std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r) {
   ShapeSource out;

@@ -27,6 +27,8 @@ struct ShapeSource {
 // A literal-shaped factory (`torch.randn(1, 3, 4, 4)`, through names bound once) or a transformed
 // image (`preprocess(img).unsqueeze(0)`, python/extract/transform_sizes.h); nullopt otherwise.
 std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r);
+// Whether the class's one base is torch.nn.Module (a plain PyTorch module the forward reader reads).
+bool is_torch_module_class(TSNode class_definition, Resolver& r);
 
 // The model class `class_definition` applied at `call` to a tensor of sizes `input`. Appends a
 // ShapeChainFact to r.out() when a layer that forward applies rejects its input.

@@ -225,17 +225,20 @@ LayerLoop layer_loop(TSNode call, TSNode callee, TSNode input, Resolver& r) {
   return out;
 }
 
-// `Net()`, or `net` bound once in this scope to `Net()` (`.eval()`, `.to(device)` and the like
-// kept), where Net is a class of this module: the class definition; null otherwise.
+// `Net()`, or `net` bound in this scope to `Net()` (`.eval()`, `.to(device)` and the like kept,
+// also as `net = net.eval()` on the line before), where Net is a class of this module: the class
+// definition; null otherwise.
 TSNode model_class_of(TSNode model, Resolver& r, TSNode* construction = nullptr) {
   const Grammar& g = Grammar::get();
   TSNode value = strip(model);
-  if (is(value, g.identifier)) {
-    const auto [scope, binding] = r.lookup(r.text(value));
-    if (binding == nullptr || !binding->simple() || scope != r.scope()) return {};
-    value = strip(binding->value);
-  }
-  for (int depth = 0; depth < kMaxDepth && is(value, g.call); ++depth) {
+  for (int depth = 0; depth < kMaxDepth; ++depth) {
+    if (is(value, g.identifier)) {
+      const auto [scope, binding] = r.lookup(r.text(value));
+      if (binding == nullptr || scope != r.scope()) return {};
+      value = strip(definition_of(value, r));
+      continue;
+    }
+    if (!is(value, g.call)) break;
     const TSNode function = strip(field(value, g.f_function));
     if (!is(function, g.attribute)) break;
     const std::string method(r.text(field(function, g.f_attribute)));
@@ -329,7 +332,7 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     if (ts_node_is_null(definition)) return false;
   } else if (is(callee, g.identifier) || is(callee, g.call)) {
     definition = model_class_of(callee, r, &construction);
-    if (ts_node_is_null(definition)) return false;
+    if (ts_node_is_null(definition) || !is_torch_module_class(definition, r)) return false;
     const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
     if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return true;
     input = strip(args.positional.front());
@@ -432,14 +435,29 @@ std::optional<ModelCall> model_call(TSNode call, TSNode callee, Resolver& r) {
   int depth = 0;
   while (is(construction, g.identifier) && depth++ < kMaxDepth) construction = strip(definition_of(construction, r));
   if (ts_node_is_null(construction) || !is(construction, g.call)) return std::nullopt;
-  out.stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
-  if (out.stack.empty() && !builds_stack(construction, r)) return std::nullopt;
-  if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return std::nullopt;
-  // The stack as the code builds it up to this call (`nn.Sequential(*layers)` after a loop of
-  // appends, a helper that returns one), when the reader can follow it.
-  auto built = stack_layers(construction, r, call);
-  if (!built || built->empty()) return std::nullopt;
-  out.layers = std::move(*built);
+  if (const TSNode keras_model = keras_class_built(construction, r); !ts_node_is_null(keras_model)) {
+    // `model = Net()`, Net a Keras model class whose call applies one Keras Sequential that its
+    // __init__ builds: that stack.
+    if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return std::nullopt;
+    const std::vector<BoundLayer> applied = keras_class_layers(keras_model, r);
+    if (applied.size() != 1 || applied.front().scope == nullptr) return std::nullopt;
+    Resolver::ScopeVisit in_init(r, applied.front().scope);
+    const TSNode sequential = strip(applied.front().construction);
+    if (framework_of_sequential(qualified(field(sequential, g.f_function), r)) != "keras") return std::nullopt;
+    auto built = stack_layers(sequential, r, TSNode{});
+    if (!built || built->empty()) return std::nullopt;
+    out.layers = std::move(*built);
+    out.stack = "keras";
+  } else {
+    out.stack = framework_of_sequential(qualified(field(construction, g.f_function), r));
+    if (out.stack.empty() && !builds_stack(construction, r)) return std::nullopt;
+    if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return std::nullopt;
+    // The stack as the code builds it up to this call (`nn.Sequential(*layers)` after a loop of
+    // appends, a helper that returns one), when the reader can follow it.
+    auto built = stack_layers(construction, r, call);
+    if (!built || built->empty()) return std::nullopt;
+    out.layers = std::move(*built);
+  }
   if (out.stack.empty()) {
     // A helper's stack: PyTorch's when its first layer is (nn.Sequential's layers are modules).
     if (out.layers.size() < 2) return std::nullopt;
@@ -594,7 +612,8 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
         if (!is(parent, g.assignment)) return;
       } else {
         const TSNode value = strip(binding->value);
-        if (!is(value, g.call) || (!ends_with_sequential(r.text(field(value, g.f_function))) && !builds_stack(value, r)))
+        if (!is(value, g.call) || (!ends_with_sequential(r.text(field(value, g.f_function))) &&
+                                   !builds_stack(value, r) && ts_node_is_null(keras_class_built(value, r))))
           return;
       }
     }

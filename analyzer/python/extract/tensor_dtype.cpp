@@ -1513,10 +1513,54 @@ std::size_t header_above(std::string_view text, std::size_t line, std::size_t in
   return std::string_view::npos;
 }
 
+// The name of the class at column 0 whose body holds the def line at `def_line` (indented one
+// level), or empty.
+std::string_view class_holding(std::string_view text, std::size_t def_line) {
+  const std::string_view indent = indent_of(text, def_line);
+  if (indent != "    " && indent != "\t") return {};
+  const std::size_t start = header_above(text, def_line, indent.size());
+  if (start == std::string_view::npos || !indent_of(text, start).empty()) return {};
+  std::string_view header = text.substr(start);
+  header = header.substr(0, header.find('\n'));
+  if (!header.starts_with("class ")) return {};
+  header.remove_prefix(6);
+  const std::string_view name = header.substr(0, header.find_first_of(" (:"));
+  return is_identifier(name) ? name : std::string_view{};
+}
+
+// Whether the attribute call of a method at `dot` (the '.' before its name) is made on an instance
+// of `owner`: `Owner(...).name(` or `v.name(` where some line binds `v = Owner(...)`.
+bool called_on_instance(std::string_view text, std::size_t dot, std::string_view owner) {
+  if (owner.empty() || dot == 0) return false;
+  std::size_t end = dot;
+  if (text[end - 1] == ')') {  // Owner(...): the parenthesis that opens the call, on the same line
+    int open = 0;
+    std::size_t at = end;
+    while (at > 0) {
+      const char c = text[--at];
+      if (c == '\n') return false;
+      if (c == ')') ++open;
+      if (c == '(' && --open == 0) break;
+    }
+    if (open != 0 || at < owner.size() || text.substr(at - owner.size(), owner.size()) != owner) return false;
+    return at == owner.size() || !is_identifier_char(text[at - owner.size() - 1]);
+  }
+  std::size_t begin = end;
+  while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+  const std::string_view variable = text.substr(begin, end - begin);
+  if (variable.empty() || (begin > 0 && text[begin - 1] == '.')) return false;
+  std::string binding(variable);
+  binding.append(" = ").append(owner).append("(");
+  for (std::size_t at = text.find(binding); at != std::string_view::npos; at = text.find(binding, at + 1))
+    if (at == 0 || text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n') return true;
+  return false;
+}
+
 // Whether the line at `line` runs when the module runs: module code at column 0 (or under `if
 // __name__ == "__main__":`), or a statement of a function's own body (one level in, not under an
 // `if` or a loop of it) whose function a line that runs calls by name, nested functions included:
-// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`.
+// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`; a method of a module
+// class, called on an instance of it (`Runner().main()`).
 bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 0) {
   if (depth > 4) return false;
   const std::string_view indent = indent_of(text, line);
@@ -1536,10 +1580,13 @@ bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 
   header.remove_prefix(4);
   const std::string_view name = header.substr(0, header.find_first_of(" ("));
   if (name.empty() || !is_identifier(name)) return false;
-  // A call of it: the name followed by '(' where it is not defined or an attribute, on a line that
-  // runs itself.
+  const std::string_view owner = class_holding(text, start);
+  // A call of it: the name followed by '(' where it is not defined (nor, for a function, an
+  // attribute), on a line that runs itself.
   for (std::size_t call = text.find(name); call != std::string_view::npos; call = text.find(name, call + 1)) {
-    if (call > 0 && (is_identifier_char(text[call - 1]) || text[call - 1] == '.')) continue;
+    if (call > 0 && is_identifier_char(text[call - 1])) continue;
+    if (call > 0 && text[call - 1] == '.' && !called_on_instance(text, call - 1, owner)) continue;
+    if (!owner.empty() && (call == 0 || text[call - 1] != '.')) continue;
     const std::size_t after = call + name.size();
     if (after >= text.size() || text[after] != '(') continue;
     if (call >= 4 && text.substr(call - 4, 4) == "def ") continue;
