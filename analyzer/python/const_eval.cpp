@@ -496,12 +496,17 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
   if (calls.empty() || calls.size() > kMaxCallSites) return std::nullopt;
   // Every other mention of the name (passed as a value, subclassed, in a part left unparsed) may
   // call it with something else.
+  // A class's own `super(Name, self)` is no call of it.
   const std::string_view code = code_text();
-  if (name_positions(code, callee, false).size() != calls.size() + 1) return std::nullopt;
+  const std::vector<std::size_t> mentions = name_positions(code, callee, false);
+  const auto supers = static_cast<std::size_t>(std::count_if(mentions.begin(), mentions.end(), [&](std::size_t at) {
+    return callee_scope != &function && preceded_by_word(code, at, "super(");
+  }));
+  if (mentions.size() - supers != calls.size() + 1) return std::nullopt;
   // The region planner keeps the calls of a function mentioned at most kMaxCallSites + 1 times,
   // attributes of that name included, and only from module statements and module functions
   // (python/regions.cpp include_callers): the same calls are read in both parse modes.
-  if (calls.size() + 1 + name_positions(code, callee, true).size() > kMaxCallSites + 1) return std::nullopt;
+  if (mentions.size() + name_positions(code, callee, true).size() > kMaxCallSites + 1) return std::nullopt;
   std::vector<CallSite> sites;
   for (const TSNode call : calls) {
     const Scope* at = scope_around(call);
@@ -660,16 +665,38 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
+TSNode ConstantFolder::returned_parse_args(TSNode function) const {
+  // The function's last statement: `return parser.parse_args(...)`.
+  const Grammar& g = Grammar::get();
+  const TSNode body = field(function, g.f_body);
+  if (ts_node_is_null(body) || ts_node_named_child_count(body) == 0) return {};
+  const TSNode last = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
+  if (!is(last, g.return_statement) || ts_node_named_child_count(last) != 1) return {};
+  const TSNode value = ts_node_named_child(last, 0);
+  if (!is(value, g.call)) return {};
+  const TSNode callee = field(value, g.f_function);
+  if (!is(callee, g.attribute) || node_text(field(callee, g.f_attribute), locator_.source) != "parse_args") return {};
+  return value;
+}
+
 std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call, const Scope* defining,
                                                               std::string_view key, int depth) const {
-  // `args = parser.parse_args()` at module level, `parser = argparse.ArgumentParser(...)`, and one
-  // module statement `parser.add_argument("--key", ..., default=value)` for the key.
+  // `args = parser.parse_args()` (or `parse_args([])`) at module level or in a module function that
+  // returns it, `parser = argparse.ArgumentParser(...)` beside it, and one statement of that body
+  // `parser.add_argument("--key", ..., default=value)` for the key.
   const Grammar& g = Grammar::get();
   const std::string_view source = locator_.source;
   const TSNode parser = field(field(parse_call, g.f_function), g.f_object);
-  if (defining != &scopes_.module() || !is(parser, g.identifier) ||
-      ts_node_named_child_count(field(parse_call, g.f_arguments)) != 0)
+  const TSNode parse_arguments = field(parse_call, g.f_arguments);
+  const bool no_arguments = ts_node_named_child_count(parse_arguments) == 0 ||
+                            (ts_node_named_child_count(parse_arguments) == 1 &&
+                             is(ts_node_named_child(parse_arguments, 0), g.list) &&
+                             ts_node_named_child_count(ts_node_named_child(parse_arguments, 0)) == 0);
+  const bool module_function = defining != nullptr && defining->kind == Scope::Kind::Function &&
+                               defining->parent == &scopes_.module();
+  if ((defining != &scopes_.module() && !module_function) || !is(parser, g.identifier) || !no_arguments)
     return std::nullopt;
+  const TSNode body = module_function ? field(defining->node, g.f_body) : scopes_.module().node;
   const auto [parser_scope, parser_binding] = scopes_.lookup(defining, node_text(parser, source));
   if (parser_binding == nullptr || !parser_binding->simple() || parser_scope != defining ||
       !is(parser_binding->value, g.call) || !node_text(field(parser_binding->value, g.f_function), source).ends_with("ArgumentParser"))
@@ -678,7 +705,7 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
       attribute_writes(source, key) != 0)
     return std::nullopt;
   std::optional<TSNode> found;
-  for (const TSNode statement : named_children(scopes_.module().node)) {
+  for (const TSNode statement : named_children(body)) {
     if (!is(statement, g.expression_statement)) continue;
     const TSNode call = ts_node_named_child(statement, 0);
     if (!is(call, g.call)) continue;
@@ -772,6 +799,13 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
   if (!is(callee, g.identifier) || !is(arguments, g.argument_list)) return std::nullopt;
   const std::string_view callee_name = node_text(callee, source);
   const auto [callee_scope, callee_binding] = scopes_.lookup(defining, callee_name);
+  if (!item && callee_binding != nullptr && callee_binding->only_definition() &&
+      is(callee_binding->definition, g.function_definition) && ts_node_named_child_count(arguments) == 0)
+    if (const TSNode parse = returned_parse_args(callee_binding->definition); !ts_node_is_null(parse)) {
+      // `opt = get_opt()`, a module function returning `parser.parse_args()`.
+      if (forwarded_ && is_argument_itself(ts_node_parent(name), forwarded_argument_)) return std::nullopt;
+      return argparse_default(parse, scopes_.scope_of(callee_binding->definition), key, depth);
+    }
   if (item) {  // dict(bn_eps=1e-5, ...) of the builtin
     if (callee_name != "dict" || callee_binding != nullptr) return std::nullopt;
     std::optional<TSNode> found;

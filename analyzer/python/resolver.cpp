@@ -183,6 +183,9 @@ std::optional<std::string> Resolver::qualified_name(TSNode node, const Scope* fr
       if (is(value, g_.identifier) || is(value, g_.attribute)) return qualified_name(value, defining, depth + 1);
       return std::nullopt;
     }
+    if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function)
+      return parameter_qualified_name(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)],
+                                      depth);
     if (binding != nullptr && binding->only_definition() && defining->kind == Scope::Kind::Module && !module_.empty())
       return module_ + "." + std::string(name);  // a def or class of this module
     if (const auto imported = imports_.lookup(name, defining != nullptr ? defining : &scopes_.module()))
@@ -197,6 +200,27 @@ std::optional<std::string> Resolver::qualified_name(TSNode node, const Scope* fr
     return object;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> Resolver::parameter_qualified_name(const Scope& function, const Parameter& parameter,
+                                                              int depth) const {
+  // `norm_layer=nn.BatchNorm2d`: a class or function passed by name, the same at every call of the
+  // function in this module (its default where a call leaves it out). Only a default that names
+  // something is looked at: a parameter used as a callee is common, a named default rare.
+  const TSNode default_value = parameter.default_value;
+  if (ts_node_is_null(default_value) || (!is(default_value, g_.identifier) && !is(default_value, g_.attribute)))
+    return std::nullopt;
+  const auto sites = evaluator_.folder().call_sites(function, parameter);
+  if (!sites || sites->empty()) return std::nullopt;
+  std::optional<std::string> agreed;
+  for (const CallSite& site : *sites) {
+    const TSNode argument = site.argument;
+    if (!is(argument, g_.identifier) && !is(argument, g_.attribute)) return std::nullopt;
+    auto name = qualified_name(argument, site.scope, depth + 1);
+    if (!name || (agreed && *agreed != *name)) return std::nullopt;
+    agreed = std::move(name);
+  }
+  return agreed;
 }
 
 bool Resolver::is_builtin(TSNode callee, std::string_view name) const {

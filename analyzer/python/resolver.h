@@ -204,6 +204,9 @@ class Resolver {
   void shadow_identifiers(TSNode node, int depth = 0);
   void shadow_comprehension_targets(TSNode comprehension);
   std::optional<std::string> qualified_name(TSNode node, const Scope* from, int depth) const;
+  // What a parameter names when every call in the module passes (or defaults to) the same name.
+  std::optional<std::string> parameter_qualified_name(const Scope& function, const Parameter& parameter,
+                                                      int depth) const;
   Resolved class_api(TSNode class_node, int depth = 0);
   Resolved resolve_callable(TSNode node);
   void add_guards(TSNode condition, int depth = 0);

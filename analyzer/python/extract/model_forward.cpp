@@ -515,13 +515,28 @@ class ForwardReader {
     if (layer.layers.size() == 1)
       if (const TSNode nested = nested_class_of(layer.layers.front().construction, r_); !ts_node_is_null(nested))
         return apply_nested(nested, layer.layers.front(), std::move(flow));
+    if (layer.layers.size() != 1 || !ts_node_eq(layer.layers.front().construction, layer.construction)) {
+      // A stack: its layers in order, a model class of the module among them run as a nested one
+      // (`nn.Sequential(nn.MaxPool2d(2), DoubleConv(a, b))`).
+      for (const BoundLayer& bound : layer.layers) {
+        std::optional<Flow> next;
+        if (const TSNode nested = nested_class_of(bound.construction, r_); !ts_node_is_null(nested)) {
+          next = apply_nested(nested, bound, std::move(flow));
+        } else {
+          ShapeChainFact work = chain_with(std::move(flow.steps));
+          ChainBuilder chain(work, r_);
+          const bool kept = chain.step(bound, flow.spatial, flow.channels, flow.batch);
+          next = settle(work, kept, std::move(flow));
+        }
+        if (!next) return std::nullopt;
+        flow = std::move(*next);
+      }
+      return flow;
+    }
     ShapeChainFact work = chain_with(std::move(flow.steps));
     ChainBuilder chain(work, r_);
     bool kept = true;
-    if (layer.layers.size() != 1 || !ts_node_eq(layer.layers.front().construction, layer.construction)) {
-      for (std::size_t i = 0; i < layer.layers.size() && kept; ++i)
-        kept = chain.step(layer.layers[i], flow.spatial, flow.channels, flow.batch);
-    } else {
+    {
       const std::size_t before = work.steps.size();
       kept = chain.step(layer.construction, flow.spatial, flow.channels, flow.batch);
       // The step is where forward applies the layer, named as __init__ builds it.
