@@ -665,16 +665,24 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
-TSNode ConstantFolder::returned_parse_args(TSNode function) const {
-  // The function's last statement: `return parser.parse_args(...)`.
+TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
+  // The function's last statement: `return parser.parse_args(...)`, or `return build()` of a
+  // closure without parameters that the function defines and that returns it.
   const Grammar& g = Grammar::get();
-  const TSNode body = field(function, g.f_body);
-  if (ts_node_is_null(body) || ts_node_named_child_count(body) == 0) return {};
-  const TSNode last = ts_node_named_child(body, ts_node_named_child_count(body) - 1);
+  const std::vector<TSNode> statements = straight_line_statements(field(function, g.f_body), locator_.source);
+  if (statements.empty() || depth > 3) return {};
+  const TSNode last = statements.back();
   if (!is(last, g.return_statement) || ts_node_named_child_count(last) != 1) return {};
   const TSNode value = ts_node_named_child(last, 0);
   if (!is(value, g.call)) return {};
   const TSNode callee = field(value, g.f_function);
+  if (is(callee, g.identifier) && ts_node_named_child_count(field(value, g.f_arguments)) == 0) {
+    for (const TSNode statement : statements)
+      if (is(statement, g.function_definition) && node_text(field(statement, g.f_name), locator_.source) ==
+                                                      node_text(callee, locator_.source))
+        return returned_parse_args(statement, depth + 1);
+    return {};
+  }
   if (!is(callee, g.attribute) || node_text(field(callee, g.f_attribute), locator_.source) != "parse_args") return {};
   return value;
 }
@@ -692,8 +700,14 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
                             (ts_node_named_child_count(parse_arguments) == 1 &&
                              is(ts_node_named_child(parse_arguments, 0), g.list) &&
                              ts_node_named_child_count(ts_node_named_child(parse_arguments, 0)) == 0);
+  // A function (or a closure of one) at module level: the command-line builder the region planner
+  // keeps whole (python/regions.cpp command_line_builder).
+  const Scope* outermost = defining;
+  while (outermost != nullptr && outermost->kind == Scope::Kind::Function && outermost->parent != nullptr &&
+         outermost->parent->kind == Scope::Kind::Function)
+    outermost = outermost->parent;
   const bool module_function = defining != nullptr && defining->kind == Scope::Kind::Function &&
-                               defining->parent == &scopes_.module();
+                               outermost->parent == &scopes_.module();
   if ((defining != &scopes_.module() && !module_function) || !is(parser, g.identifier) || !no_arguments)
     return std::nullopt;
   const TSNode body = module_function ? field(defining->node, g.f_body) : scopes_.module().node;
@@ -705,7 +719,7 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
       attribute_writes(source, key) != 0)
     return std::nullopt;
   std::optional<TSNode> found;
-  for (const TSNode statement : named_children(body)) {
+  for (const TSNode statement : straight_line_statements(body, source)) {
     if (!is(statement, g.expression_statement)) continue;
     const TSNode call = ts_node_named_child(statement, 0);
     if (!is(call, g.call)) continue;
@@ -804,7 +818,7 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
     if (const TSNode parse = returned_parse_args(callee_binding->definition); !ts_node_is_null(parse)) {
       // `opt = get_opt()`, a module function returning `parser.parse_args()`.
       if (forwarded_ && is_argument_itself(ts_node_parent(name), forwarded_argument_)) return std::nullopt;
-      return argparse_default(parse, scopes_.scope_of(callee_binding->definition), key, depth);
+      return argparse_default(parse, scope_around(parse), key, depth);
     }
   if (item) {  // dict(bn_eps=1e-5, ...) of the builtin
     if (callee_name != "dict" || callee_binding != nullptr) return std::nullopt;

@@ -146,8 +146,9 @@ class ConstantFolder {
   // A config read (`cfg.data.size`, `cfg["data"]["size"]`) whose key path the config files give one value.
   std::optional<ConstantValue> config_constant(TSNode node, const Scope* scope,
                                                std::span<const std::string_view> shadowed) const;
-  // `return parser.parse_args(...)` as the function's last statement: that call; null otherwise.
-  TSNode returned_parse_args(TSNode function) const;
+  // `return parser.parse_args(...)` as the function's last statement (or its closure's, returned):
+  // that call; null otherwise.
+  TSNode returned_parse_args(TSNode function, int depth = 0) const;
   std::optional<ConstantValue> argparse_default(TSNode parse_call, const Scope* defining, std::string_view key,
                                                 int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,

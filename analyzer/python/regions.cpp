@@ -857,6 +857,7 @@ class RegionPlanner {
     mark_pairs();
     spread();
     include_called_helpers();
+    include_command_line_builders();
     include_callers();
     keep_bound_statements();
     ParsePlan plan;
@@ -1317,6 +1318,24 @@ class RegionPlanner {
   // callee's name does not become interesting, which would keep every statement naming it in the
   // other large definitions.
   static constexpr std::size_t kMaxCallSites = 4;  // python/const_eval.cpp's
+  // A module function that builds the command line and returns it (`def get_opt(): ... return
+  // parser.parse_args()`), in a file with something relevant: parsed whole, with its calls
+  // (include_callers), for the constant folder reads its argparse defaults through `opt =
+  // get_opt()` (python/const_eval.cpp returned_parse_args), and its parameters from those calls.
+  bool command_line_builder(std::size_t k) const {
+    return chunks_[k].is_definition && !chunks_[k].is_class && !chunks_[k].name.empty() &&
+           mentions_identifier(text_of(k), "parse_args") && mentions_identifier(text_of(k), "add_argument");
+  }
+
+  void include_command_line_builders() {
+    if (std::none_of(relevant_.begin(), relevant_.end(), [](Relevance r) { return r != Relevance::No; })) return;
+    for (std::size_t k = 0; k < chunks_.size(); ++k)
+      if (relevant_[k] == Relevance::No && command_line_builder(k)) {
+        relevant_[k] = Relevance::Yes;
+        whole_[k] = true;
+      }
+  }
+
   void include_callers() {
     std::vector<std::size_t> callees;
     for (std::size_t k = 0; k < chunks_.size(); ++k)
@@ -1363,22 +1382,9 @@ class RegionPlanner {
       return chunks_[k].is_class && !chunks_[k].name.empty() && chunks_[k].end - chunks_[k].begin <= 2048 &&
              !mentions_identifier(text_of(k), "def");
     };
-    // A module function that builds the command line and returns it (`def get_opt(): ... return
-    // parser.parse_args()`): the constant folder reads its argparse defaults through `opt =
-    // get_opt()` (python/const_eval.cpp returned_parse_args), from the whole function.
-    auto command_line_builder = [&](std::size_t k) {
-      return chunks_[k].is_definition && !chunks_[k].is_class && !chunks_[k].name.empty() &&
-             mentions_identifier(text_of(k), "parse_args") && mentions_identifier(text_of(k), "add_argument");
-    };
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
-      if (relevant_[k] != Relevance::No || kinds_[k] == Kind::Compound) {
-        note_kept(k);
-      } else if (kinds_[k] != Kind::Definition || data_class(k)) {
-        candidates.push_back(k);
-      } else if (command_line_builder(k)) {
-        whole_[k] = true;
-        candidates.push_back(k);
-      }
+      if (relevant_[k] != Relevance::No || kinds_[k] == Kind::Compound) note_kept(k);
+      else if (kinds_[k] != Kind::Definition || data_class(k)) candidates.push_back(k);
     }
     std::vector<std::vector<std::string_view>> binds(chunks_.size());
     for (const std::size_t k : candidates) {

@@ -213,6 +213,21 @@ void append_straight_line(TSNode block, std::string_view source, int depth, std:
 
 }  // namespace
 
+bool block_runs_once(TSNode block, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  const TSNode owner = ts_node_parent(block);
+  if (ts_node_is_null(owner)) return false;
+  if (is(owner, g.with_statement)) return ts_node_eq(field(owner, g.f_body), block);
+  if (is(owner, g.for_statement)) return ts_node_eq(field(owner, g.f_body), block) && runs_once(owner, source);
+  if (!is(owner, g.try_statement) || !ts_node_eq(field(owner, g.f_body), block)) return false;
+  for (const TSNode clause : named_children(owner)) {
+    if (!is(clause, g.except_clause) && !is(clause, g.except_group_clause)) continue;
+    const auto parts = named_children(clause);
+    if (parts.empty() || !is(parts.back(), g.block) || !only_reraises(parts.back(), source)) return false;
+  }
+  return true;
+}
+
 std::vector<TSNode> straight_line_statements(TSNode block, std::string_view source) {
   std::vector<TSNode> out;
   if (!ts_node_is_null(block)) append_straight_line(block, source, 0, out);

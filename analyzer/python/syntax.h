@@ -82,6 +82,10 @@ std::vector<TSNode> named_children(TSNode node);
 // its else block's). Any other compound statement is in the list as it is: a reader stops there,
 // as it would at a branch. Nesting is followed four levels deep; deeper blocks stay whole.
 std::vector<TSNode> straight_line_statements(TSNode block, std::string_view source);
+// Whether a block runs exactly once whenever the statement owning it runs, as
+// straight_line_statements follows it: a `with` body, the body of a `try` whose handlers only
+// re-raise, a `for _ in range(1)` body.
+bool block_runs_once(TSNode block, std::string_view source);
 
 }  // namespace cudnnlint::python
 

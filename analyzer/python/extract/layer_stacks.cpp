@@ -100,23 +100,40 @@ class StackReader {
   // statements after it, up to the one holding `until` (or the block's end when `until` is null
   // and `through_block`).
   Abs read(TSNode construction, TSNode until, bool through_block) {
-    TSNode statement{}, block{};
+    std::vector<Level> levels;  // the function's body (or the module) first, the construction's block last
     Frame frame{r_.scope(), {}};
-    if (!enclosing_statement(construction, statement, block)) {
+    if (!enclosing_statement(construction, levels)) {
       frames_.push_back(&frame);
       Abs out = eval(construction, 0);
       frames_.pop_back();
       return out;
     }
     // The names are read in the scope of the function (or module) whose statements run.
-    const Scope* owner = is(block, g_.module) ? r_.scope_of_module() : r_.scope_of(ts_node_parent(block));
+    const TSNode outermost = levels.front().block;
+    const Scope* owner = is(outermost, g_.module) ? r_.scope_of_module() : r_.scope_of(ts_node_parent(outermost));
     if (owner == nullptr) return {};
     frame.scope = owner;
     if (seed_ != nullptr && seed_->scope == owner)
       for (const auto& [name, value] : seed_->values) frame.set(name, Abs::of_number(value));
     Resolver::ScopeVisit in_owner(r_, owner);
     frames_.push_back(&frame);
-    const std::vector<TSNode> statements = named_children(block);
+    // The statements before each `with` block on the way in, run as the function runs them.
+    for (std::size_t level = 0; level + 1 < levels.size(); ++level) {
+      bool reached = false;
+      for (const TSNode before : named_children(levels[level].block)) {
+        if (ts_node_eq(before, levels[level].statement)) {
+          reached = true;
+          break;
+        }
+        if (run_statement(before, 0) != Flow::Normal) break;
+      }
+      if (!reached) {
+        frames_.pop_back();
+        return {};
+      }
+    }
+    const TSNode statement = levels.back().statement;
+    const std::vector<TSNode> statements = named_children(levels.back().block);
     std::size_t at = 0;
     for (; at < statements.size() && !ts_node_eq(statements[at], statement); ++at)
       if (run_statement(statements[at], 0) != Flow::Normal) break;
@@ -185,22 +202,33 @@ class StackReader {
 
   Frame& frame() { return *frames_.back(); }
 
-  // The statement of a function body (or of the module) that holds `node` without a compound
-  // statement between them; false when `node` sits in a loop, a branch or a nested block.
-  bool enclosing_statement(TSNode node, TSNode& statement, TSNode& block) const {
+  // A block and the statement of it on the way to a construction.
+  struct Level {
+    TSNode block{};
+    TSNode statement{};
+  };
+
+  // The statements holding `node`, from a function body's (or the module's) down to the one whose
+  // block holds `node` without a compound statement between them, through blocks that run once
+  // (a `with`, a re-raising `try`, `for _ in range(1)`: python/syntax.h block_runs_once);
+  // false when `node` sits in a loop, a branch or another nested block.
+  bool enclosing_statement(TSNode node, std::vector<Level>& levels) const {
     TSNode child = node;
     for (TSNode at = ts_node_parent(node); !ts_node_is_null(at); child = at, at = ts_node_parent(at)) {
       if (is(at, g_.module)) {
-        statement = child;
-        block = at;
+        levels.push_back({at, child});
+        std::reverse(levels.begin(), levels.end());
         return true;
       }
       if (is(at, g_.block)) {
         const TSNode owner = ts_node_parent(at);
-        if (!is(owner, g_.function_definition)) return false;
-        statement = child;
-        block = at;
-        return true;
+        levels.push_back({at, child});
+        if (is(owner, g_.function_definition)) {
+          std::reverse(levels.begin(), levels.end());
+          return true;
+        }
+        if (!block_runs_once(at, r_.source()) || levels.size() > 4) return false;
+        continue;
       }
       if (is(at, g_.lambda) || is(at, g_.list_comprehension) || is(at, g_.generator_expression)) return false;
     }

@@ -144,6 +144,35 @@ int nested_axes(TSNode construction, Resolver& r, int depth) {
   return nested ? nested->axes : 0;
 }
 
+// The statements a body runs once, in order (python/syntax.h straight_line_statements), with the
+// body of a closure it defines and then calls without arguments (`def build(): ...` then
+// `build()` or `return build()`) read where the call stands.
+std::vector<TSNode> statements_run(TSNode body, Resolver& r, int depth = 0) {
+  const Grammar& g = Grammar::get();
+  std::vector<TSNode> out;
+  std::unordered_map<std::string_view, TSNode> closures;
+  for (const TSNode statement : straight_line_statements(body, r.source())) {
+    if (is(statement, g.function_definition)) {
+      const TSNode parameters = field(statement, g.f_parameters);
+      if (ts_node_is_null(parameters) || ts_node_named_child_count(parameters) == 0)
+        closures[r.text(field(statement, g.f_name))] = statement;
+      continue;
+    }
+    TSNode call{};
+    if ((is(statement, g.expression_statement) || is(statement, g.return_statement)) &&
+        ts_node_named_child_count(statement) == 1)
+      call = strip(ts_node_named_child(statement, 0));
+    if (is(call, g.call) && is(strip(field(call, g.f_function)), g.identifier) &&
+        ts_node_named_child_count(field(call, g.f_arguments)) == 0 && depth < 3)
+      if (const auto closure = closures.find(r.text(strip(field(call, g.f_function)))); closure != closures.end()) {
+        for (const TSNode inner : statements_run(field(closure->second, g.f_body), r, depth + 1)) out.push_back(inner);
+        continue;
+      }
+    out.push_back(statement);
+  }
+  return out;
+}
+
 std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
                                      std::shared_ptr<const ConstantBindings> init_bindings, int depth) {
   const Grammar& g = Grammar::get();
@@ -210,7 +239,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
   // or a loop; inside a with block or a re-raising try, yes).
   const TSNode init_body = field(init, g.f_body);
   Resolver::ScopeVisit in_init(r, model.init_scope);
-  for (const TSNode statement : straight_line_statements(init_body, r.source())) {
+  for (const TSNode statement : statements_run(init_body, r)) {
     if (!is(statement, g.expression_statement) || ts_node_named_child_count(statement) != 1) continue;
     const TSNode assignment = ts_node_named_child(statement, 0);
     if (!is(assignment, g.assignment)) continue;
