@@ -1289,8 +1289,11 @@ class RegionPlanner {
   // `self.features = make_layers(cfg)`) is parsed whole: the extractors follow calls into
   // module-level functions (python/extract/layer_stacks.h, tensor_dtype.cpp's project_return).
   // Three calls deep.
+  // Also a function that loops over one of its parameters (`def validate(data, model): for x in
+  // data: model(x)`): the loader reader follows a loader, and the model beside it, into the function
+  // that runs the loop (python/extract/single_sample_consumer.cpp).
   void include_called_helpers() {
-    if (chunk_bits_.size() != chunks_.size()) return;  // no pairs
+    const bool pairs = chunk_bits_.size() == chunks_.size();
     std::unordered_set<std::string_view> helper_words;
     for (const WordPair& pair : pairs_) helper_words.insert(pair.helper_words.begin(), pair.helper_words.end());
     for (int round = 0; round < 3; ++round) {
@@ -1301,14 +1304,44 @@ class RegionPlanner {
       for (std::size_t k = 0; k < chunks_.size(); ++k)
         if (relevant_[k] == Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class &&
             !chunks_[k].name.empty() && used.count(chunks_[k].name) > 0 &&
-            (chunk_bits_[k] != 0 || std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
-               return helper_words.count(w) > 0;
-             }))) {
+            ((pairs && chunk_bits_[k] != 0) ||
+             std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }) ||
+             loops_over_parameter(text_of(k)))) {
           relevant_[k] = Relevance::Yes;
           whole_[k] = grew = true;
         }
       if (!grew) break;
     }
+  }
+
+  // Whether a function's text holds `for ... in <name>` (or `in enumerate(<name>)`, `tqdm(<name>)`)
+  // with <name> one of its parameters, read from the header `def f(a, b=1, *, c):`.
+  static bool loops_over_parameter(std::string_view text) {
+    const std::size_t open = text.find('(');
+    const std::size_t close = text.find("):");
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open) return false;
+    const std::string_view header = text.substr(open + 1, close - open - 1);
+    const std::string_view body = text.substr(close);
+    for (std::size_t at = body.find("for "); at != std::string_view::npos; at = body.find("for ", at + 4)) {
+      if (at > 0 && is_identifier_char(body[at - 1])) continue;
+      const std::size_t line_end = std::min(body.find('\n', at), body.size());
+      const std::size_t in = body.substr(0, line_end).find(" in ", at);
+      if (in == std::string_view::npos) continue;
+      std::size_t begin = in + 4;
+      for (int wrappers = 0; wrappers < 2; ++wrappers) {  // enumerate(tqdm(data))
+        std::size_t end = begin;
+        while (end < line_end && is_identifier_char(body[end])) ++end;
+        if (end < line_end && body[end] == '(') {
+          begin = end + 1;
+          continue;
+        }
+        break;
+      }
+      std::size_t end = begin;
+      while (end < line_end && is_identifier_char(body[end])) ++end;
+      if (end > begin && mentions_identifier(header, body.substr(begin, end - begin))) return true;
+    }
+    return false;
   }
 
   // The module statements and functions that call a relevant module-level function, two calls up: the

@@ -215,6 +215,7 @@ void append_straight_line(TSNode block, std::string_view source, int depth, std:
 
 bool block_runs_once(TSNode block, std::string_view source) {
   const Grammar& g = Grammar::get();
+  if (ts_node_is_null(block)) return false;
   const TSNode owner = ts_node_parent(block);
   if (ts_node_is_null(owner)) return false;
   if (is(owner, g.with_statement)) return ts_node_eq(field(owner, g.f_body), block);

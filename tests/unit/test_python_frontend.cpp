@@ -130,6 +130,25 @@ TEST(Syntax, StraightLineStatementsEnterBlocksThatRunOnce) {
   EXPECT_TRUE(python::straight_line_statements(TSNode{}, text).empty());
 }
 
+// The blocks straight_line_statements enters are the ones block_runs_once names, and no other.
+TEST(Syntax, BlockRunsOnceOnlyForWithReraisingTryAndRangeOne) {
+  const std::string text =
+      "def f(x):\n    with a:\n        b = 1\n    try:\n        c = 2\n    except E:\n        raise\n"
+      "    for _ in range(1):\n        d = 3\n    for _ in range(2):\n        e = 4\n"
+      "    try:\n        g = 5\n    except E:\n        g = 0\n    if x:\n        h = 6\n";
+  const python::Parser parser;
+  const python::TreePtr tree = parser.parse(text);
+  const TSNode function = ts_node_named_child(ts_tree_root_node(tree.get()), 0);
+  const TSNode body = ts_node_child_by_field_name(function, "body", 4);
+  std::vector<bool> got;
+  for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
+    const TSNode statement = ts_node_named_child(body, i);
+    got.push_back(python::block_runs_once(ts_node_child_by_field_name(statement, "body", 4), text));
+  }
+  EXPECT_EQ(got, (std::vector<bool>{true, true, true, false, false, false}));
+  EXPECT_FALSE(python::block_runs_once(body, text));  // a function's body runs once per call, not here
+}
+
 TEST(ImportResolutionNegative, UnknownModulesAndLocalNamesGiveNoFacts) {
   EXPECT_TRUE(facts_of("import mylib\nmylib.BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());
   EXPECT_TRUE(facts_of("BatchNorm2d(3, eps=1e-6)\n").normalizations.empty());

@@ -1,6 +1,7 @@
 #include "python/extract/single_sample_consumer.h"
 
 #include "python/extract/local_values.h"
+#include "python/lexing.h"
 
 #include <algorithm>
 
@@ -119,27 +120,35 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
   return found;
 }
 
+// Whether code switches some model out of training mode, comments aside (a comment saying
+// "without model.eval()" switches nothing).
+bool switches_mode(std::string_view text) {
+  const std::string code = blank_comments(text);
+  for (const char* switches : {".eval()", ".train(False)", "train(mode=False)", ".apply(", "requires_grad_("})
+    if (code.find(switches) != std::string::npos) return true;
+  return false;
+}
+
 // Whether the model `callee` names stays in training mode where the loop runs: a local of the
 // loop's function that the function neither switches to eval (`m.eval()`, `m.train(False)`) nor
-// hands to another call (which may); a module-level model that no code in the file switches.
-bool left_in_training(TSNode callee, const Scope* scope, Resolver& r) {
+// hands to another call (which may) than `followed_call` (the call whose function runs the loop,
+// read for switches already); a module-level model that no code in the file switches.
+bool left_in_training(TSNode callee, const Scope* scope, Resolver& r, TSNode followed_call = {}) {
   const Grammar& g = Grammar::get();
   const std::string model(r.text(callee));
   const auto [defining, binding] = r.lookup(model);
   if (defining == nullptr) return false;
   const bool local = defining == scope;
-  const std::string_view text = local ? r.text(scope->node) : r.source();
   // Any switch to eval mode in sight, on the model or on its modules (`for m in model.modules():
   // m.eval()`, `model.apply(freeze_bn)`), makes the mode a run-time question.
-  for (const char* switches : {".eval()", ".train(False)", "train(mode=False)", ".apply(", "requires_grad_("})
-    if (text.find(switches) != std::string_view::npos) return false;
+  if (switches_mode(local ? r.text(scope->node) : r.source())) return false;
   if (!local) return true;
   bool handed_on = false;
   walk_tree(
       scope->node,
       [&](TSNode node, const TSTreeCursor*) {
         if (handed_on) return false;
-        if (is(node, g.argument_list)) {
+        if (is(node, g.argument_list) && !ts_node_eq(ts_node_parent(node), followed_call)) {
           const CallArgs args = collect_args(node, r.source());
           for (const TSNode arg : args.positional)
             if (is(strip(arg), g.identifier) && r.text(strip(arg)) == model) handed_on = true;
@@ -171,11 +180,75 @@ bool takes_loop_batch(TSNode call, const std::vector<std::string_view>& loop_nam
          std::find(loop_names.begin(), loop_names.end(), r.text(arg)) != loop_names.end();
 }
 
+namespace {
+
+// The argument a call passes for a function's parameter, by position or keyword; null when none
+// or when a splat may hold it.
+TSNode argument_for_parameter(const CallArgs& args, const Parameter& parameter) {
+  if (args.first_star >= 0 || args.has_double_star) return {};
+  for (const auto& [name, value] : args.keywords)
+    if (name == parameter.name) return value;
+  if (parameter.index >= 0 && static_cast<std::size_t>(parameter.index) < args.positional.size())
+    return args.positional[static_cast<std::size_t>(parameter.index)];
+  return {};
+}
+
+const Parameter* parameter_named(const Scope& function, std::string_view name) {
+  for (const Parameter& p : function.parameters)
+    if (p.name == name && p.kind == Parameter::Kind::Normal) return &p;
+  return nullptr;
+}
+
+// The loops over `loader` in `loop_scope`; `passed`, when they are a called function's, the call's
+// arguments, read in `scope`.
+void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, const Scope* loop_scope,
+                                    const Scope* scope, const CallArgs* passed, TSNode passed_call, Resolver& r);
+
+}  // namespace
+
 // `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
-// batch norm sees one value per channel for a single-sample batch, left in training mode.
+// batch norm sees one value per channel for a single-sample batch, left in training mode; or the
+// same loop in a module function that `scope` passes the loader to, with the model a parameter
+// the call passes too (`test(val_loader, base_model)`).
 void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
   if (scope == nullptr || ts_node_is_null(scope->node)) return;
+  find_single_sample_consumer_in(fact, loader, scope, scope, nullptr, TSNode{}, r);
+  if (fact.feeds) return;
   const Grammar& g = Grammar::get();
+  walk_tree(
+      scope->node,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (fact.feeds) return false;
+        if ((is(node, g.function_definition) || is(node, g.class_definition) || is(node, g.lambda)) &&
+            !ts_node_eq(node, scope->node))
+          return false;
+        if (!is(node, g.call) || !is(field(node, g.f_function), g.identifier)) return true;
+        const auto [defining, binding] = r.lookup(r.text(field(node, g.f_function)));
+        if (binding == nullptr || !binding->only_definition() || defining == nullptr ||
+            defining->kind != Scope::Kind::Module || !is(binding->definition, g.function_definition))
+          return true;
+        const Scope* function = r.scope_of(binding->definition);
+        if (function == nullptr || function == scope) return true;
+        const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+        for (const Parameter& p : function->parameters) {
+          const TSNode argument = p.kind == Parameter::Kind::Normal ? argument_for_parameter(args, p) : TSNode{};
+          if (!ts_node_is_null(argument) && is(strip(argument), g.identifier) && r.text(strip(argument)) == loader) {
+            find_single_sample_consumer_in(fact, p.name, function, scope, &args, node, r);
+            break;
+          }
+        }
+        return true;
+      },
+      [](TSNode) {});
+}
+
+namespace {
+
+void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, const Scope* loop_scope,
+                                    const Scope* scope, const CallArgs* passed, TSNode passed_call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  // In a called function: a model it is handed, and nothing in it switching a model's mode.
+  if (passed != nullptr && switches_mode(r.text(loop_scope->node))) return;
   auto iterates_loader = [&](TSNode iterable) {
     iterable = strip(iterable);
     if (is(iterable, g.call)) {
@@ -186,9 +259,13 @@ void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, cons
     return is(iterable, g.identifier) && r.text(iterable) == loader;
   };
   walk_tree(
-      scope->node,
+      loop_scope->node,
       [&](TSNode node, const TSTreeCursor*) {
         if (fact.feeds) return false;
+        // A nested function that binds the name anew (its parameter, its local) loops over another loader.
+        if (is(node, g.function_definition) && !ts_node_eq(node, loop_scope->node))
+          if (const Scope* nested = r.scope_of(node); nested != nullptr && nested->bindings.contains(loader))
+            return false;
         if (!is(node, g.for_statement) || !iterates_loader(field(node, g.f_right))) return true;
         std::vector<std::string_view> loop_names;
         walk_tree(
@@ -203,10 +280,16 @@ void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, cons
             [&](TSNode inner, const TSTreeCursor*) {
               if (fact.feeds) return false;
               if (!is(inner, g.call) || !is(field(inner, g.f_function), g.identifier)) return true;
-              const TSNode callee = field(inner, g.f_function);
+              TSNode callee = field(inner, g.f_function);
               if (!takes_loop_batch(inner, loop_names, r)) return true;
-              const std::string model(r.text(callee));
-              if (!left_in_training(callee, scope, r)) return true;
+              if (passed != nullptr) {
+                // The model the call hands the function, read where the call stands.
+                const Parameter* parameter = parameter_named(*loop_scope, r.text(callee));
+                if (parameter == nullptr) return true;
+                callee = strip(argument_for_parameter(*passed, *parameter));
+                if (ts_node_is_null(callee) || !is(callee, g.identifier)) return true;
+              }
+              if (!left_in_training(callee, scope, r, passed != nullptr ? passed_call : TSNode{})) return true;
               if (auto norm = single_sample_model(callee, r)) {
                 fact.single_sample_norm = r.locate(norm->first);
                 fact.single_sample_norm_text = norm->second;
@@ -220,4 +303,6 @@ void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, cons
       },
       [](TSNode) {});
 }
+
+}  // namespace
 }  // namespace cudnnlint::python
