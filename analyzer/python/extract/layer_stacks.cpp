@@ -1,5 +1,7 @@
 #include "python/extract/layer_stacks.h"
 
+#include "core/identifier.h"
+
 #include "python/extract/local_values.h"
 #include "python/extract/shape_steps.h"
 
@@ -844,8 +846,8 @@ std::string bindings_text(const BoundLayer& layer, std::string_view text) {
     // Only the names the layer's text reads, as whole words.
     bool read = false;
     for (std::size_t at = text.find(name); at != std::string_view::npos && !read; at = text.find(name, at + 1)) {
-      const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-      read = (at == 0 || !word(text[at - 1])) && (at + name.size() == text.size() || !word(text[at + name.size()]));
+      read = (at == 0 || !is_identifier_char(text[at - 1])) &&
+             (at + name.size() == text.size() || !is_identifier_char(text[at + name.size()]));
     }
     if (!read) continue;
     if (!out.empty()) out += ", ";

@@ -1,5 +1,7 @@
 #include "python/extract/local_values.h"
 
+#include "core/identifier.h"
+
 #include "python/regions.h"
 
 #include <algorithm>
@@ -349,8 +351,7 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
         if (around.find(name + grows) != std::string_view::npos) return std::nullopt;
       for (const char* op : {" +=", "+=", "[", " |="})
         for (std::size_t at = around.find(name + op); at != std::string_view::npos; at = around.find(name + op, at + 1))
-          if (at == 0 || !(std::isalnum(static_cast<unsigned char>(around[at - 1])) || around[at - 1] == '_' ||
-                           around[at - 1] == '.'))
+          if (at == 0 || !(is_identifier_char(around[at - 1]) || around[at - 1] == '.'))
             if (std::string_view(op) != "[" || around.find('=', at) < around.find('\n', at)) return std::nullopt;
     }
     auto rows = rows_of(value, r, steps, depth + 1);

@@ -300,7 +300,6 @@ std::string blank_strings_and_comments(std::string_view s) {
   return out;
 }
 
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string_view trim_text(std::string_view t) {
   while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
@@ -339,7 +338,7 @@ std::optional<std::vector<TextArg>> text_args(std::string_view s, std::string_vi
       arg.value = trim_text(arg.text.substr(1));
     } else {
       std::size_t k = 0;
-      while (k < code.size() && identifier_char(code[k])) ++k;
+      while (k < code.size() && is_identifier_char(code[k])) ++k;
       arg.name = arg.text.substr(0, k);
       std::size_t eq = k;
       while (eq < code.size() && code[eq] == ' ') ++eq;
@@ -412,7 +411,7 @@ Compute compute_of(std::string_view v, int depth = 0) {
     return compute_of(inner, depth + 1);
   }
   for (const char c : v)
-    if (!identifier_char(c) && c != '.') return Compute::Unknown;
+    if (!is_identifier_char(c) && c != '.') return Compute::Unknown;
   return compute_named(v.substr(v.rfind('.') == std::string_view::npos ? 0 : v.rfind('.') + 1));
 }
 
@@ -479,7 +478,7 @@ std::optional<std::size_t> module_class_at(std::string_view m, std::string_view 
     if (at != 0 && m[at - 1] != '\n') continue;
     std::size_t k = at + 6;
     while (k < m.size() && m[k] == ' ') ++k;
-    if (m.substr(k, name.size()) == name && k + name.size() < m.size() && !identifier_char(m[k + name.size()]))
+    if (m.substr(k, name.size()) == name && k + name.size() < m.size() && !is_identifier_char(m[k + name.size()]))
       return at;
   }
   return std::nullopt;
@@ -522,7 +521,7 @@ DtypeSource class_dtype_source(std::string_view s, std::string_view m, std::size
       if (p.text == "/") continue;  // positional-only marker
       Param param;
       std::size_t k = 0;
-      while (k < p.text.size() && identifier_char(p.text[k])) ++k;
+      while (k < p.text.size() && is_identifier_char(p.text[k])) ++k;
       param.name = p.text.substr(0, k);
       const std::size_t eq = p.text.find('=');
       if (eq != std::string_view::npos) param.default_text = trim_text(p.text.substr(eq + 1));
@@ -552,7 +551,7 @@ DtypeSource class_dtype_source(std::string_view s, std::string_view m, std::size
           shift = 0;
         } else {
           std::size_t k = r;
-          while (k > 0 && (identifier_char(text[k - 1]) || text[k - 1] == '.')) --k;
+          while (k > 0 && (is_identifier_char(text[k - 1]) || text[k - 1] == '.')) --k;
           const std::string_view receiver = text.substr(k, r - k);
           if (receiver.empty() || receiver == "self") continue;
         }
@@ -590,7 +589,7 @@ DtypeSource class_dtype_source(std::string_view s, std::string_view m, std::size
   const auto bases = text_args(s, m, open);
   if (!bases || bases->empty() || bases->front().kind != TextArg::Kind::Positional) return layer_default;
   const std::string_view base = bases->front().text;
-  if (depth < 3 && std::all_of(base.begin(), base.end(), identifier_char))
+  if (depth < 3 && std::all_of(base.begin(), base.end(), is_identifier_char))
     if (const auto base_at = module_class_at(m, base)) return class_dtype_source(s, m, *base_at, depth + 1);
   return layer_default;
 }
@@ -603,8 +602,8 @@ bool layer_computes_in_half(std::string_view s, std::string_view m, std::size_t 
   if (!source.forwarded) return source.fixed == Compute::Half;
   bool any = false;
   for (std::size_t at = m.find(name); at != std::string_view::npos; at = m.find(name, at + 1)) {
-    if ((at > 0 && identifier_char(m[at - 1])) ||
-        (at + name.size() < m.size() && identifier_char(m[at + name.size()])))
+    if ((at > 0 && is_identifier_char(m[at - 1])) ||
+        (at + name.size() < m.size() && is_identifier_char(m[at + name.size()])))
       continue;
     std::size_t open = at + name.size();
     while (open < m.size() && m[open] == ' ') ++open;
@@ -613,7 +612,7 @@ bool layer_computes_in_half(std::string_view s, std::string_view m, std::size_t 
     std::size_t before = at;
     while (before > 0 && m[before - 1] == ' ') --before;
     std::size_t word = before;
-    while (word > 0 && identifier_char(m[word - 1])) --word;
+    while (word > 0 && is_identifier_char(m[word - 1])) --word;
     const std::string_view previous = m.substr(word, before - word);
     if (previous == "class" || previous == "def") continue;
     const auto args = text_args(s, m, open);
