@@ -665,7 +665,7 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
-TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
+TSNode ConstantFolder::returned_parse_call(TSNode function, int depth) const {
   // The function's last statement: `return parser.parse_args(...)`, or `return build()` of a
   // closure without parameters that the function defines and that returns it.
   const Grammar& g = Grammar::get();
@@ -685,6 +685,28 @@ TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
   }
   if (!is(callee, g.attribute) || node_text(field(callee, g.f_attribute), locator_.source) != "parse_args") return {};
   return value;
+}
+
+TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
+  // `return parser.parse_args()`, or `args = parser.parse_args()` then `return args` with nothing
+  // between that rebinds args.
+  const Grammar& g = Grammar::get();
+  const std::vector<TSNode> statements = straight_line_statements(field(function, g.f_body), locator_.source);
+  if (statements.size() >= 2 && is(statements.back(), g.return_statement) &&
+      ts_node_named_child_count(statements.back()) == 1 &&
+      is(ts_node_named_child(statements.back(), 0), g.identifier)) {
+    const std::string_view returned = node_text(ts_node_named_child(statements.back(), 0), locator_.source);
+    const TSNode before = statements[statements.size() - 2];
+    const TSNode assignment = is(before, g.expression_statement) ? ts_node_named_child(before, 0) : TSNode{};
+    if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
+        node_text(field(assignment, g.f_left), locator_.source) == returned && is(field(assignment, g.f_right), g.call)) {
+      const TSNode value = field(assignment, g.f_right);
+      const TSNode callee = field(value, g.f_function);
+      if (is(callee, g.attribute) && node_text(field(callee, g.f_attribute), locator_.source) == "parse_args")
+        return value;
+    }
+  }
+  return returned_parse_call(function, depth);
 }
 
 std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call, const Scope* defining,

@@ -201,12 +201,15 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
     slot = definition;
   }
   if (ts_node_is_null(init) || ts_node_is_null(forward)) return std::nullopt;
-  // forward(self, x), and parameters after x only with defaults (a run on one tensor leaves them so).
+  // forward(self, x), and parameters after x only with defaults or as `*args` / `**kwargs` (a run
+  // on one tensor leaves them so).
   const TSNode parameters = field(forward, g.f_parameters);
   if (ts_node_named_child_count(parameters) < 2) return std::nullopt;
   for (uint32_t i = 2; i < ts_node_named_child_count(parameters); ++i) {
     const TSNode extra = ts_node_named_child(parameters, i);
-    if (!is(extra, g.default_parameter) && !is(extra, g.typed_default_parameter)) return std::nullopt;
+    if (!is(extra, g.default_parameter) && !is(extra, g.typed_default_parameter) &&
+        !is(extra, g.list_splat_pattern) && !is(extra, g.dictionary_splat_pattern))
+      return std::nullopt;
   }
   model.self_name = parameter_name(ts_node_named_child(parameters, 0), r);
   model.input = parameter_name(ts_node_named_child(parameters, 1), r);
