@@ -49,6 +49,7 @@ struct ModelClass {
 
 constexpr int kMaxNestedClasses = 3;
 constexpr int kMaxClosureDepth = 3;  // closures in closures forward calls
+constexpr std::size_t kMaxLoopLayers = 64;  // layers a loop over a stack in forward is read for
 
 // `DoubleConv(64, 128)`: the class definition when `construction` builds a model class of this
 // module; null otherwise.
@@ -263,7 +264,12 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
     auto layers = stack_layers(right, r, {}, false, model.init_bindings.get());
     if (!layers || layers->empty()) continue;
     int axes = axes_of(*layers, r);
-    if (axes == 0 && layers->size() == 1) axes = nested_axes(layers->front().construction, r, depth);
+    // A stack of the module's own blocks (`nn.ModuleList([Block(3, 8), Block(8, 16)])`): theirs.
+    for (std::size_t i = 0; axes == 0 && i < layers->size(); ++i) {
+      std::optional<Resolver::ScopeVisit> in_scope;
+      if ((*layers)[i].scope != nullptr && (*layers)[i].scope != r.scope()) in_scope.emplace(r, (*layers)[i].scope);
+      axes = nested_axes((*layers)[i].construction, r, depth);
+    }
     model.layers.emplace(attribute, ModelClass::Layer{right, assignment, std::move(*layers)});
     if (axes < 0 || (axes > 0 && model.axes != 0 && model.axes != axes)) return std::nullopt;
     if (axes > 0) model.axes = axes;
@@ -352,8 +358,10 @@ class ForwardReader {
         if (!ts_node_is_null(name)) closures_[r_.text(name)] = statement;
       } else if (r_.text(statement) == "pass" || r_.text(statement).starts_with("assert ")) {
         continue;
+      } else if (is(statement, g.for_statement) && !loop_layer_ && unroll_layer_loop(statement)) {
+        continue;
       } else {
-        // A branch, a loop, a raise: what follows may not run, or run more than once.
+        // A branch, another loop, a raise: what follows may not run, or run more than once.
         return false;
       }
     }
@@ -489,6 +497,16 @@ class ForwardReader {
     if (is(callee, g.identifier) && args.positional.empty() && args.keywords.empty())
       if (const auto closure = closures_.find(r_.text(callee)); closure != closures_.end())
         return call_closure(closure->second);
+    if (loop_layer_ && is(callee, g.identifier) && r_.text(callee) == loop_layer_->name) {
+      // `layer(x)` in a loop over a stack of __init__'s: the layer this run of the body stands for.
+      std::optional<Flow> flow;
+      if (one_tensor) flow = evaluate(args.positional.front(), depth + 1);
+      else evaluate_arguments(args, depth);
+      if (!flow || stopped_) return std::nullopt;
+      Resolver::ScopeVisit in_init(r_, model_.init_scope);
+      Resolver::BindingsVisit with_parameters(r_, model_.init_bindings.get());
+      return apply_one(*loop_layer_->layer, std::move(*flow));
+    }
     const std::string name = qualified(callee, r_);
     if (!args.positional.empty() && args.first_star != 0) {
       if (keeps_size_function(name)) {
@@ -551,15 +569,7 @@ class ForwardReader {
       // A stack: its layers in order, a model class of the module among them run as a nested one
       // (`nn.Sequential(nn.MaxPool2d(2), DoubleConv(a, b))`).
       for (const BoundLayer& bound : layer.layers) {
-        std::optional<Flow> next;
-        if (const TSNode nested = nested_class_of(bound.construction, r_); !ts_node_is_null(nested)) {
-          next = apply_nested(nested, bound, std::move(flow));
-        } else {
-          ShapeChainFact work = chain_with(std::move(flow.steps));
-          ChainBuilder chain(work, r_);
-          const bool kept = chain.step(bound, flow.spatial, flow.channels, flow.batch);
-          next = settle(work, kept, std::move(flow));
-        }
+        std::optional<Flow> next = apply_one(bound, std::move(flow));
         if (!next) return std::nullopt;
         flow = std::move(*next);
       }
@@ -578,6 +588,49 @@ class ForwardReader {
       }
     }
     return settle(work, kept, std::move(flow));
+  }
+
+  // One layer of a stack (a model class of the module run as a nested one), where __init__'s scope
+  // and bindings are visited already.
+  std::optional<Flow> apply_one(const BoundLayer& bound, Flow flow) {
+    if (const TSNode nested = nested_class_of(bound.construction, r_); !ts_node_is_null(nested))
+      return apply_nested(nested, bound, std::move(flow));
+    ShapeChainFact work = chain_with(std::move(flow.steps));
+    ChainBuilder chain(work, r_);
+    const bool kept = chain.step(bound, flow.spatial, flow.channels, flow.batch);
+    return settle(work, kept, std::move(flow));
+  }
+
+  // `for layer in self.blocks:` whose body only runs statements (`x = layer(x)`, `x = F.relu(layer(x))`):
+  // the body read once for each layer the stack holds, in order, `layer` naming that one. False
+  // when the loop is another one.
+  bool unroll_layer_loop(TSNode loop) {
+    const Grammar& g = Grammar::get();
+    const TSNode target = field(loop, g.f_left);
+    const TSNode iterable = strip(field(loop, g.f_right));
+    if (!is(target, g.identifier) || !is(iterable, g.attribute) ||
+        r_.text(strip(field(iterable, g.f_object))) != model_.self_name || ts_node_named_child_count(loop) > 3)
+      return false;
+    for (const TSNode clause : named_children(loop))
+      if (is(clause, g.else_clause)) return false;
+    const auto stack = model_.layers.find(r_.text(field(iterable, g.f_attribute)));
+    if (stack == model_.layers.end() || stack->second.layers.empty() || stack->second.layers.size() > kMaxLoopLayers)
+      return false;
+    const std::vector<TSNode> body = straight_line_statements(field(loop, g.f_body), r_.source());
+    for (const TSNode statement : body)
+      if (!is(statement, g.expression_statement) && !is(statement, g.comment)) return false;
+    const std::string_view name = r_.text(target);
+    for (const BoundLayer& bound : stack->second.layers) {
+      loop_layer_ = LoopLayer{name, &bound};
+      for (const TSNode statement : body) {
+        if (stopped_) break;
+        if (is(statement, g.expression_statement)) statement_expression(statement);
+      }
+      if (stopped_) break;
+    }
+    loop_layer_.reset();
+    known_.erase(name);
+    return !stopped_;
   }
 
   // `self.down1(x)` with `self.down1 = DoubleConv(base, base * 2)`: the nested class's forward,
@@ -610,6 +663,11 @@ class ForwardReader {
   std::optional<Flow> returned_;
   bool stopped_ = false;
   bool abandoned_ = false;  // a closure stopped before its end: forward is not read further
+  struct LoopLayer {
+    std::string_view name;
+    const BoundLayer* layer = nullptr;
+  };
+  std::optional<LoopLayer> loop_layer_;  // while unroll_layer_loop reads a loop's body
   std::unordered_map<std::string_view, TSNode> closures_;
   int closure_depth_ = 0;
 };
