@@ -546,7 +546,7 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
     ++self_mentions;
   }
   const std::vector<TSNode>& all_calls = self_calls_named(method.name);
-  if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed  // a `self.name` that is no call, or unparsed
+  if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed
   std::vector<CallSite> sites;
   for (const TSNode call : all_calls) {
     const Scope* at = scope_around(call);
@@ -665,48 +665,37 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
-TSNode ConstantFolder::returned_parse_call(TSNode function, int depth) const {
-  // The function's last statement: `return parser.parse_args(...)`, or `return build()` of a
-  // closure without parameters that the function defines and that returns it.
+TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
+  // The function's last statement returns `parser.parse_args(...)`: the call itself, a name bound
+  // to it by the statement before (`args = parser.parse_args()` then `return args`), or the call
+  // of a closure without parameters that the function defines and that returns it.
   const Grammar& g = Grammar::get();
-  const std::vector<TSNode> statements = straight_line_statements(field(function, g.f_body), locator_.source);
+  const std::string_view source = locator_.source;
+  auto parse_call = [&](TSNode value) {
+    const TSNode callee = is(value, g.call) ? field(value, g.f_function) : TSNode{};
+    return is(callee, g.attribute) && node_text(field(callee, g.f_attribute), source) == "parse_args";
+  };
+  const std::vector<TSNode> statements = straight_line_statements(field(function, g.f_body), source);
   if (statements.empty() || depth > 3) return {};
   const TSNode last = statements.back();
   if (!is(last, g.return_statement) || ts_node_named_child_count(last) != 1) return {};
   const TSNode value = ts_node_named_child(last, 0);
-  if (!is(value, g.call)) return {};
-  const TSNode callee = field(value, g.f_function);
-  if (is(callee, g.identifier) && ts_node_named_child_count(field(value, g.f_arguments)) == 0) {
-    for (const TSNode statement : statements)
-      if (is(statement, g.function_definition) && node_text(field(statement, g.f_name), locator_.source) ==
-                                                      node_text(callee, locator_.source))
-        return returned_parse_args(statement, depth + 1);
-    return {};
-  }
-  if (!is(callee, g.attribute) || node_text(field(callee, g.f_attribute), locator_.source) != "parse_args") return {};
-  return value;
-}
-
-TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
-  // `return parser.parse_args()`, or `args = parser.parse_args()` then `return args` with nothing
-  // between that rebinds args.
-  const Grammar& g = Grammar::get();
-  const std::vector<TSNode> statements = straight_line_statements(field(function, g.f_body), locator_.source);
-  if (statements.size() >= 2 && is(statements.back(), g.return_statement) &&
-      ts_node_named_child_count(statements.back()) == 1 &&
-      is(ts_node_named_child(statements.back(), 0), g.identifier)) {
-    const std::string_view returned = node_text(ts_node_named_child(statements.back(), 0), locator_.source);
+  if (parse_call(value)) return value;
+  if (is(value, g.identifier) && statements.size() >= 2) {
     const TSNode before = statements[statements.size() - 2];
     const TSNode assignment = is(before, g.expression_statement) ? ts_node_named_child(before, 0) : TSNode{};
     if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
-        node_text(field(assignment, g.f_left), locator_.source) == returned && is(field(assignment, g.f_right), g.call)) {
-      const TSNode value = field(assignment, g.f_right);
-      const TSNode callee = field(value, g.f_function);
-      if (is(callee, g.attribute) && node_text(field(callee, g.f_attribute), locator_.source) == "parse_args")
-        return value;
-    }
+        node_text(field(assignment, g.f_left), source) == node_text(value, source) &&
+        parse_call(field(assignment, g.f_right)))
+      return field(assignment, g.f_right);
+    return {};
   }
-  return returned_parse_call(function, depth);
+  const TSNode callee = is(value, g.call) ? field(value, g.f_function) : TSNode{};
+  if (!is(callee, g.identifier) || ts_node_named_child_count(field(value, g.f_arguments)) != 0) return {};
+  for (const TSNode statement : statements)
+    if (is(statement, g.function_definition) && node_text(field(statement, g.f_name), source) == node_text(callee, source))
+      return returned_parse_args(statement, depth + 1);
+  return {};
 }
 
 std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call, const Scope* defining,

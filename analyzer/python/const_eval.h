@@ -149,7 +149,6 @@ class ConstantFolder {
   // `return parser.parse_args(...)` as the function's last statement (or its closure's, returned):
   // that call; null otherwise.
   TSNode returned_parse_args(TSNode function, int depth = 0) const;
-  TSNode returned_parse_call(TSNode function, int depth) const;
   std::optional<ConstantValue> argparse_default(TSNode parse_call, const Scope* defining, std::string_view key,
                                                 int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,

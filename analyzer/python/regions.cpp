@@ -1344,13 +1344,6 @@ class RegionPlanner {
     return false;
   }
 
-  // The module statements and functions that call a relevant module-level function, two calls up: the
-  // constant folder reads a parameter used in arithmetic (`batch_size // world_size`), and a config
-  // object's members (`args.bs_mult`), from every call of its function in the module, and answers
-  // only when it sees them all (python/const_eval.h call_sites). The callers are parsed whole; the
-  // callee's name does not become interesting, which would keep every statement naming it in the
-  // other large definitions.
-  static constexpr std::size_t kMaxCallSites = 4;  // python/const_eval.cpp's
   // A module function that builds the command line and returns it (`def get_opt(): ... return
   // parser.parse_args()`), in a file with something relevant: parsed whole, with its calls
   // (include_callers), for the constant folder reads its argparse defaults through `opt =
@@ -1369,6 +1362,13 @@ class RegionPlanner {
       }
   }
 
+  // The module statements and functions that call a relevant module-level function, two calls up: the
+  // constant folder reads a parameter used in arithmetic (`batch_size // world_size`), and a config
+  // object's members (`args.bs_mult`), from every call of its function in the module, and answers
+  // only when it sees them all (python/const_eval.h call_sites). The callers are parsed whole; the
+  // callee's name does not become interesting, which would keep every statement naming it in the
+  // other large definitions.
+  static constexpr std::size_t kMaxCallSites = 4;  // python/const_eval.cpp's
   void include_callers() {
     std::vector<std::size_t> callees;
     for (std::size_t k = 0; k < chunks_.size(); ++k)

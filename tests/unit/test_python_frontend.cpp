@@ -107,6 +107,12 @@ TEST(Syntax, NamedChildrenAreTheIndexedNamedChildren) {
   EXPECT_TRUE(python::named_children(TSNode{}).empty());
 }
 
+// The body of the first statement of a parsed module, a `def`.
+TSNode first_function_body(const python::TreePtr& tree) {
+  const TSNode function = ts_node_named_child(ts_tree_root_node(tree.get()), 0);
+  return ts_node_child_by_field_name(function, "body", 4);
+}
+
 // The statements a block runs once each: with blocks and re-raising try blocks are entered, a
 // loop over range(1) too; branches, other loops and a try that swallows stay whole.
 TEST(Syntax, StraightLineStatementsEnterBlocksThatRunOnce) {
@@ -115,10 +121,8 @@ TEST(Syntax, StraightLineStatementsEnterBlocksThatRunOnce) {
       "        except ValueError:\n            raise\n        finally:\n            d = 4\n"
       "    for _ in range(1):\n        e = 5\n    for _ in range(2):\n        g = 6\n"
       "    try:\n        h = 7\n    except Exception:\n        h = 0\n    if x:\n        i = 8\n    return x\n";
-  const python::Parser parser;
-  const python::TreePtr tree = parser.parse(text);
-  const TSNode function = ts_node_named_child(ts_tree_root_node(tree.get()), 0);
-  const TSNode body = ts_node_child_by_field_name(function, "body", 4);
+  const python::TreePtr tree = python::Parser().parse(text);
+  const TSNode body = first_function_body(tree);
   std::vector<std::string> got;
   for (const TSNode statement : python::straight_line_statements(body, text)) {
     const std::string_view line = python::node_text(statement, text);
@@ -136,10 +140,8 @@ TEST(Syntax, BlockRunsOnceOnlyForWithReraisingTryAndRangeOne) {
       "def f(x):\n    with a:\n        b = 1\n    try:\n        c = 2\n    except E:\n        raise\n"
       "    for _ in range(1):\n        d = 3\n    for _ in range(2):\n        e = 4\n"
       "    try:\n        g = 5\n    except E:\n        g = 0\n    if x:\n        h = 6\n";
-  const python::Parser parser;
-  const python::TreePtr tree = parser.parse(text);
-  const TSNode function = ts_node_named_child(ts_tree_root_node(tree.get()), 0);
-  const TSNode body = ts_node_child_by_field_name(function, "body", 4);
+  const python::TreePtr tree = python::Parser().parse(text);
+  const TSNode body = first_function_body(tree);
   std::vector<bool> got;
   for (uint32_t i = 0; i < ts_node_named_child_count(body); ++i) {
     const TSNode statement = ts_node_named_child(body, i);

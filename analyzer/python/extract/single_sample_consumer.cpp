@@ -200,50 +200,7 @@ const Parameter* parameter_named(const Scope& function, std::string_view name) {
 }
 
 // The loops over `loader` in `loop_scope`; `passed`, when they are a called function's, the call's
-// arguments, read in `scope`.
-void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, const Scope* loop_scope,
-                                    const Scope* scope, const CallArgs* passed, TSNode passed_call, Resolver& r);
-
-}  // namespace
-
-// `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
-// batch norm sees one value per channel for a single-sample batch, left in training mode; or the
-// same loop in a module function that `scope` passes the loader to, with the model a parameter
-// the call passes too (`test(val_loader, base_model)`).
-void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
-  if (scope == nullptr || ts_node_is_null(scope->node)) return;
-  find_single_sample_consumer_in(fact, loader, scope, scope, nullptr, TSNode{}, r);
-  if (fact.feeds) return;
-  const Grammar& g = Grammar::get();
-  walk_tree(
-      scope->node,
-      [&](TSNode node, const TSTreeCursor*) {
-        if (fact.feeds) return false;
-        if ((is(node, g.function_definition) || is(node, g.class_definition) || is(node, g.lambda)) &&
-            !ts_node_eq(node, scope->node))
-          return false;
-        if (!is(node, g.call) || !is(field(node, g.f_function), g.identifier)) return true;
-        const auto [defining, binding] = r.lookup(r.text(field(node, g.f_function)));
-        if (binding == nullptr || !binding->only_definition() || defining == nullptr ||
-            defining->kind != Scope::Kind::Module || !is(binding->definition, g.function_definition))
-          return true;
-        const Scope* function = r.scope_of(binding->definition);
-        if (function == nullptr || function == scope) return true;
-        const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
-        for (const Parameter& p : function->parameters) {
-          const TSNode argument = p.kind == Parameter::Kind::Normal ? argument_for_parameter(args, p) : TSNode{};
-          if (!ts_node_is_null(argument) && is(strip(argument), g.identifier) && r.text(strip(argument)) == loader) {
-            find_single_sample_consumer_in(fact, p.name, function, scope, &args, node, r);
-            break;
-          }
-        }
-        return true;
-      },
-      [](TSNode) {});
-}
-
-namespace {
-
+// arguments (`passed_call`), read in `scope`.
 void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, const Scope* loop_scope,
                                     const Scope* scope, const CallArgs* passed, TSNode passed_call, Resolver& r) {
   const Grammar& g = Grammar::get();
@@ -305,4 +262,41 @@ void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, c
 }
 
 }  // namespace
+
+// `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
+// batch norm sees one value per channel for a single-sample batch, left in training mode; or the
+// same loop in a module function that `scope` passes the loader to, with the model a parameter
+// the call passes too (`test(val_loader, base_model)`).
+void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
+  if (scope == nullptr || ts_node_is_null(scope->node)) return;
+  find_single_sample_consumer_in(fact, loader, scope, scope, nullptr, TSNode{}, r);
+  if (fact.feeds) return;
+  const Grammar& g = Grammar::get();
+  walk_tree(
+      scope->node,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (fact.feeds) return false;
+        if ((is(node, g.function_definition) || is(node, g.class_definition) || is(node, g.lambda)) &&
+            !ts_node_eq(node, scope->node))
+          return false;
+        if (!is(node, g.call) || !is(field(node, g.f_function), g.identifier)) return true;
+        const auto [defining, binding] = r.lookup(r.text(field(node, g.f_function)));
+        if (binding == nullptr || !binding->only_definition() || defining == nullptr ||
+            defining->kind != Scope::Kind::Module || !is(binding->definition, g.function_definition))
+          return true;
+        const Scope* function = r.scope_of(binding->definition);
+        if (function == nullptr || function == scope) return true;
+        const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+        for (const Parameter& p : function->parameters) {
+          const TSNode argument = p.kind == Parameter::Kind::Normal ? argument_for_parameter(args, p) : TSNode{};
+          if (!ts_node_is_null(argument) && is(strip(argument), g.identifier) && r.text(strip(argument)) == loader) {
+            find_single_sample_consumer_in(fact, p.name, function, scope, &args, node, r);
+            break;
+          }
+        }
+        return true;
+      },
+      [](TSNode) {});
+}
+
 }  // namespace cudnnlint::python
