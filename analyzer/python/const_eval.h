@@ -65,6 +65,8 @@ using CallIndex = std::unordered_map<std::string_view, std::vector<TSNode>>;
 
 class ConstantFolder {
  public:
+  // The scope a node of the module stands in.
+  const Scope* scope_around(TSNode node) const;
   // Every call of `function` (a module-level def, a module class's __init__, or a method of one that
   // only its class's methods call, as `self.name(...)`) in the module with what it binds to
   // `parameter`; nullopt when the function's name stands anywhere in the text but at its definition
@@ -164,8 +166,6 @@ class ConstantFolder {
   std::optional<ConstantValue> at_call_sites(
       const Scope& function, const Parameter& parameter, int depth,
       const std::function<std::optional<ConstantValue>(TSNode, const Scope*, int)>& read) const;
-  // The scope a node of the module stands in.
-  const Scope* scope_around(TSNode node) const;
   // The calls in the module whose callee is the plain name `name` (indexed on first use).
   const std::vector<TSNode>& calls_named(std::string_view name) const;
   // The calls `self.name(...)` in the module (indexed on first use).

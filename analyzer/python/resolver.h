@@ -127,6 +127,8 @@ class Resolver {
   // The scope a def or class statement opens (null when it opens none).
   const Scope* scope_of(TSNode definition) const { return scopes_.scope_of(definition); }
   const Scope* scope_of_module() const { return &scopes_.module(); }
+  // The scope a node of the module stands in (its def's, lambda's or class's; else the module's).
+  const Scope* scope_around(TSNode node) const { return evaluator_.folder().scope_around(node); }
   // Reads expressions as if the walk stood inside another scope (a model class's __init__ and
   // forward, read from a call of the class elsewhere in the module) while the guard lives: scope()
   // is that one, and the lambdas and comprehensions around the walk no longer shadow names.

@@ -103,6 +103,7 @@ const Grammar& Grammar::get() {
     g.tuple_pattern = symbol(l, "tuple_pattern");
     g.list_pattern = symbol(l, "list_pattern");
     g.expression_list = symbol(l, "expression_list");
+    g.conditional_expression = symbol(l, "conditional_expression");
     g.f_name = field_id(l, "name");
     g.f_alias = field_id(l, "alias");
     g.f_module_name = field_id(l, "module_name");

@@ -35,7 +35,8 @@ struct Grammar {
       except_group_clause, list_comprehension, set_comprehension, dictionary_comprehension,
       generator_expression, typed_parameter, list_splat_pattern, dictionary_splat_pattern, keyword_separator,
       comparison_operator, dictionary, pair, list, none, return_statement, concatenated_string, string_content,
-      named_expression, case_pattern, pattern_list, tuple_pattern, list_pattern, expression_list;
+      named_expression, case_pattern, pattern_list, tuple_pattern, list_pattern, expression_list,
+      conditional_expression;
   TSFieldId f_name, f_alias, f_module_name, f_function, f_arguments, f_object, f_attribute, f_left, f_right,
       f_operator, f_argument, f_value, f_condition, f_superclasses, f_parameters, f_consequence, f_body, f_key,
       f_subscript, f_type;

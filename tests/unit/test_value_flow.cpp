@@ -97,11 +97,16 @@ TEST(ValueFlow, VggMakeLayersOverACfgListIsRunLayerByLayer) {
 }
 
 TEST(ValueFlow, AStackWhoseLoopOrBranchIsNotKnownIsNotRead) {
-  // The loop runs over a parameter: how many layers is unknown, so no chain.
+  // The loop runs over an __init__ parameter: the construction's literal list binds it...
   std::string text = with_size(kVgg, 16);
   text.replace(text.find("make_layers(CFG, batch_norm=True)"), 33, "make_layers(cfg, batch_norm=True)");
   text.replace(text.find("def __init__(self):"), 19, "def __init__(self, cfg):");
   text.replace(text.find("net = VGG()"), 11, "net = VGG(CFG)");
+  const FileFacts bound = facts_both_ways(text);
+  ASSERT_EQ(bound.shape_chains.size(), 1u);
+  EXPECT_EQ(bound.shape_chains.front().rejected_by, "pool");
+  // ...a value the reader does not know leaves how many layers unknown, so no chain.
+  text.replace(text.find("net = VGG(CFG)"), 14, "net = VGG(load_cfg())");
   EXPECT_TRUE(facts_both_ways(text).shape_chains.empty());
   // The list handed to a call that may change it.
   std::string handed = with_size(kVgg, 16);
@@ -420,6 +425,44 @@ TEST(ValueFlow, AModelAndATensorHandedToAFunctionAreReadAtItsCalls) {
   // A second call with float32 images, the function also reached by name through getattr: unknown.
   EXPECT_TRUE(facts_both_ways(text + "    test_step(model, images.astype(np.float32))\n").tensor_inputs.empty());
   EXPECT_TRUE(facts_both_ways(text + "    getattr(__import__('__main__'), 'test_step')\n").tensor_inputs.empty());
+}
+
+// A forward whose 4x4 map meets another tensor in `a * b` and `a + b`: `gate`, the window of the
+// pooling that gives the other side (4: 1x1, 2: 2x2).
+std::string gated(std::string_view gate) {
+  std::string out =
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "class Gated(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.conv = nn.Conv2d(3, 8, 3, padding=1)\n"
+      "        self.gate = nn.MaxPool2d(";
+  out.append(gate);
+  out.append(
+      ")\n"
+      "        self.head = nn.Conv2d(8, 8, 5)\n\n"
+      "    def forward(self, x):\n"
+      "        y = self.conv(x)\n"
+      "        y = y * self.gate(y)\n"
+      "        return self.head(self.gate(y) + y)\n\n\n"
+      "Gated()(torch.rand(1, 3, 4, 4))\n");
+  return out;
+}
+
+TEST(ValueFlow, BroadcastingKeepsTheSizeOfASideAbove1AndNoOtherOne) {
+  // A gate of 1x1 meets the 4x4 map: the map's size goes on, and the 5x5 conv rejects it.
+  const FileFacts gate = facts_both_ways(gated("4"));
+  ASSERT_EQ(gate.shape_chains.size(), 1u);
+  EXPECT_EQ(gate.shape_chains.front().rejected_by, "conv");
+  EXPECT_EQ(gate.shape_chains.front().padded_input, (std::vector<std::int64_t>{4, 4}));
+  // 4x4 meets 2x2: PyTorch raises on the add, not at the conv, so no chain.
+  EXPECT_TRUE(facts_both_ways(gated("2")).shape_chains.empty());
+  // A side whose size is 1 meets a tensor the reader does not know: the result may be larger, so
+  // the chain stops there.
+  std::string unknown = gated("4");
+  unknown.replace(unknown.find("self.gate(y) + y"), 16, "self.gate(y) + z");
+  unknown.replace(unknown.find("def forward(self, x):"), 21, "def forward(self, x, z=None):");
+  EXPECT_TRUE(facts_both_ways(unknown).shape_chains.empty());
 }
 
 }  // namespace

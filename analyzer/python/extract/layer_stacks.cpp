@@ -27,7 +27,7 @@ constexpr std::size_t kMaxWeight = 4096;
 
 // An abstract value: what one run of the code that builds a stack gives a name.
 struct Abs {
-  enum class Kind { Unknown, Number, Text, Bool, None, Sequence, Dictionary, Layer } kind = Kind::Unknown;
+  enum class Kind { Unknown, Number, Text, Bool, None, Sequence, Dictionary, Layer, Class } kind = Kind::Unknown;
   ConstantValue number;       // Number
   bool integer = false;       // Number: written as an integer literal, or a range's (isinstance(v, int))
   std::string text;           // Text
@@ -35,7 +35,8 @@ struct Abs {
   std::vector<Abs> items;     // Sequence: a list, a tuple, a range, a stack of layers
   std::size_t weight = 1;     // this value and every value it holds, nested ones included
   // Layer: a call the reader does not model, with the names it fixed. Dictionary: a module-level
-  // dictionary literal (construction) and its scope, taken apart by a subscript.
+  // dictionary literal (construction) and its scope, taken apart by a subscript. Class: a class
+  // of the module (class_definition), which a call of the name builds.
   BoundLayer layer;
 
   static Abs of_number(ConstantValue v) {
@@ -77,7 +78,7 @@ std::optional<bool> truth_of(const Abs& a) {
 std::optional<bool> equal(const Abs& a, const Abs& b) {
   using K = Abs::Kind;
   if (a.kind == K::Unknown || b.kind == K::Unknown || a.kind == K::Layer || b.kind == K::Layer ||
-      a.kind == K::Dictionary || b.kind == K::Dictionary)
+      a.kind == K::Dictionary || b.kind == K::Dictionary || a.kind == K::Class || b.kind == K::Class)
     return std::nullopt;
   const bool a_num = a.kind == K::Number || a.kind == K::Bool, b_num = b.kind == K::Number || b.kind == K::Bool;
   if (a_num && b_num)
@@ -95,7 +96,7 @@ std::optional<bool> equal(const Abs& a, const Abs& b) {
 
 class StackReader {
  public:
-  StackReader(Resolver& r, const ConstantBindings* seed) : r_(r), g_(Grammar::get()), seed_(seed) {}
+  StackReader(Resolver& r, const InitSeed* seed) : r_(r), g_(Grammar::get()), seed_(seed) {}
 
   // What `construction` evaluates to where it is written, after the statements before it in its
   // function (or module) have run; with `until`, a name bound to it is followed through the
@@ -115,8 +116,10 @@ class StackReader {
     const Scope* owner = is(outermost, g_.module) ? r_.scope_of_module() : r_.scope_of(ts_node_parent(outermost));
     if (owner == nullptr) return {};
     frame.scope = owner;
-    if (seed_ != nullptr && seed_->scope == owner)
-      for (const auto& [name, value] : seed_->values) frame.set(name, Abs::of_number(value));
+    if (seed_ != nullptr && seed_->numbers != nullptr && seed_->numbers->scope == owner) {
+      for (const auto& [name, value] : seed_->numbers->values) frame.set(name, Abs::of_number(value));
+      seed_arguments(frame);
+    }
     Resolver::ScopeVisit in_owner(r_, owner);
     frames_.push_back(&frame);
     // The statements before each `with` block on the way in, run as the function runs them.
@@ -510,7 +513,7 @@ class StackReader {
       a.kind = Abs::Kind::None;
       return a;
     }
-    if (is(node, g_.list) || is(node, g_.tuple)) return sequence(named_children(node), depth);
+    if (is(node, g_.list) || is(node, g_.tuple) || is(node, g_.expression_list)) return sequence(named_children(node), depth);
     if (is(node, g_.comparison_operator)) return comparison(node, depth);
     if (is(node, g_.boolean_operator)) {
       const auto left = truth_of(eval(field(node, g_.f_left), depth + 1));
@@ -525,6 +528,14 @@ class StackReader {
       return inner ? Abs::of_bool(!*inner) : unknown;
     }
     if (is(node, g_.subscript)) return subscript(node, depth);
+    if (is(node, g_.conditional_expression) && ts_node_named_child_count(node) == 3) {
+      // `a if condition else b`: the side the condition picks, when the run knows it.
+      const auto condition = truth_of(eval(ts_node_named_child(node, 1), depth + 1));
+      if (!condition) return unknown;
+      return eval(ts_node_named_child(node, *condition ? 0 : 2), depth + 1);
+    }
+    if (is(node, g_.attribute))
+      if (Abs held = class_attribute(node, depth); held.known()) return held;
     if (is(node, g_.binary_operator)) {
       const std::string_view op = r_.text(field(node, g_.f_operator));
       if (op == "+" || op == "*") {
@@ -569,6 +580,13 @@ class StackReader {
     Abs folded = number(identifier);
     if (folded.known()) return folded;
     const auto [scope, binding] = r_.lookup(r_.text(identifier));
+    if (scope != nullptr && scope->kind == Scope::Kind::Module && binding != nullptr && binding->only_definition() &&
+        is(binding->definition, g_.class_definition)) {
+      Abs a;
+      a.kind = Abs::Kind::Class;
+      a.layer.class_definition = binding->definition;
+      return a;
+    }
     if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->simple()) return {};
     const TSNode value = strip(binding->value);
     if (!is(value, g_.list) && !is(value, g_.tuple) && !is(value, g_.string) && !is(value, g_.dictionary)) return {};
@@ -584,6 +602,64 @@ class StackReader {
     Abs out = eval(value, depth + 1);
     frames_.pop_back();
     return out;
+  }
+
+  // `self.cfg` in a method, where the class body binds `cfg` once and no method assigns
+  // `self.cfg`: that value, read where the class body defines it.
+  Abs class_attribute(TSNode node, int depth) {
+    const TSNode object = strip(field(node, g_.f_object));
+    const Scope* method = frame().scope;
+    if (!is(object, g_.identifier) || method == nullptr || !method->is_method() || method->parameters.empty() ||
+        method->parameters.front().kind != Parameter::Kind::Self || r_.text(object) != method->parameters.front().name)
+      return {};
+    const Scope* class_scope = method->parent;
+    const std::string_view name = r_.text(field(node, g_.f_attribute));
+    const auto bound = class_scope->bindings.find(name);
+    if (bound == class_scope->bindings.end() || !bound->second.simple() || class_scope->self_attributes.count(name) > 0)
+      return {};
+    Resolver::ScopeVisit in_class(r_, class_scope);
+    Frame class_body{class_scope, {}};
+    frames_.push_back(&class_body);
+    Abs out = eval(bound->second.value, depth + 1);
+    frames_.pop_back();
+    return out;
+  }
+
+  // The __init__ parameters the seed's construction binds to a class, a sequence or a string (`block`,
+  // `num_blocks` of `ResNet(BasicBlock, [2, 2, 2, 2])`), read where the call is written; the
+  // numbers are the seed's already.
+  void seed_arguments(Frame& frame) {
+    if (ts_node_is_null(seed_->construction)) return;
+    const CallArgs args = collect_args(field(seed_->construction, g_.f_arguments), r_.source());
+    if (args.first_star >= 0 || args.has_double_star) return;
+    const Scope* at_call = r_.scope_around(seed_->construction);
+    for (const Parameter& p : frame.scope->parameters) {
+      if (p.kind != Parameter::Kind::Normal || frame.find(p.name) != nullptr) continue;
+      TSNode value{};
+      for (const auto& [key, written] : args.keywords)
+        if (key == p.name) value = written;
+      if (ts_node_is_null(value) && p.index >= 0 && static_cast<std::size_t>(p.index) < args.positional.size())
+        value = args.positional[static_cast<std::size_t>(p.index)];
+      if (ts_node_is_null(value)) continue;
+      Resolver::ScopeVisit in_caller(r_, at_call);
+      Frame caller{at_call, {}};
+      frames_.push_back(&caller);
+      Abs bound = eval(value, 0);
+      frames_.pop_back();
+      if (bound.kind != Abs::Kind::Unknown && bound.kind != Abs::Kind::Number) frame.set(p.name, std::move(bound));
+    }
+  }
+
+  // A call the reader does not model, kept as written with the names the run fixed.
+  Abs layer_of(TSNode call, TSNode class_definition = {}) {
+    Abs layer;
+    layer.kind = Abs::Kind::Layer;
+    layer.layer.construction = call;
+    layer.layer.scope = frame().scope;
+    layer.layer.class_definition = class_definition;
+    auto held = bindings();
+    if (!held->values.empty()) layer.layer.bindings = std::move(held);
+    return layer;
   }
 
   Abs sequence(const std::vector<TSNode>& items, int depth) {
@@ -691,15 +767,13 @@ class StackReader {
       // `nn.Sequential(a, *layers, b)`: a splat's items spliced in (collect_args keeps the splat).
       return sequence(args.positional, depth);
     }
+    // `block(...)` with `block` bound to a class of the module: that class built.
+    if (is(callee, g_.identifier))
+      if (const Abs* held = frame().find(r_.text(callee)); held != nullptr && held->kind == Abs::Kind::Class)
+        return layer_of(node, held->layer.class_definition);
     if (Abs returned = project_call(node, callee, args, depth); returned.known()) return returned;
     // A layer, or a call the reader does not model: kept as written, with the names it fixed.
-    Abs layer;
-    layer.kind = Abs::Kind::Layer;
-    layer.layer.construction = node;
-    layer.layer.scope = frame().scope;
-    auto held = bindings();
-    if (!held->values.empty()) layer.layer.bindings = std::move(held);
-    return layer;
+    return layer_of(node);
   }
 
   Abs builtin(std::string_view name, const CallArgs& args, int depth) {
@@ -772,20 +846,47 @@ class StackReader {
     return unknown;
   }
 
-  // A call of a module-level function of this module: its body run with its parameters bound to
-  // the call's arguments (and its defaults), to its return. Unknown when not one, or too deep.
+  // The function a call names: a function of the module (or one the call's scope sees), or a
+  // method of the class whose method the frame runs, called on its `self` (`self._make_layer(...)`);
+  // with the scope its definition stands in. Null when neither, or defined more than once.
+  std::pair<TSNode, const Scope*> called_function(TSNode callee, bool& through_self) {
+    through_self = false;
+    const Scope* scope = nullptr;
+    const Binding* binding = nullptr;
+    if (is(callee, g_.identifier)) {
+      std::tie(scope, binding) = r_.lookup(r_.text(callee));
+    } else if (is(callee, g_.attribute)) {
+      const Scope* method = frames_.empty() ? nullptr : frame().scope;
+      const TSNode object = strip(field(callee, g_.f_object));
+      if (method == nullptr || !method->is_method() || method->parameters.empty() ||
+          method->parameters.front().kind != Parameter::Kind::Self || !is(object, g_.identifier) ||
+          r_.text(object) != method->parameters.front().name)
+        return {};
+      scope = method->parent;
+      const auto found = scope->bindings.find(r_.text(field(callee, g_.f_attribute)));
+      binding = found == scope->bindings.end() ? nullptr : &found->second;
+      through_self = true;
+    }
+    if (scope == nullptr || binding == nullptr || !binding->only_definition() ||
+        !is(binding->definition, g_.function_definition))  // a class, or a decorated def
+      return {};
+    return {binding->definition, scope};
+  }
+
+  // A call of a function of this module (a module-level one, or a method through `self`): its body
+  // run with its parameters bound to the call's arguments (and its defaults), to its return.
+  // Unknown when not one, or too deep.
   Abs project_call(TSNode node, TSNode callee, const CallArgs& args, int depth) {
     Abs unknown;
-    if (!is(callee, g_.identifier) || call_depth_ >= kMaxCallDepth || args.first_star >= 0 || args.has_double_star)
-      return unknown;
-    const auto [scope, binding] = r_.lookup(r_.text(callee));
-    if (scope == nullptr || binding == nullptr || !binding->only_definition()) return unknown;
-    const TSNode definition = binding->definition;
-    if (!is(definition, g_.function_definition)) return unknown;  // a class, or a decorated def
+    if (call_depth_ >= kMaxCallDepth || args.first_star >= 0 || args.has_double_star) return unknown;
+    bool through_self = false;
+    const auto [definition, scope] = called_function(callee, through_self);
+    if (ts_node_is_null(definition)) return unknown;
     const Scope* function = r_.scope_of(definition);
     if (function == nullptr || function->has_var_args || function->has_var_keywords) return unknown;
     Frame callee_frame{function, {}};
     for (const Parameter& p : function->parameters) {
+      if (p.kind == Parameter::Kind::Self && through_self) continue;  // `self`: its attributes are not read
       if (p.kind != Parameter::Kind::Normal) return unknown;
       TSNode value{};
       for (const auto& [key, written] : args.keywords)
@@ -824,7 +925,7 @@ class StackReader {
 
   Resolver& r_;
   const Grammar& g_;
-  const ConstantBindings* seed_ = nullptr;
+  const InitSeed* seed_ = nullptr;
   std::vector<Frame*> frames_;
   int statements_run_ = 0;
   int call_depth_ = 0;
@@ -833,10 +934,20 @@ class StackReader {
 }  // namespace
 
 std::optional<std::vector<BoundLayer>> stack_layers(TSNode construction, Resolver& r, TSNode until, bool through_block,
-                                                    const ConstantBindings* seed) {
+                                                    const InitSeed* seed) {
   StackReader reader(r, seed);
   const Abs value = reader.read(strip(construction), until, through_block);
   return StackReader::layers_of(value);
+}
+
+std::optional<std::vector<BoundLayer>> unpacked_stack_layers(TSNode construction, std::size_t element,
+                                                             std::size_t elements, Resolver& r,
+                                                             const InitSeed* seed) {
+  StackReader reader(r, seed);
+  const Abs value = reader.read(strip(construction), {}, false);
+  // Python unpacks any sequence of the right length; one of another length raises.
+  if (value.kind != Abs::Kind::Sequence || value.items.size() != elements || element >= elements) return std::nullopt;
+  return StackReader::layers_of(value.items[element]);
 }
 
 std::string bindings_text(const BoundLayer& layer, std::string_view text) {

@@ -28,6 +28,17 @@ struct BoundLayer {
   TSNode construction{};
   const Scope* scope = nullptr;  // the scope its names are read in
   std::shared_ptr<const ConstantBindings> bindings;  // null when the run fixed none
+  // The module's class the construction builds when its callee is a name the run bound to one
+  // (`block(self.in_planes, planes, stride)` with `block` bound to `BasicBlock`); null otherwise.
+  TSNode class_definition{};
+};
+
+// What a run of a model class's __init__ starts with: the numbers its construction gives the
+// parameters, and the construction itself (`ResNet(BasicBlock, [2, 2, 2, 2])`), whose other
+// arguments (a class, a literal list) are read where the call is written.
+struct InitSeed {
+  const ConstantBindings* numbers = nullptr;  // their scope is __init__'s
+  TSNode construction{};                      // null when unknown
 };
 
 // The layers `construction` stands for where it is written (a Sequential, a ModuleList, a call of
@@ -35,10 +46,15 @@ struct BoundLayer {
 // When `construction` is bound to a name (`model = keras.Sequential()`), the statements after it
 // that add to it are run too: up to the one holding `until` (`model(x)`), or, with `through_block`,
 // to the end of the block.
-// `seed`: numbers the run starts with (a model class's __init__ parameters bound at its
-// construction), for names of the scope it names.
+// `seed`: the values a model class's __init__ starts with, when the construction is read in it.
 std::optional<std::vector<BoundLayer>> stack_layers(TSNode construction, Resolver& r, TSNode until = {},
-                                                    bool through_block = false, const ConstantBindings* seed = nullptr);
+                                                    bool through_block = false, const InitSeed* seed = nullptr);
+
+// The layers of element `element` of what `construction` gives when unpacked into `elements`
+// targets (`self.features, channels = make_backbone()`); nullopt when unknown or not that long.
+std::optional<std::vector<BoundLayer>> unpacked_stack_layers(TSNode construction, std::size_t element,
+                                                             std::size_t elements, Resolver& r,
+                                                             const InitSeed* seed = nullptr);
 
 // "c = 64, k = 3": the bindings a layer's text reads, for a step's text; "" when none.
 std::string bindings_text(const BoundLayer& layer, std::string_view text);

@@ -45,6 +45,7 @@ struct ModelClass {
   // Its __init__ parameters as its construction binds them (`DoubleConv(base, base * 2)` inside
   // another model class); null for the model the code runs.
   std::shared_ptr<const ConstantBindings> init_bindings;
+  TSNode construction{};  // the call that builds it, when known (its class and list arguments)
 };
 
 constexpr int kMaxNestedClasses = 3;
@@ -64,6 +65,11 @@ TSNode nested_class_of(TSNode construction, Resolver& r) {
       !is(binding->definition, g.class_definition))
     return {};
   return binding->definition;
+}
+
+// The same for a layer of a stack, whose callee the run may have bound to a class (`block(...)`).
+TSNode nested_class_of(const BoundLayer& layer, Resolver& r) {
+  return ts_node_is_null(layer.class_definition) ? nested_class_of(layer.construction, r) : layer.class_definition;
 }
 
 // The numbers a construction of `class_definition` gives its __init__'s parameters (the call's
@@ -135,11 +141,12 @@ bool keeps_module_geometry(std::string_view method) {
 }
 
 std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
-                                     std::shared_ptr<const ConstantBindings> init_bindings = nullptr, int depth = 0);
+                                     std::shared_ptr<const ConstantBindings> init_bindings = nullptr, int depth = 0,
+                                     TSNode construction = {});
 
-// The spatial axes of a model class of this module that `construction` builds (0 when none).
-int nested_axes(TSNode construction, Resolver& r, int depth) {
-  const TSNode definition = nested_class_of(construction, r);
+// The spatial axes of a model class of this module that `layer` builds (0 when none).
+int nested_axes(const BoundLayer& layer, Resolver& r, int depth) {
+  const TSNode definition = nested_class_of(layer, r);
   if (ts_node_is_null(definition) || depth >= kMaxNestedClasses) return 0;
   const auto nested = read_class(definition, r, nullptr, depth + 1);
   return nested ? nested->axes : 0;
@@ -175,7 +182,8 @@ std::vector<TSNode> statements_run(TSNode body, Resolver& r, int depth = 0) {
 }
 
 std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
-                                     std::shared_ptr<const ConstantBindings> init_bindings, int depth) {
+                                     std::shared_ptr<const ConstantBindings> init_bindings, int depth,
+                                     TSNode construction) {
   const Grammar& g = Grammar::get();
   const Scope* class_scope = r.scope_of(class_definition);
   if (class_scope == nullptr || class_scope->parent == nullptr || class_scope->parent->kind != Scope::Kind::Module)
@@ -187,6 +195,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
   if (!is_torch_module_class(class_definition, r)) return std::nullopt;
   ModelClass model;
   model.init_bindings = std::move(init_bindings);
+  model.construction = construction;
   TSNode init{}, forward{};
   const TSNode body = field(class_definition, g.f_body);
   for (const TSNode member : named_children(body)) {
@@ -243,6 +252,7 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
   // or a loop; inside a with block or a re-raising try, yes).
   const TSNode init_body = field(init, g.f_body);
   Resolver::ScopeVisit in_init(r, model.init_scope);
+  const InitSeed seed{model.init_bindings.get(), model.construction};
   for (const TSNode statement : statements_run(init_body, r)) {
     if (!is(statement, g.expression_statement) || ts_node_named_child_count(statement) != 1) continue;
     const TSNode assignment = ts_node_named_child(statement, 0);
@@ -257,22 +267,29 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
       if (!is(object, g.call)) break;
       right = object;
     }
-    if (!is(left, g.attribute) || r.text(strip(field(left, g.f_object))) != model.self_name || !is(right, g.call))
-      continue;
-    const std::string_view attribute = r.text(field(left, g.f_attribute));
-    if (assignments[attribute] != 1) continue;
-    auto layers = stack_layers(right, r, {}, false, model.init_bindings.get());
-    if (!layers || layers->empty()) continue;
-    int axes = axes_of(*layers, r);
-    // A stack of the module's own blocks (`nn.ModuleList([Block(3, 8), Block(8, 16)])`): theirs.
-    for (std::size_t i = 0; axes == 0 && i < layers->size(); ++i) {
-      std::optional<Resolver::ScopeVisit> in_scope;
-      if ((*layers)[i].scope != nullptr && (*layers)[i].scope != r.scope()) in_scope.emplace(r, (*layers)[i].scope);
-      axes = nested_axes((*layers)[i].construction, r, depth);
+    if (!is(right, g.call)) continue;
+    // `self.name = <call>`, or `self.features, channels = make_backbone()` (one target per element).
+    const bool unpacks = is(left, g.pattern_list) || is(left, g.tuple_pattern);
+    const std::vector<TSNode> targets = unpacks ? named_children(left) : std::vector<TSNode>{left};
+    for (std::size_t element = 0; element < targets.size(); ++element) {
+      const TSNode target = targets[element];
+      if (!is(target, g.attribute) || r.text(strip(field(target, g.f_object))) != model.self_name) continue;
+      const std::string_view attribute = r.text(field(target, g.f_attribute));
+      if (assignments[attribute] != 1) continue;
+      auto layers = unpacks ? unpacked_stack_layers(right, element, targets.size(), r, &seed)
+                            : stack_layers(right, r, {}, false, &seed);
+      if (!layers || layers->empty()) continue;
+      int axes = axes_of(*layers, r);
+      // A stack of the module's own blocks (`nn.ModuleList([Block(3, 8), Block(8, 16)])`): theirs.
+      for (std::size_t i = 0; axes == 0 && i < layers->size(); ++i) {
+        std::optional<Resolver::ScopeVisit> in_scope;
+        if ((*layers)[i].scope != nullptr && (*layers)[i].scope != r.scope()) in_scope.emplace(r, (*layers)[i].scope);
+        axes = nested_axes((*layers)[i], r, depth);
+      }
+      model.layers.emplace(attribute, ModelClass::Layer{right, assignment, std::move(*layers)});
+      if (axes < 0 || (axes > 0 && model.axes != 0 && model.axes != axes)) return std::nullopt;
+      if (axes > 0) model.axes = axes;
     }
-    model.layers.emplace(attribute, ModelClass::Layer{right, assignment, std::move(*layers)});
-    if (axes < 0 || (axes > 0 && model.axes != 0 && model.axes != axes)) return std::nullopt;
-    if (axes > 0) model.axes = axes;
   }
   if (model.axes == 0) return std::nullopt;
   return model;
@@ -421,14 +438,55 @@ class ForwardReader {
         if (is(left, g.identifier) && flow) known_[r_.text(left)] = std::move(*flow);
         else forget_names_in(left);
       } else if (is(expression, g.augmented_assignment)) {
+        const TSNode left = field(expression, g.f_left);
+        const auto kept = in_place_result(expression);
         evaluate(field(expression, g.f_right));
-        forget_names_in(field(expression, g.f_left));
+        if (stopped_) return;
+        forget_names_in(left);
+        if (kept) known_[r_.text(left)] = std::move(*kept);
       } else {
         evaluate(expression);
         // `x.unsqueeze_(0)`: a statement may change a tensor in place.
         forget_names_in(expression);
       }
     }
+  }
+
+  // `out += self.shortcut(x)` on a tensor of known size: an in-place operation cannot change its
+  // target's size (PyTorch raises when the broadcast shape differs), so the residual keeps it.
+  std::optional<Flow> in_place_result(TSNode augmented) const {
+    const Grammar& g = Grammar::get();
+    const TSNode left = field(augmented, g.f_left);
+    const std::string_view op = r_.text(field(augmented, g.f_operator));
+    if (!is(left, g.identifier) || (op != "+=" && op != "-=" && op != "*=" && op != "/=")) return std::nullopt;
+    const auto it = known_.find(r_.text(left));
+    if (it == known_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // `a + b`, `a * b` of tensors: broadcasting aligns sizes from the last axis, and an axis of
+  // size n > 1 meets only n or 1 (anything else raises), so a side whose spatial sizes are all above
+  // 1 fixes the result's spatial sizes whatever the other side is: a residual `out + shortcut(x)`,
+  // a gate `x * se(x)`, a scalar. Channels (or batch) stay known only where they are above 1 too.
+  std::optional<Flow> elementwise_result(TSNode binary, int depth) {
+    const Grammar& g = Grammar::get();
+    auto left = evaluate(field(binary, g.f_left), depth + 1);
+    auto right = evaluate(field(binary, g.f_right), depth + 1);
+    const std::string_view op = r_.text(field(binary, g.f_operator));
+    if (stopped_ || (op != "+" && op != "-" && op != "*" && op != "/")) return std::nullopt;
+    const auto fixes_size = [](const std::optional<Flow>& side) {
+      return side && !side->spatial.empty() &&
+             std::all_of(side->spatial.begin(), side->spatial.end(), [](std::int64_t v) { return v > 1; });
+    };
+    const bool from_left = fixes_size(left);
+    if (!from_left && !fixes_size(right)) return std::nullopt;
+    std::optional<Flow> out = from_left ? left : right;
+    const std::optional<Flow>& other = from_left ? right : left;  // the other side, when known
+    if (other && other->spatial.size() == out->spatial.size())
+      for (std::size_t i = 0; i < out->spatial.size(); ++i)
+        if (other->spatial[i] != out->spatial[i] && other->spatial[i] != 1) return std::nullopt;  // raises
+    if (out->channels <= 1) out->channels = 0;
+    return out;
   }
 
   void forget_names_in(TSNode node) {
@@ -454,11 +512,7 @@ class ForwardReader {
       if (it == known_.end()) return std::nullopt;
       return it->second;
     }
-    if (is(node, g.binary_operator)) {
-      evaluate(field(node, g.f_left), depth + 1);
-      evaluate(field(node, g.f_right), depth + 1);
-      return std::nullopt;
-    }
+    if (is(node, g.binary_operator)) return elementwise_result(node, depth);
     if (is(node, g.tuple) || is(node, g.list)) {
       for (const TSNode child : named_children(node)) evaluate(child, depth + 1);
       return std::nullopt;
@@ -563,7 +617,7 @@ class ForwardReader {
     Resolver::ScopeVisit in_init(r_, model_.init_scope);
     Resolver::BindingsVisit with_parameters(r_, model_.init_bindings.get());
     if (layer.layers.size() == 1)
-      if (const TSNode nested = nested_class_of(layer.layers.front().construction, r_); !ts_node_is_null(nested))
+      if (const TSNode nested = nested_class_of(layer.layers.front(), r_); !ts_node_is_null(nested))
         return apply_nested(nested, layer.layers.front(), std::move(flow));
     if (layer.layers.size() != 1 || !ts_node_eq(layer.layers.front().construction, layer.construction)) {
       // A stack: its layers in order, a model class of the module among them run as a nested one
@@ -593,7 +647,7 @@ class ForwardReader {
   // One layer of a stack (a model class of the module run as a nested one), where __init__'s scope
   // and bindings are visited already.
   std::optional<Flow> apply_one(const BoundLayer& bound, Flow flow) {
-    if (const TSNode nested = nested_class_of(bound.construction, r_); !ts_node_is_null(nested))
+    if (const TSNode nested = nested_class_of(bound, r_); !ts_node_is_null(nested))
       return apply_nested(nested, bound, std::move(flow));
     ShapeChainFact work = chain_with(std::move(flow.steps));
     ChainBuilder chain(work, r_);
@@ -639,11 +693,14 @@ class ForwardReader {
     if (depth_ >= kMaxNestedClasses) return std::nullopt;
     std::shared_ptr<const ConstantBindings> parameters;
     {
+      // The construction's arguments are read where it is written (a helper building the stack).
+      std::optional<Resolver::ScopeVisit> in_scope;
+      if (built.scope != nullptr && built.scope != r_.scope()) in_scope.emplace(r_, built.scope);
       Resolver::BindingsVisit with_loop(r_, built.bindings ? built.bindings.get() : model_.init_bindings.get());
       parameters = init_parameters(definition, built.construction, r_);
     }
     if (!parameters) return std::nullopt;
-    const auto nested = read_class(definition, r_, std::move(parameters), depth_ + 1);
+    const auto nested = read_class(definition, r_, std::move(parameters), depth_ + 1, built.construction);
     if (!nested || (nested->axes != 0 && nested->axes != static_cast<int>(flow.spatial.size()))) return std::nullopt;
     ForwardReader inner(*nested, base_, r_, depth_ + 1);
     if (auto rejected = inner.run(std::move(flow))) {
@@ -709,9 +766,14 @@ void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource&
                         TSNode construction) {
   const Grammar& g = Grammar::get();
   const std::vector<std::int64_t>& dims = input_source.dims;
-  const auto model = read_class(class_definition, r,
-                                ts_node_is_null(construction) ? nullptr
-                                                              : init_parameters(class_definition, construction, r));
+  std::shared_ptr<const ConstantBindings> init_bindings;
+  if (!ts_node_is_null(construction)) {
+    // Read where it is written: a factory function's `return ResNet(BasicBlock, [2, 2, 2, 2])`.
+    std::optional<Resolver::ScopeVisit> at_construction;  // the walk's own scope keeps its shadows
+    if (const Scope* around = r.scope_around(construction); around != r.scope()) at_construction.emplace(r, around);
+    init_bindings = init_parameters(class_definition, construction, r);
+  }
+  const auto model = read_class(class_definition, r, std::move(init_bindings), 0, construction);
   if (!model) return;
   const auto axes = static_cast<std::size_t>(model->axes);
   Flow input;

@@ -228,6 +228,29 @@ LayerLoop layer_loop(TSNode call, TSNode callee, TSNode input, Resolver& r) {
 // `Net()`, or `net` bound in this scope to `Net()` (`.eval()`, `.to(device)` and the like kept,
 // also as `net = net.eval()` on the line before), where Net is a class of this module: the class
 // definition; null otherwise.
+// `ResNet18()` where `def ResNet18(...)` is a function of the module whose body (a docstring
+// aside) is one `return <call>`: that call; null otherwise.
+TSNode factory_return(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode callee = strip(field(call, g.f_function));
+  if (!is(callee, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.function_definition))
+    return {};
+  TSNode returned{};
+  for (const TSNode statement : named_children(field(binding->definition, g.f_body))) {
+    if (is(statement, g.comment)) continue;
+    if (ts_node_is_null(returned) && is(statement, g.expression_statement) &&
+        ts_node_named_child_count(statement) == 1 && is(ts_node_named_child(statement, 0), g.string))
+      continue;  // the docstring
+    if (!ts_node_is_null(returned) || !is(statement, g.return_statement) || ts_node_named_child_count(statement) != 1)
+      return {};
+    returned = strip(ts_node_named_child(statement, 0));
+  }
+  return is(returned, g.call) ? returned : TSNode{};
+}
+
 TSNode model_class_of(TSNode model, Resolver& r, TSNode* construction = nullptr) {
   const Grammar& g = Grammar::get();
   TSNode value = strip(model);
@@ -240,6 +263,10 @@ TSNode model_class_of(TSNode model, Resolver& r, TSNode* construction = nullptr)
     }
     if (!is(value, g.call)) break;
     const TSNode function = strip(field(value, g.f_function));
+    if (const TSNode built = factory_return(value, r); !ts_node_is_null(built)) {
+      value = built;  // `net = ResNet18()` with `def ResNet18(): return ResNet(BasicBlock, [2, 2, 2, 2])`
+      continue;
+    }
     if (!is(function, g.attribute)) break;
     const std::string method(r.text(field(function, g.f_attribute)));
     if (!one_of(method, {"eval", "train", "to", "cuda", "cpu", "float", "double", "half"})) return {};
@@ -249,6 +276,8 @@ TSNode model_class_of(TSNode model, Resolver& r, TSNode* construction = nullptr)
   if (construction != nullptr) *construction = value;
   const TSNode class_name = strip(field(value, g.f_function));
   if (!is(class_name, g.identifier)) return {};
+  std::optional<Resolver::ScopeVisit> at_construction;  // a factory's scope (the walk's own keeps its shadows)
+  if (const Scope* around = r.scope_around(value); around != r.scope()) at_construction.emplace(r, around);
   const auto [scope, binding] = r.lookup(r.text(class_name));
   if (binding == nullptr || !binding->only_definition() || scope == nullptr || scope->kind != Scope::Kind::Module)
     return {};
