@@ -44,8 +44,9 @@ std::string framework_message(const ShapeChainFact& chain) {
   if (chain.framework == "torch") {
     if (chain.rejected_by == "pool") {
       const std::string c = chain.channels > 0 ? std::to_string(chain.channels) + "x" : "";
-      std::vector<std::int64_t> output = chain.steps.back().output;
-      for (auto& v : output) v = std::max<std::int64_t>(v, 0);
+      // PyTorch prints the output size as it computes it, negative ones included (a window of 8
+      // with stride 1 on 2×2: -5×-5), measured with torch 2.11.0.
+      const std::vector<std::int64_t>& output = chain.steps.back().output;
       std::vector<std::int64_t> reaching = chain.steps.size() >= 2 ? chain.steps[chain.steps.size() - 2].output
                                                                    : chain.input_spatial;
       return "PyTorch raises `RuntimeError: Given input size: (" + c + torch_sizes(reaching, "x") +

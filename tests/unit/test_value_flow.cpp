@@ -465,5 +465,38 @@ TEST(ValueFlow, BroadcastingKeepsTheSizeOfASideAbove1AndNoOtherOne) {
   EXPECT_TRUE(facts_both_ways(unknown).shape_chains.empty());
 }
 
+TEST(ValueFlow, ConcatenatedChannelsAndAConditionalOfOneSizeKeepTheSize) {
+  // DenseNet's `torch.cat([out, x], 1)` and MobileNetV2's `out + shortcut(x) if stride == 1 else out`.
+  const std::string model =
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "class Dense(nn.Module):\n"
+      "    def __init__(self, stride=1):\n"
+      "        super().__init__()\n"
+      "        self.stride = stride\n"
+      "        self.conv = nn.Conv2d(3, 4, 3, padding=1)\n"
+      "        self.pool = nn.MaxPool2d(2)\n"
+      "        self.head = nn.Conv2d(7, 7, 5)\n\n"
+      "    def forward(self, x):\n"
+      "        out = torch.cat([self.conv(x), x], JOIN)\n"
+      "        out = out * 2 if self.stride == 1 else out\n"
+      "        return self.head(out)\n\n\n"
+      "Dense()(torch.rand(1, 3, 4, 4))\n";
+  std::string channels = model;
+  channels.replace(channels.find("JOIN"), 4, "1");
+  const FileFacts joined = facts_both_ways(channels);
+  ASSERT_EQ(joined.shape_chains.size(), 1u);
+  EXPECT_EQ(joined.shape_chains.front().rejected_by, "conv");
+  EXPECT_EQ(joined.shape_chains.front().channels, 7);
+  // Joined along a spatial axis the size changes: not followed.
+  std::string height = model;
+  height.replace(height.find("JOIN"), 4, "2");
+  EXPECT_TRUE(facts_both_ways(height).shape_chains.empty());
+  // A side of the conditional that a layer rejects may never run: no finding from it.
+  std::string pooled = channels;
+  pooled.replace(pooled.find("out * 2 if"), 10, "self.head(out) if");
+  pooled.replace(pooled.find("return self.head(out)"), 21, "return out");
+  EXPECT_TRUE(facts_both_ways(pooled).shape_chains.empty());
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -337,6 +337,7 @@ struct Flow {
   std::vector<std::int64_t> spatial;
   std::int64_t channels = 0;
   std::int64_t batch = 1;
+  bool batched = true;  // (N, C, spatial...); false for (C, spatial...)
   std::vector<ShapeStep> steps;
 };
 
@@ -485,8 +486,70 @@ class ForwardReader {
     if (other && other->spatial.size() == out->spatial.size())
       for (std::size_t i = 0; i < out->spatial.size(); ++i)
         if (other->spatial[i] != out->spatial[i] && other->spatial[i] != 1) return std::nullopt;  // raises
+    if (other && other->channels > 1 && out->channels > 1 && other->channels != out->channels) return std::nullopt;
     if (out->channels <= 1) out->channels = 0;
     return out;
+  }
+
+  // `torch.cat([out, x], 1)`: tensors joined along the channels must agree on every other size,
+  // so one whose size the reader knows fixes the result's (the channels add up when all are known).
+  std::optional<Flow> concatenated(const CallArgs& args, int depth) {
+    const Grammar& g = Grammar::get();
+    TSNode dim{};
+    for (const auto& [key, value] : args.keywords)
+      if (key == "dim" || key == "axis") dim = value;
+    if (ts_node_is_null(dim) && args.positional.size() == 2) dim = args.positional[1];
+    const TSNode tensors = args.positional.empty() ? TSNode{} : strip(args.positional.front());
+    if (args.first_star >= 0 || ts_node_is_null(dim) || !(is(tensors, g.list) || is(tensors, g.tuple)))
+      return std::nullopt;
+    std::vector<std::optional<Flow>> parts;
+    for (const TSNode part : named_children(tensors)) {
+      if (is(part, g.comment)) continue;
+      if (is(part, g.list_splat)) return std::nullopt;
+      parts.push_back(evaluate(part, depth + 1));
+      if (stopped_) return std::nullopt;
+    }
+    std::optional<Flow> out;
+    std::int64_t channels = 0;
+    for (const auto& part : parts) {
+      if (!part) {
+        channels = -1;
+        continue;
+      }
+      if (!out) out = part;
+      else if (part->spatial != out->spatial) return std::nullopt;  // PyTorch raises
+      channels = channels < 0 || part->channels <= 0 ? -1 : channels + part->channels;
+    }
+    if (!out) return std::nullopt;
+    const auto axis = r_.fold(dim);
+    // The channels' axis: 1 of (N, C, spatial...), 0 of (C, spatial...).
+    const double channel_axis = out->batched ? 1 : 0;
+    const auto rank = static_cast<double>(out->spatial.size() + (out->batched ? 2 : 1));
+    if (!axis || (axis->value != channel_axis && axis->value != channel_axis - rank)) return std::nullopt;
+    out->channels = channels > 0 ? channels : 0;
+    return out;
+  }
+
+  // `out + self.shortcut(x) if self.stride == 1 else out`: whichever side runs, when both give the
+  // same size. Each side is read on its own, as if it ran; one that a layer rejects, or that the
+  // reader does not follow, leaves the value unknown (that side may never run).
+  std::optional<Flow> either_branch(TSNode conditional, int depth) {
+    evaluate(ts_node_named_child(conditional, 1), depth + 1);
+    if (stopped_) return std::nullopt;
+    std::optional<Flow> sides[2];
+    for (int side = 0; side < 2; ++side) {
+      const auto before = known_;
+      sides[side] = evaluate(ts_node_named_child(conditional, side == 0 ? 0 : 2), depth + 1);
+      known_ = before;
+      if (stopped_) {
+        stopped_ = false;
+        rejected_.reset();
+        return std::nullopt;
+      }
+    }
+    if (!sides[0] || !sides[1] || sides[0]->spatial != sides[1]->spatial) return std::nullopt;
+    if (sides[0]->channels != sides[1]->channels) sides[0]->channels = 0;
+    return std::move(sides[0]);
   }
 
   void forget_names_in(TSNode node) {
@@ -513,6 +576,8 @@ class ForwardReader {
       return it->second;
     }
     if (is(node, g.binary_operator)) return elementwise_result(node, depth);
+    if (is(node, g.conditional_expression) && ts_node_named_child_count(node) == 3)
+      return either_branch(node, depth);
     if (is(node, g.tuple) || is(node, g.list)) {
       for (const TSNode child : named_children(node)) evaluate(child, depth + 1);
       return std::nullopt;
@@ -562,6 +627,8 @@ class ForwardReader {
       return apply_one(*loop_layer_->layer, std::move(*flow));
     }
     const std::string name = qualified(callee, r_);
+    if (name == "torch.cat" || name == "torch.concat" || name == "torch.concatenate")
+      if (auto joined = concatenated(args, depth)) return joined;
     if (!args.positional.empty() && args.first_star != 0) {
       if (keeps_size_function(name)) {
         auto flow = evaluate(args.positional.front(), depth + 1);
@@ -783,6 +850,7 @@ void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource&
     input.channels = dims[1];
   } else if (dims.size() == axes + 1) {
     input.channels = dims[0];
+    input.batched = false;
   } else {
     return;
   }
