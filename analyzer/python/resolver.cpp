@@ -25,6 +25,15 @@ CallArgs collect_args(TSNode argument_list, std::string_view source) {
   return args;
 }
 
+TSNode argument_for_parameter(const CallArgs& args, const Parameter& parameter) {
+  if (args.first_star >= 0 || args.has_double_star) return {};
+  for (const auto& [name, value] : args.keywords)
+    if (name == parameter.name) return value;
+  if (parameter.index >= 0 && static_cast<std::size_t>(parameter.index) < args.positional.size())
+    return args.positional[static_cast<std::size_t>(parameter.index)];
+  return {};
+}
+
 ArgBinding bind_arg(const ApiArg& arg, const CallArgs& args, int shift) {
   for (const auto& [name, value] : args.keywords)
     if (name == arg.name) return {ArgBinding::Source::Explicit, value};

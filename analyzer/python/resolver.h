@@ -33,6 +33,10 @@ struct CallArgs {
 
 CallArgs collect_args(TSNode argument_list, std::string_view source);
 
+// The argument a call binds to a project function's parameter (by keyword, else by position);
+// null when none, or when a splat hides which one.
+TSNode argument_for_parameter(const CallArgs& args, const Parameter& parameter);
+
 struct ArgBinding {
   enum class Source { Explicit, Default, Unresolvable } source = Source::Default;
   TSNode value{};

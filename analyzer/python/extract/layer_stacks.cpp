@@ -635,11 +635,7 @@ class StackReader {
     const Scope* at_call = r_.scope_around(seed_->construction);
     for (const Parameter& p : frame.scope->parameters) {
       if (p.kind != Parameter::Kind::Normal || frame.find(p.name) != nullptr) continue;
-      TSNode value{};
-      for (const auto& [key, written] : args.keywords)
-        if (key == p.name) value = written;
-      if (ts_node_is_null(value) && p.index >= 0 && static_cast<std::size_t>(p.index) < args.positional.size())
-        value = args.positional[static_cast<std::size_t>(p.index)];
+      const TSNode value = argument_for_parameter(args, p);
       if (ts_node_is_null(value)) continue;
       Resolver::ScopeVisit in_caller(r_, at_call);
       Frame caller{at_call, {}};
@@ -888,11 +884,7 @@ class StackReader {
     for (const Parameter& p : function->parameters) {
       if (p.kind == Parameter::Kind::Self && through_self) continue;  // `self`: its attributes are not read
       if (p.kind != Parameter::Kind::Normal) return unknown;
-      TSNode value{};
-      for (const auto& [key, written] : args.keywords)
-        if (key == p.name) value = written;
-      if (ts_node_is_null(value) && p.index >= 0 && static_cast<std::size_t>(p.index) < args.positional.size())
-        value = args.positional[static_cast<std::size_t>(p.index)];
+      const TSNode value = argument_for_parameter(args, p);
       Abs bound;
       if (!ts_node_is_null(value)) {
         bound = eval(value, depth + 1);

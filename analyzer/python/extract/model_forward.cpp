@@ -88,11 +88,7 @@ std::shared_ptr<const ConstantBindings> init_parameters(TSNode class_definition,
   out->scope = scope;
   for (const Parameter& p : scope->parameters) {
     if (p.kind != Parameter::Kind::Normal) continue;
-    TSNode value{};
-    for (const auto& [key, written] : args.keywords)
-      if (key == p.name) value = written;
-    if (ts_node_is_null(value) && p.index >= 0 && static_cast<std::size_t>(p.index) < args.positional.size())
-      value = args.positional[static_cast<std::size_t>(p.index)];
+    const TSNode value = argument_for_parameter(args, p);
     std::optional<ConstantValue> folded;
     if (!ts_node_is_null(value)) {
       folded = r.fold(value);

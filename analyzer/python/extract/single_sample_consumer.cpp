@@ -182,17 +182,6 @@ bool takes_loop_batch(TSNode call, const std::vector<std::string_view>& loop_nam
 
 namespace {
 
-// The argument a call passes for a function's parameter, by position or keyword; null when none
-// or when a splat may hold it.
-TSNode argument_for_parameter(const CallArgs& args, const Parameter& parameter) {
-  if (args.first_star >= 0 || args.has_double_star) return {};
-  for (const auto& [name, value] : args.keywords)
-    if (name == parameter.name) return value;
-  if (parameter.index >= 0 && static_cast<std::size_t>(parameter.index) < args.positional.size())
-    return args.positional[static_cast<std::size_t>(parameter.index)];
-  return {};
-}
-
 const Parameter* parameter_named(const Scope& function, std::string_view name) {
   for (const Parameter& p : function.parameters)
     if (p.name == name && p.kind == Parameter::Kind::Normal) return &p;
