@@ -153,6 +153,16 @@ ApiTable ApiTable::parse(std::string_view json_text) {
       table.apis_.push_back(std::move(api));
       table.index_names(index, names);
     }
+    if (doc.contains("datasets"))
+      for (const auto& entry : doc.at("datasets")) {
+        DatasetInfo dataset{entry.at("sample").get<std::vector<std::int64_t>>(), entry.at("source").get<std::string>()};
+        if (dataset.sample.empty() || std::any_of(dataset.sample.begin(), dataset.sample.end(), [](std::int64_t v) { return v <= 0; }))
+          throw std::runtime_error("a dataset's sample sizes must be positive");
+        for (const auto& name : entry.at("names"))
+          if (!table.dataset_by_name_.emplace(name.get<std::string>(), table.datasets_.size()).second)
+            throw std::runtime_error("dataset " + name.get<std::string>() + " is listed twice");
+        table.datasets_.push_back(std::move(dataset));
+      }
     if (doc.contains("config_types"))
       for (const auto& [system, types] : doc.at("config_types").items())
         for (const auto& [type, target] : types.items()) {
@@ -168,6 +178,20 @@ ApiTable ApiTable::parse(std::string_view json_text) {
     throw std::runtime_error("rules/api_table.json: " + what);
   }
   return table;
+}
+
+const DatasetInfo* ApiTable::dataset(std::string_view qualified_name) const {
+  const auto it = dataset_by_name_.find(qualified_name);
+  return it == dataset_by_name_.end() ? nullptr : &datasets_[it->second];
+}
+
+std::vector<std::string> ApiTable::dataset_names() const {
+  std::vector<std::pair<std::size_t, std::string>> ordered;
+  for (const auto& [name, index] : dataset_by_name_) ordered.emplace_back(index, name);
+  std::sort(ordered.begin(), ordered.end());
+  std::vector<std::string> out;
+  for (auto& [index, name] : ordered) out.push_back(std::move(name));
+  return out;
 }
 
 ApiTable ApiTable::with_entries(std::span<const ApiEntry> extra, std::span<const std::vector<std::string>> names) const {

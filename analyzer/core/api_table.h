@@ -9,6 +9,7 @@
 #include "core/facts.h"
 #include "core/target.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <span>
@@ -114,6 +115,12 @@ struct ApiEntry {
   const ApiArg& eps() const;
 };
 
+// A dataset whose samples all have one size (torchvision's MNIST: 1x28x28), before its transform.
+struct DatasetInfo {
+  std::vector<std::int64_t> sample;  // (C, H, W)
+  std::string source;                // where the size is stated
+};
+
 struct FrameworkInfo {
   std::string key;
   std::string display;            // "PyTorch"
@@ -158,6 +165,10 @@ class ApiTable {
   // Registry type names of config systems (mmcv `dict(type='BN')`) -> the API they build.
   const ApiEntry* config_type(std::string_view system, std::string_view type) const;
   const std::map<std::string, std::map<std::string, std::string>>& config_types() const { return config_types_; }
+  // The dataset a fully qualified name builds ("torchvision.datasets.MNIST"), or nullptr.
+  const DatasetInfo* dataset(std::string_view qualified_name) const;
+  // The qualified names of the datasets, in the table's order.
+  std::vector<std::string> dataset_names() const;
 
  private:
   void index_names(std::size_t entry, const std::vector<std::string>& names);
@@ -167,6 +178,8 @@ class ApiTable {
   std::vector<std::size_t> name_entry_;  // parallel to names_
   std::vector<FrameworkInfo> frameworks_;
   std::map<std::string, std::map<std::string, std::string>> config_types_;  // system -> type -> API name
+  std::vector<DatasetInfo> datasets_;
+  std::map<std::string, std::size_t, std::less<>> dataset_by_name_;
 };
 
 }  // namespace cudnnlint

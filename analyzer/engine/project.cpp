@@ -196,17 +196,11 @@ class ProjectStep {
 
   ProjectOutcome run() {
     const auto start = std::chrono::steady_clock::now();
-    auto lap = [&, last = start]() mutable { auto now = std::chrono::steady_clock::now(); double d = std::chrono::duration<double>(now - last).count(); last = now; return d; };
     fold_imported_constants();
     fold_config_reads();
-    double a = lap();
     add_project_apis();
-    double b = lap();
     settle_all();
-    double c = lap();
     read_hydra_targets();
-    double d = lap();
-    if (getenv("LAPS")) fprintf(stderr, "laps fold %.3f apis %.3f settle %.3f hydra %.3f\n", a, b, c, d);
     out_.table = std::move(table_);
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(out_);

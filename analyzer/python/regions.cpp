@@ -891,6 +891,9 @@ class RegionPlanner {
   // A few sweeps settle almost every file (a name is usually bound above its uses); past them, a
   // worklist over an index finishes in linear time.
   static constexpr int kMaxSweeps = 4;
+  // Module statements followed from the first half of a pair to the statement that uses a model
+  // class's instance (a dataset, its loader, the loop over it).
+  static constexpr int kFeedHops = 4;
   // A relevant definition larger than this is parsed in parts (its members or statements).
   static constexpr std::uint32_t kSplitAbove = 768;
 
@@ -1203,19 +1206,26 @@ class RegionPlanner {
       if (j != k && holds_first(j, p) &&
           std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
         return true;
-    // Or through one more module statement that uses both: `X = torch.rand(...)`, then
-    // `for layer in net: X = layer(X)` (which names neither half).
+    // Or through module statements that use what the first half's statements bind: `X =
+    // torch.rand(...)`, then `for layer in net: X = layer(X)` (which names neither half); a dataset,
+    // the loader over it, then `for x, y in loader: net(x)`. Followed kFeedHops statements deep.
     std::vector<std::string_view> first_binds;
     for (const std::size_t i : script_chunks)
       if (i != k && holds_first(i, p)) bound_names(text_of(i), first_binds, [](std::string_view) { return true; });
-    if (first_binds.empty()) return false;
-    const WordSetView from_first(first_binds.begin(), first_binds.end());
-    for (std::size_t j = 0; j < chunks_.size(); ++j) {
-      if (j == k || chunks_[j].is_definition) continue;
-      const auto uses = [&](const WordSetView& names) {
-        return std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return names.count(w) > 0; });
-      };
-      if (uses(bound) && uses(from_first)) return true;
+    std::vector<bool> derived(chunks_.size(), false);  // binds a name made from the first half
+    for (int hop = 0; hop < kFeedHops && !first_binds.empty(); ++hop) {
+      const WordSetView from_first(first_binds.begin(), first_binds.end());
+      std::vector<std::string_view> next;
+      for (std::size_t j = 0; j < chunks_.size(); ++j) {
+        if (j == k || chunks_[j].is_definition || derived[j]) continue;
+        if (!std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return from_first.count(w) > 0; }))
+          continue;
+        if (std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
+          return true;
+        derived[j] = true;
+        bound_names(text_of(j), next, [](std::string_view) { return true; });
+      }
+      first_binds = std::move(next);
     }
     return false;
   }

@@ -33,14 +33,14 @@ Relevance relevance_of(const ApiTable& table, std::span<const std::string> famil
   // Each family's extractors' declarations, in a fixed order (the pairs' order is the planner's).
   if (has(kLoaderFamily)) add(out, LoaderExtractor::relevance(table));
   if (has(kDtypeFamily)) add(out, TensorDtypeExtractor::relevance(table));
-  if (has(kShapeFamily)) add(out, ShapeChainExtractor::relevance());
+  if (has(kShapeFamily)) add(out, ShapeChainExtractor::relevance(table));
   return out;
 }
 
 std::vector<ExtractorRelevance> whole_text_readers(const ApiTable& table) {
   std::vector<ExtractorRelevance> readers;
   readers.push_back(LoaderExtractor::relevance(table));
-  readers.push_back(ShapeChainExtractor::relevance());
+  readers.push_back(ShapeChainExtractor::relevance(table));
   readers.push_back(TensorDtypeExtractor::relevance(table));
   return readers;
 }

@@ -368,6 +368,16 @@ TEST(ApiTable, ArgumentPositionsFromTheResearch) {
   // mmcv's registry names.
   EXPECT_EQ(table.config_type("mmcv", "SyncBN")->canonical, "torch.nn.SyncBatchNorm");
   EXPECT_EQ(table.config_type("mmcv", "LN"), nullptr);
+  // Datasets whose samples have one size.
+  ASSERT_NE(table.dataset("torchvision.datasets.CIFAR10"), nullptr);
+  EXPECT_EQ(table.dataset("torchvision.datasets.CIFAR10")->sample, (std::vector<std::int64_t>{3, 32, 32}));
+  EXPECT_EQ(table.dataset("torchvision.datasets.ImageFolder"), nullptr);
+  EXPECT_THROW(ApiTable::parse(R"({"frameworks": {}, "apis": [],
+      "datasets": [{"names": ["a.B"], "sample": [1, 0, 28], "source": "s"}]})"),
+               std::runtime_error);
+  EXPECT_THROW(ApiTable::parse(R"({"frameworks": {}, "apis": [],
+      "datasets": [{"names": ["a.B"], "sample": [1, 28, 28], "source": "s"}, {"names": ["a.B"], "sample": [1, 2, 2], "source": "s"}]})"),
+               std::runtime_error);
 }
 
 TEST(Target, VersionsAndFrameworkSpecs) {

@@ -5,6 +5,7 @@
 #include "engine/module_index.h"
 #include "python/imports.h"
 #include "python/regions.h"
+#include "python/relevance.h"
 #include "python_test_helpers.h"
 
 #include <gtest/gtest.h>
@@ -337,6 +338,30 @@ TEST(RegionPlan, PairsKeepOnlyTheFunctionsAndMethodsHoldingBothHalves) {
   EXPECT_FALSE(plan_covers(*plan, text.find("class Apart")));
   EXPECT_TRUE(plan_covers(*plan, text.find("def eps")));
   EXPECT_FALSE(plan_covers(*plan, text.find("def big_eps")));
+}
+
+TEST(RegionPlan, AModelClassIsKeptWhereModuleStatementsFeedItTheFirstHalfThroughOthers) {
+  // The dataset (a size source), the loader over it, the loop handing its batches to the model:
+  // the class is read where the loop uses its instance, three statements from the source.
+  const std::string text =
+      "import torch\nimport torch.nn as nn\nimport torchvision\n"
+      "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+      "        self.conv = nn.Conv2d(1, 8, 30)\n    def forward(self, x):\n        return self.conv(x)\n"
+      "class Unused(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+      "        self.conv = nn.Conv2d(1, 8, 3)\n    def forward(self, x):\n        return self.conv(x)\n"
+      "data = torchvision.datasets.MNIST('d', transform=torchvision.transforms.ToTensor())\n"
+      "loader = torch.utils.data.DataLoader(data, batch_size=4)\n"
+      "batches = iter(loader)\n"
+      "net = Net()\n"
+      "for images, labels in batches:\n    net(images)\n"
+      "def unrelated():\n    return 1\n";
+  const std::vector<std::string> shape{std::string(kShapeFamily)};
+  const auto pairs = python::relevance_of(ApiTable::builtin(), shape).pairs;
+  const auto plan = python::plan_parse(text, {}, {}, {}, pairs, false);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_TRUE(plan_covers(*plan, text.find("class Net")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("class Unused")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("def unrelated")));
 }
 
 // A pair declares how a method may hold it: its second half called there (not named in an

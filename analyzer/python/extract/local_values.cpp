@@ -115,6 +115,32 @@ TSNode branch_assignment(TSNode if_statement, std::string_view name, Resolver& r
 
 }  // namespace
 
+// Whether anything under `node` may bind `name` (an assignment, a loop or `with` target, a walrus,
+// `del`, `global`): conservatively, any of those whose text names it.
+bool may_bind(TSNode node, std::string_view name, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  bool binds = false;
+  walk_tree(
+      node,
+      [&](TSNode n, const TSTreeCursor*) {
+        if (binds) return false;
+        if (is(n, g.assignment) || is(n, g.augmented_assignment) || is(n, g.for_statement) ||
+            is(n, g.named_expression) || is(n, g.as_pattern)) {
+          const TSNode target = is(n, g.as_pattern) ? ts_node_named_child(n, ts_node_named_child_count(n) - 1)
+                                                    : field(n, is(n, g.named_expression) ? g.f_name : g.f_left);
+          binds = mentions_identifier(r.text(target), name);
+        } else if (is(n, g.global_statement) || is(n, g.function_definition) || is(n, g.class_definition)) {
+          binds = mentions_identifier(r.text(n), name);
+          return false;
+        } else if (r.text(n).starts_with("del ")) {
+          binds = mentions_identifier(r.text(n), name);
+        }
+        return !binds;
+      },
+      [](TSNode) {});
+  return binds;
+}
+
 TSNode previous_assignment(TSNode identifier, Resolver& r) {
   const Grammar& g = Grammar::get();
   const std::string_view name = r.text(identifier);
@@ -122,30 +148,43 @@ TSNode previous_assignment(TSNode identifier, Resolver& r) {
   while (!ts_node_is_null(statement) && !ts_node_is_null(ts_node_parent(statement)) &&
          !is(ts_node_parent(statement), g.block) && !is(ts_node_parent(statement), g.module))
     statement = ts_node_parent(statement);
-  if (ts_node_is_null(statement)) return {};
-  for (TSNode before = ts_node_prev_named_sibling(statement); !ts_node_is_null(before);
-       before = ts_node_prev_named_sibling(before)) {
-    if (is(before, g.comment)) continue;
-    const TSNode assignment = is(before, g.expression_statement) ? ts_node_named_child(before, 0) : TSNode{};
-    if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
-        r.text(field(assignment, g.f_left)) == name)
-      return field(assignment, g.f_right);
-    // `if FP16: x = x.half()`, with FP16 fixed: the branch the code takes.
-    if (is(before, g.if_statement) && mentions_identifier(r.text(before), name)) {
-      bool found = false;
-      const TSNode value = branch_assignment(before, name, r, found);
-      if (found) return value;
-      continue;
+  for (int level = 0; level < 8 && !ts_node_is_null(statement); ++level) {
+    for (TSNode before = ts_node_prev_named_sibling(statement); !ts_node_is_null(before);
+         before = ts_node_prev_named_sibling(before)) {
+      if (is(before, g.comment)) continue;
+      const TSNode assignment = is(before, g.expression_statement) ? ts_node_named_child(before, 0) : TSNode{};
+      if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
+          r.text(field(assignment, g.f_left)) == name)
+        return field(assignment, g.f_right);
+      // `if FP16: x = x.half()`, with FP16 fixed: the branch the code takes.
+      if (is(before, g.if_statement) && mentions_identifier(r.text(before), name)) {
+        bool found = false;
+        const TSNode value = branch_assignment(before, name, r, found);
+        if (found) return value;
+        continue;
+      }
+      // Anything else that may bind the name (a loop, a branch, a `with ... as`) ends the search.
+      if (mentions_identifier(r.text(before), name)) return {};
     }
-    // Anything else that may bind the name (a loop, a branch, a `with ... as`) ends the search.
-    if (mentions_identifier(r.text(before), name)) return {};
+    // The block's start: the statement holding it (a loop, a `with`, a branch), when nothing in it
+    // binds the name (a loop's later statements run before its next round), is searched from.
+    const TSNode block = ts_node_parent(statement);
+    if (ts_node_is_null(block) || !is(block, g.block)) return {};
+    TSNode outer = ts_node_parent(block);
+    while (!ts_node_is_null(outer) && (is(outer, g.else_clause) || is(outer, g.elif_clause) ||
+                                       is(outer, g.except_clause) || is(outer, g.finally_clause)))
+      outer = ts_node_parent(outer);
+    if (ts_node_is_null(outer) || is(outer, g.function_definition) || is(outer, g.class_definition) ||
+        is(outer, g.lambda) || may_bind(outer, name, r))
+      return {};
+    statement = outer;
   }
   return {};
 }
 
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the
 // scope's single one, else the one just before the use.
-std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
+std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_only) {
   const Grammar& g = Grammar::get();
   const std::string_view name = r.text(identifier);
   TSNode loop{};
@@ -160,7 +199,8 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
   // The position of the name in the loop's target, through one enumerate().
   TSNode target = strip(field(loop, g.f_left));
   TSNode iterable = strip(field(loop, g.f_right));
-  if (is(iterable, g.call) && qualified(field(iterable, g.f_function), r) == "enumerate") {
+  const TSNode iterator = is(iterable, g.call) ? strip(field(iterable, g.f_function)) : TSNode{};
+  if (is(iterator, g.identifier) && r.text(iterator) == "enumerate" && r.is_builtin(iterator, "enumerate")) {
     const CallArgs e = collect_args(field(iterable, g.f_arguments), r.source());
     const std::vector<TSNode> parts = named_children(target);
     if (e.positional.size() != 1 || !e.keywords.empty() || parts.size() != 2) return std::nullopt;
@@ -173,12 +213,33 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
   for (std::size_t i = 0; i < names.size(); ++i)
     if (is(names[i], g.identifier) && r.text(names[i]) == name) position = i;
   if (position == names.size()) return std::nullopt;
-  // The body must not rebind it.
+  // The body must not rebind it (but to move it or cast it, when only its shape is asked for).
+  const auto moved = [&](TSNode value) {  // `name.to(device)` and the like
+    value = strip(value);
+    const TSNode callee = is(value, g.call) ? strip(field(value, g.f_function)) : TSNode{};
+    return is(callee, g.attribute) && r.text(strip(field(callee, g.f_object))) == name &&
+           one_of(std::string(r.text(field(callee, g.f_attribute))),
+                  {"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "contiguous", "detach"});
+  };
+  // `x = x.to(device)`, or `x, y = x.to(device), y.to(device)`.
+  const auto keeps_shape = [&](TSNode assignment) {
+    if (!shape_only || !is(assignment, g.assignment)) return false;
+    const TSNode left = strip(field(assignment, g.f_left)), right = strip(field(assignment, g.f_right));
+    if (is(left, g.identifier)) return moved(right);
+    if (!(is(left, g.pattern_list) || is(left, g.tuple_pattern)) || !(is(right, g.expression_list) || is(right, g.tuple)))
+      return false;
+    const std::vector<TSNode> targets = named_children(left), values = named_children(right);
+    if (targets.size() != values.size()) return false;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (!is(targets[i], g.identifier) || (r.text(targets[i]) == name && !moved(values[i]))) return false;
+    return true;
+  };
   bool rebound = false;
   walk_tree(
       field(loop, g.f_body),
       [&](TSNode node, const TSTreeCursor*) {
         if (rebound) return false;
+        if (keeps_shape(node)) return true;
         if (is(node, g.assignment) || is(node, g.augmented_assignment) || is(node, g.for_statement))
           walk_tree(
               field(node, g.f_left),
@@ -195,6 +256,7 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
   LoopBatch out;
   out.loop = loop;
   TSNode source = iterable;
+  bool through_loader = false;  // batches, not single samples
   for (int hops = 0; hops < 4 && is(source, g.identifier); ++hops) {
     const TSNode value = strip(definition_of(source, r));
     if (ts_node_is_null(value)) return std::nullopt;
@@ -214,12 +276,18 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r) {
       if (ts_node_is_null(dataset) && !loader.positional.empty()) dataset = loader.positional[0];
       if (ts_node_is_null(out.batch_size) && loader.positional.size() > 1) out.batch_size = loader.positional[1];
       source = strip(dataset);
+      through_loader = true;
     }
   }
-  if (!is(source, g.call) ||
-      !one_of(qualified(field(source, g.f_function), r),
-              {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"}))
-    return std::nullopt;
+  if (!is(source, g.call)) return std::nullopt;
+  if (!one_of(qualified(field(source, g.f_function), r),
+              {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})) {
+    // Another dataset's samples, (image, target): the caller reads what the call gives.
+    if (position != 0 || names.size() != 2 || !through_loader) return std::nullopt;
+    out.dataset = source;
+    out.steps.push_back({r.locate(loop), "`" + std::string(name) + "` is a batch of this loop"});
+    return out;
+  }
   const CallArgs tensors = collect_args(field(source, g.f_arguments), r.source());
   if (tensors.first_star >= 0 || !tensors.keywords.empty() || position >= tensors.positional.size())
     return std::nullopt;

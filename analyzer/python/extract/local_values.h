@@ -41,15 +41,19 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
 // A name a `for` loop binds to a batch of a DataLoader over a TensorDataset (`for xb, yb in loader:`,
 // `for i, (xb, yb) in enumerate(loader):`), or to a sample of the dataset itself: the dataset's
 // tensor at that position (the default collate stacks them), the loader's batch size argument
-// (null for the dataset itself), the loop, and the names crossed. nullopt when the loop is not one
-// of these, the loader has a collate_fn, or the body rebinds the name.
+// (null for the dataset itself), the loop, and the names crossed. For a loader over another
+// dataset's call (`torchvision.datasets.MNIST(...)`), the name first of the loop's pair: that call
+// in `dataset`, `tensor` null. nullopt when the loop is not one of these, the loader has a
+// collate_fn, or the body rebinds the name (with `shape_only`, but for `x = x.to(device)` and the
+// other moves and casts that keep its shape).
 struct LoopBatch {
   TSNode tensor{};
+  TSNode dataset{};
   TSNode batch_size{};
   TSNode loop{};
   std::vector<ProvenanceStep> steps;
 };
-std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r);
+std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_only = false);
 
 // `X = torch.rand(...)`, then `for layer in net: X = layer(X)`: at a use of `identifier` in a for
 // loop's body before the body rebinds it, the value the statement just before the loop gives it

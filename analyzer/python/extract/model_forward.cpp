@@ -825,6 +825,23 @@ std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r) {
   return out;
 }
 
+std::optional<ShapeSource> dataset_batch_source(const LoopBatch& batch, Resolver& r) {
+  if (ts_node_is_null(batch.dataset)) return std::nullopt;
+  const auto sample = dataset_sample(batch.dataset, r);
+  if (!sample) return std::nullopt;
+  std::int64_t size = 1;
+  if (!ts_node_is_null(batch.batch_size))
+    if (const auto b = integer_of(batch.batch_size, r); b && b->value > 0) size = b->value;
+  ShapeSource out;
+  out.text = sample->text;
+  out.dims = {size};
+  out.dims.insert(out.dims.end(), sample->dims.begin(), sample->dims.end());
+  out.where.assign(out.dims.size(), sample->source);
+  out.provenance.assign(out.dims.size(), {});
+  out.provenance.back() = batch.steps;  // the loader and the loop, once
+  return out;
+}
+
 void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource& input_source, Resolver& r,
                         TSNode construction) {
   const Grammar& g = Grammar::get();

@@ -17,6 +17,8 @@ namespace cudnnlint::python {
 
 // Where a tensor's size comes from: its sizes (0 for channels a transform leaves unknown), the
 // expression as written, and where the first spatial size is fixed.
+struct LoopBatch;  // python/extract/local_values.h
+
 struct ShapeSource {
   std::vector<std::int64_t> dims;
   std::string text;
@@ -27,6 +29,9 @@ struct ShapeSource {
 // A literal-shaped factory (`torch.randn(1, 3, 4, 4)`, through names bound once) or a transformed
 // image (`preprocess(img).unsqueeze(0)`, python/extract/transform_sizes.h); nullopt otherwise.
 std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r);
+// The batches a loop takes from a DataLoader over a dataset the API table knows (local_values.h
+// LoopBatch): (batch, C, H, W), the batch the loader's batch size when it is known, else 1.
+std::optional<ShapeSource> dataset_batch_source(const LoopBatch& batch, Resolver& r);
 // Whether the class's one base is torch.nn.Module (a plain PyTorch module the forward reader reads).
 bool is_torch_module_class(TSNode class_definition, Resolver& r);
 

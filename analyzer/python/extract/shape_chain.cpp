@@ -369,13 +369,15 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     return false;
   }
   std::optional<std::int64_t> batch_size;
+  std::optional<ShapeSource> source;
   if (is(input, g.identifier)) {
     const auto [scope, binding] = r.lookup(r.text(input));
     if (binding == nullptr || scope != r.scope()) return true;
     if (!binding->simple()) {
-      // `for x, y in loader: net(x)`: the dataset's tensor, in batches.
-      const auto batch = loop_batch(input, r);
+      // `for x, y in loader: net(x)`: the dataset's tensor, in batches (or a dataset's samples).
+      const auto batch = loop_batch(input, r, true);
       if (!batch) return true;
+      if (!ts_node_is_null(batch->dataset) && !(source = dataset_batch_source(*batch, r))) return true;
       input = strip(batch->tensor);
       if (!ts_node_is_null(batch->batch_size))
         if (const auto b = integer_of(batch->batch_size, r); b && b->value > 0) batch_size = b->value;
@@ -384,7 +386,7 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     return true;
   }
   if (is(model, g.identifier) && model_changed_in_scope(call, r.text(model), r)) return true;
-  auto source = torch_shape_source(input, r);
+  if (!source) source = torch_shape_source(input, r);
   if (!source || source->dims.size() < 2) return true;
   if (batch_size && *batch_size < source->dims[0]) source->dims[0] = *batch_size;
   read_model_forward(definition, call, *source, r, construction);
@@ -445,6 +447,7 @@ struct ModelCall {
   std::string stack;  // "torch" or "keras"
   TSNode input{};
   std::optional<std::int64_t> batch_size;
+  std::optional<ShapeSource> dataset;  // batches of a dataset the API table knows, instead of `input`
 };
 
 std::optional<ModelCall> model_call(TSNode call, TSNode callee, Resolver& r) {
@@ -504,8 +507,9 @@ std::optional<ModelCall> model_call(TSNode call, TSNode callee, Resolver& r) {
     if (binding == nullptr || scope != r.scope()) return std::nullopt;
     if (!binding->simple()) {
       // `for X, y in train_iter: net(X)`: the dataset's tensor, in batches.
-      const auto batch = loop_batch(out.input, r);
+      const auto batch = loop_batch(out.input, r, true);
       if (!batch) return std::nullopt;
+      if (!ts_node_is_null(batch->dataset) && !(out.dataset = dataset_batch_source(*batch, r))) return std::nullopt;
       out.input = strip(batch->tensor);
       if (!ts_node_is_null(batch->batch_size))
         if (const auto b = integer_of(batch->batch_size, r); b && b->value > 0) out.batch_size = b->value;
@@ -589,7 +593,7 @@ bool torch_call(ChainStart& out, const ShapeSource& source, TSNode callee, Resol
 std::optional<ChainStart> model_call_start(TSNode call, TSNode callee, Resolver& r) {
   auto model = model_call(call, callee, r);
   if (!model) return std::nullopt;
-  auto source = torch_shape_source(model->input, r);
+  auto source = model->dataset ? std::move(model->dataset) : torch_shape_source(model->input, r);
   if (!source || source->dims.size() < 3) return std::nullopt;
   if (model->batch_size && *model->batch_size < source->dims[0]) source->dims[0] = *model->batch_size;
   ChainStart out;
@@ -853,14 +857,21 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
 
 // The shape family's words: a stack of layers (`Sequential`) and a size source
 // (`torch.randn(1, 3, 4, 4)`, `keras.Input(shape=...)`, `input_shape=`, a torchvision crop or
-// resize) in one function, or in the module's statements together. The extractor reads nothing
-// else (a stack and its input in one scope, not in a class), so these are all the planner must parse.
-ExtractorRelevance ShapeChainExtractor::relevance() {
+// resize, a dataset of the API table's) in one function, or in the module's statements together.
+// The extractor reads nothing else (a stack and its input in one scope, not in a class), so these
+// are all the planner must parse.
+ExtractorRelevance ShapeChainExtractor::relevance(const ApiTable& table) {
   ExtractorRelevance out;
-  out.pairs.push_back({.first = {"Sequential"},
-                               .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "Input", "InputLayer",
-                                "input_shape", "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"},
-                               .init_counts = false});
+  std::vector<std::string> datasets;  // "MNIST", "CIFAR10"
+  for (const std::string& name : table.dataset_names()) {
+    std::string leaf = name.substr(name.rfind('.') + 1);
+    if (std::find(datasets.begin(), datasets.end(), leaf) == datasets.end()) datasets.push_back(std::move(leaf));
+  }
+  std::vector<std::string> sequential_sources = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform",
+                                                 "Input", "InputLayer", "input_shape", "CenterCrop", "RandomCrop",
+                                                 "RandomResizedCrop", "Resize"};
+  sequential_sources.insert(sequential_sources.end(), datasets.begin(), datasets.end());
+  out.pairs.push_back({.first = {"Sequential"}, .second = std::move(sequential_sources), .init_counts = false});
   // Keras functional graphs: `keras.Input(shape=...)` and the layers applied to it, in one function;
   // a Keras model class of the module building such layers stands for them where it is applied.
   out.pairs.push_back({.first = {"Input"},
@@ -876,8 +887,10 @@ ExtractorRelevance ShapeChainExtractor::relevance() {
   // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
   // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
   // half where its name is used, and is then parsed whole (its __init__ and forward).
-  out.pairs.push_back({.first = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform", "CenterCrop",
-                                "RandomCrop", "RandomResizedCrop", "Resize"},
+  std::vector<std::string> class_sources = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform",
+                                            "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"};
+  class_sources.insert(class_sources.end(), datasets.begin(), datasets.end());
+  out.pairs.push_back({.first = std::move(class_sources),
                                .second = {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
                                 "avg_pool2d", "avg_pool3d"},

@@ -19,7 +19,7 @@ namespace cudnnlint::python {
 
 class ShapeChainExtractor : public Extractor {
  public:
-  static ExtractorRelevance relevance();
+  static ExtractorRelevance relevance(const ApiTable& table);
   // The functional convolutions (F.conv2d, tf.nn.conv2d) on literal-shaped input and weight.
   bool handles(const ApiEntry& api) const override { return api.family == kConvolutionFamily && !api.is_class; }
   void on_use(const ApiUse& use, Resolver& r) override;

@@ -718,7 +718,7 @@ class TypeReader {
   // type). nullopt when the loop is not one of these, or its body rebinds the name.
   std::optional<Typed> loader_batch(TSNode identifier, int depth) {
     auto batch = loop_batch(identifier, r_);
-    if (!batch) return std::nullopt;
+    if (!batch || ts_node_is_null(batch->tensor)) return std::nullopt;
     Typed t = of(batch->tensor, depth + 1);
     if (t.dtype == DType::Unknown || t.scalar) return std::nullopt;
     for (auto& step : batch->steps) t.steps.push_back(std::move(step));

@@ -52,6 +52,57 @@ TSNode pipeline_of(TSNode callee, Resolver& r) {
   return is(callee, g.call) ? callee : TSNode{};
 }
 
+// What a transform pipeline (`transforms.Compose([...])`, or one transform) does to an image.
+struct PipelineEffect {
+  std::optional<std::pair<std::int64_t, std::int64_t>> size;  // set by its last resize or crop
+  bool makes_tensor = false;
+  bool sets_channels = false;  // Grayscale
+  Location source;             // the step that fixes the size
+  std::string source_text;
+};
+
+// nullopt when a step may change the size in a way the reader does not know.
+std::optional<PipelineEffect> pipeline_effect(TSNode pipeline, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  PipelineEffect out;
+  std::vector<TSNode> steps;
+  const std::string pipeline_leaf = transform_leaf(qualified(field(pipeline, g.f_function), r));
+  if (pipeline_leaf == "Compose") {
+    const CallArgs args = collect_args(field(pipeline, g.f_arguments), r.source());
+    const TSNode list = strip(argument(args, 0, "transforms"));
+    if (ts_node_is_null(list) || !(is(list, g.list) || is(list, g.tuple))) return std::nullopt;
+    for (const TSNode child : named_children(list)) steps.push_back(strip(child));
+  } else {
+    steps.push_back(pipeline);
+  }
+  for (const TSNode step : steps) {
+    if (!is(step, g.call)) return std::nullopt;
+    const std::string leaf = transform_leaf(qualified(field(step, g.f_function), r));
+    const CallArgs args = collect_args(field(step, g.f_arguments), r.source());
+    if (leaf == "CenterCrop" || leaf == "RandomCrop" || leaf == "RandomResizedCrop" || leaf == "Resize") {
+      // RandomCrop's padding adds to the input before cropping; the crop is still the size.
+      // Resize(256) fixes only the shorter side: the size is not known until a crop fixes it.
+      out.size = both_sides(argument(args, 0, "size"), r, leaf != "Resize");
+      if (!out.size && leaf != "Resize") return std::nullopt;
+      if (leaf == "Resize" && !ts_node_is_null(argument(args, 2, "max_size"))) out.size.reset();
+      out.source = r.locate(step);
+      out.source_text = short_text(r.text(step));
+    } else if (one_of(leaf, {"ToTensor", "PILToTensor", "ToImage"})) {
+      out.makes_tensor = true;
+    } else if (leaf == "Grayscale") {
+      out.sets_channels = true;  // num_output_channels: 1 or 3
+    } else if (leaf == "RandomRotation") {
+      if (!ts_node_is_null(argument(args, 2, "expand"))) return std::nullopt;  // expand=True grows the image
+    } else if (!one_of(leaf, {"Normalize", "ConvertImageDtype", "ToDtype", "ColorJitter", "RandomHorizontalFlip",
+                              "RandomVerticalFlip", "GaussianBlur", "RandomGrayscale", "RandomErasing",
+                              "RandomAutocontrast", "RandomEqualize", "RandomInvert", "RandomPosterize",
+                              "RandomSolarize", "RandomAdjustSharpness"})) {
+      return std::nullopt;  // a step this reader does not know may change the size
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<TransformedSize> transformed_size(TSNode node, Resolver& r) {
@@ -81,46 +132,46 @@ std::optional<TransformedSize> transformed_size(TSNode node, Resolver& r) {
   if (applied.positional.size() != 1 || !applied.keywords.empty() || applied.first_star == 0) return std::nullopt;
   const TSNode pipeline = pipeline_of(field(node, g.f_function), r);
   if (ts_node_is_null(pipeline)) return std::nullopt;
-  std::vector<TSNode> steps;
-  const std::string pipeline_leaf = transform_leaf(qualified(field(pipeline, g.f_function), r));
-  if (pipeline_leaf == "Compose") {
-    const CallArgs args = collect_args(field(pipeline, g.f_arguments), r.source());
-    const TSNode list = strip(argument(args, 0, "transforms"));
-    if (ts_node_is_null(list) || !(is(list, g.list) || is(list, g.tuple))) return std::nullopt;
-    for (const TSNode child : named_children(list)) steps.push_back(strip(child));
-  } else {
-    steps.push_back(pipeline);
-  }
-  std::optional<std::pair<std::int64_t, std::int64_t>> size;
-  bool makes_tensor = false;
-  for (const TSNode step : steps) {
-    if (!is(step, g.call)) return std::nullopt;
-    const std::string leaf = transform_leaf(qualified(field(step, g.f_function), r));
-    const CallArgs args = collect_args(field(step, g.f_arguments), r.source());
-    if (leaf == "CenterCrop" || leaf == "RandomCrop" || leaf == "RandomResizedCrop" || leaf == "Resize") {
-      // RandomCrop's padding adds to the input before cropping; the crop is still the size.
-      // Resize(256) fixes only the shorter side: the size is not known until a crop fixes it.
-      size = both_sides(argument(args, 0, "size"), r, leaf != "Resize");
-      if (!size && leaf != "Resize") return std::nullopt;
-      if (leaf == "Resize" && !ts_node_is_null(argument(args, 2, "max_size"))) size.reset();
-      out.source = r.locate(step);
-      out.source_text = short_text(r.text(step));
-    } else if (one_of(leaf, {"ToTensor", "PILToTensor", "ToImage"})) {
-      makes_tensor = true;
-    } else if (leaf == "RandomRotation") {
-      if (!ts_node_is_null(argument(args, 2, "expand"))) return std::nullopt;  // expand=True grows the image
-    } else if (!one_of(leaf, {"Normalize", "ConvertImageDtype", "ToDtype", "ColorJitter", "RandomHorizontalFlip",
-                              "RandomVerticalFlip", "GaussianBlur", "Grayscale", "RandomGrayscale", "RandomErasing",
-                              "RandomAutocontrast", "RandomEqualize", "RandomInvert", "RandomPosterize",
-                              "RandomSolarize", "RandomAdjustSharpness"})) {
-      return std::nullopt;  // a step this reader does not know may change the size
-    }
-  }
-  if (!size || !makes_tensor) return std::nullopt;
+  const auto effect = pipeline_effect(pipeline, r);
+  if (!effect || !effect->size || !effect->makes_tensor) return std::nullopt;
+  out.source = effect->source;
+  out.source_text = effect->source_text;
+  const auto size = effect->size;
   if (batched) out.dims.push_back(1);
   out.dims.push_back(0);
   out.dims.push_back(size->first);
   out.dims.push_back(size->second);
+  return out;
+}
+
+std::optional<TransformedSize> dataset_sample(TSNode dataset, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  dataset = strip(dataset);
+  if (!is(dataset, g.call)) return std::nullopt;
+  const DatasetInfo* info = r.table().dataset(qualified(field(dataset, g.f_function), r));
+  if (info == nullptr || info->sample.size() != 3) return std::nullopt;
+  // The transform, by keyword (its position differs between datasets); without one the samples
+  // are PIL images, which no model takes.
+  const CallArgs args = collect_args(field(dataset, g.f_arguments), r.source());
+  if (args.has_double_star) return std::nullopt;
+  TSNode transform{};
+  for (const auto& [key, value] : args.keywords)
+    if (key == "transform") transform = value;
+  const TSNode pipeline = pipeline_of(transform, r);
+  if (ts_node_is_null(pipeline)) return std::nullopt;
+  const auto effect = pipeline_effect(pipeline, r);
+  if (!effect || !effect->makes_tensor) return std::nullopt;
+  TransformedSize out;
+  out.text = short_text(r.text(dataset));
+  out.dims = {effect->sets_channels ? 0 : info->sample[0], info->sample[1], info->sample[2]};
+  out.source = r.locate(dataset);
+  out.source_text = out.text;
+  if (effect->size) {
+    out.dims[1] = effect->size->first;
+    out.dims[2] = effect->size->second;
+    out.source = effect->source;
+    out.source_text = effect->source_text;
+  }
   return out;
 }
 

@@ -25,4 +25,9 @@ struct TransformedSize {
 // `node` (inline, or a name bound once in the walk's scope) as a transformed image.
 std::optional<TransformedSize> transformed_size(TSNode node, Resolver& r);
 
+// One sample of a dataset the API table knows (`torchvision.datasets.MNIST(root, transform=
+// transforms.ToTensor())`): (C, H, W) as its transform leaves it (C 0 when a Grayscale step sets
+// it); nullopt when the transform is not one whose every step the reader knows, or makes no tensor.
+std::optional<TransformedSize> dataset_sample(TSNode dataset, Resolver& r);
+
 }  // namespace cudnnlint::python
