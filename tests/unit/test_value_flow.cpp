@@ -498,5 +498,53 @@ TEST(ValueFlow, ConcatenatedChannelsAndAConditionalOfOneSizeKeepTheSize) {
   EXPECT_TRUE(facts_both_ways(pooled).shape_chains.empty());
 }
 
+TEST(ValueFlow, ABranchInForwardKeepsTheSizesEveryWayGivesAndABranchUndecidedInABuilderKeepsItsNumbers) {
+  // The tutorial ResNet: `if self.downsample: residual = self.downsample(x)` in the block's forward,
+  // and `if stride != 1 or self.in_channels != out_channels: downsample = ...` in make_layer.
+  const std::string model =
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "class Block(nn.Module):\n"
+      "    def __init__(self, c_in, c_out, stride=1, downsample=None):\n"
+      "        super().__init__()\n"
+      "        self.conv = nn.Conv2d(c_in, c_out, 3, stride, 1)\n"
+      "        self.big = nn.Conv2d(c_in, c_out, 9)\n"
+      "        self.downsample = downsample\n\n"
+      "    def forward(self, x):\n"
+      "        residual = x\n"
+      "        out = self.conv(x)\n"
+      "        if self.downsample:\n"
+      "            residual = self.downsample(x)\n"
+      "        out += residual\n"
+      "        return out\n\n\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.in_channels = 3\n"
+      "        self.layer = self.make_layer(8, 2)\n"
+      "        self.pool = nn.AvgPool2d(POOL)\n\n"
+      "    def make_layer(self, out_channels, stride):\n"
+      "        downsample = None\n"
+      "        if stride != 1 or self.in_channels != out_channels:\n"
+      "            downsample = nn.Conv2d(self.in_channels, out_channels, 1, stride)\n"
+      "        layers = [Block(self.in_channels, out_channels, stride, downsample)]\n"
+      "        return nn.Sequential(*layers)\n\n"
+      "    def forward(self, x):\n"
+      "        return self.pool(self.layer(x))\n\n\n"
+      "Net()(torch.rand(1, 3, 8, 8))\n";
+  std::string too_big = model;
+  too_big.replace(too_big.find("POOL"), 4, "8");
+  const FileFacts rejected = facts_both_ways(too_big);
+  ASSERT_EQ(rejected.shape_chains.size(), 1u);
+  EXPECT_EQ(rejected.shape_chains.front().rejected_by, "pool");
+  EXPECT_EQ(rejected.shape_chains.front().padded_input, (std::vector<std::int64_t>{4, 4}));
+  std::string fits = model;
+  fits.replace(fits.find("POOL"), 4, "4");
+  EXPECT_TRUE(facts_both_ways(fits).shape_chains.empty());
+  // A branch whose layer rejects the size (a 9x9 kernel on 8x8) may never run: no finding from it.
+  std::string branch = fits;
+  branch.replace(branch.find("            residual = self.downsample(x)"), 41, "            residual = self.big(x)");
+  EXPECT_TRUE(facts_both_ways(branch).shape_chains.empty());
+}
+
 }  // namespace
 }  // namespace cudnnlint

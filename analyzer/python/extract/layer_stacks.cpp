@@ -260,6 +260,33 @@ class StackReader {
 
   // Forgets every name of the frame that `node` mentions: what a statement the reader does not
   // follow may have changed.
+  // Forgets what code the reader does not run (a branch it cannot decide, a loop over an unknown)
+  // may change: every name it binds (assignment, loop and `with` targets, a walrus, the object of an
+  // attribute or item assignment, `del`, `global`), and every list or dictionary it names (a method
+  // or a call may change those). The numbers and strings it only reads stay known.
+  void forget_changed_in(TSNode node) {
+    if (frame().names.empty()) return;
+    walk_tree(
+        node,
+        [&](TSNode n, const TSTreeCursor*) {
+          if (is(n, g_.assignment) || is(n, g_.augmented_assignment) || is(n, g_.for_statement)) {
+            forget_names_in(field(n, g_.f_left));
+          } else if (is(n, g_.named_expression)) {
+            forget_names_in(field(n, g_.f_name));
+          } else if (is(n, g_.as_pattern) || is(n, g_.global_statement) || is(n, g_.nonlocal_statement) ||
+                     r_.text(n).starts_with("del ") || is(n, g_.function_definition) || is(n, g_.class_definition)) {
+            forget_names_in(n);
+            return false;
+          } else if (is(n, g_.identifier)) {
+            if (const Abs* held = frame().find(r_.text(n));
+                held != nullptr && (held->kind == Abs::Kind::Sequence || held->kind == Abs::Kind::Dictionary))
+              frame().forget(r_.text(n));
+          }
+          return true;
+        },
+        [](TSNode) {});
+  }
+
   void forget_names_in(TSNode node) {
     if (frame().names.empty()) return;
     walk_tree(
@@ -455,7 +482,7 @@ class StackReader {
     for (const TSNode child : named_children(statement)) has_else = has_else || is(child, g_.else_clause);
     Abs iterable = eval(field(statement, g_.f_right), 0);
     if (iterable.kind != Abs::Kind::Sequence || has_else) {
-      forget_names_in(statement);
+      forget_changed_in(statement);
       return Flow::Normal;
     }
     for (const Abs& item : iterable.items) {
@@ -471,7 +498,7 @@ class StackReader {
     // The branch the known conditions choose: the consequence, an elif's, the else block, or none.
     std::optional<bool> taken = truth_of(eval(field(statement, g_.f_condition), 0));
     if (!taken) {
-      forget_names_in(statement);
+      forget_changed_in(statement);
       return Flow::Normal;
     }
     if (*taken) return run_block(field(statement, g_.f_consequence), depth + 1);
@@ -479,7 +506,7 @@ class StackReader {
       if (is(clause, g_.elif_clause)) {
         const auto elif = truth_of(eval(field(clause, g_.f_condition), 0));
         if (!elif) {
-          forget_names_in(statement);
+          forget_changed_in(statement);
           return Flow::Normal;
         }
         if (*elif) return run_block(field(clause, g_.f_consequence), depth + 1);

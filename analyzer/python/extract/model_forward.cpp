@@ -374,6 +374,8 @@ class ForwardReader {
         continue;
       } else if (is(statement, g.for_statement) && !loop_layer_ && unroll_layer_loop(statement)) {
         continue;
+      } else if (is(statement, g.if_statement) && merge_branches(statement)) {
+        continue;
       } else {
         // A branch, another loop, a raise: what follows may not run, or run more than once.
         return false;
@@ -485,6 +487,55 @@ class ForwardReader {
     if (other && other->channels > 1 && out->channels > 1 && other->channels != out->channels) return std::nullopt;
     if (out->channels <= 1) out->channels = 0;
     return out;
+  }
+
+  // `if self.downsample: residual = self.downsample(x)`: each way through the statement read on
+  // its own, as if it ran; afterwards a name keeps a size only where every way gives it that size.
+  // A way a layer rejects may never run: it makes no finding, and leaves its names unknown. False
+  // (nothing read) when a branch holds more than plain statements (a return, a loop, a raise).
+  bool merge_branches(TSNode statement) {
+    const Grammar& g = Grammar::get();
+    std::vector<TSNode> blocks{field(statement, g.f_consequence)};
+    bool has_else = false;
+    for (const TSNode clause : named_children(statement)) {
+      if (is(clause, g.elif_clause)) blocks.push_back(field(clause, g.f_consequence));
+      if (is(clause, g.else_clause)) {
+        blocks.push_back(field(clause, g.f_body));
+        has_else = true;
+      }
+    }
+    for (const TSNode block : blocks) {
+      if (ts_node_is_null(block)) return false;
+      for (const TSNode inner : named_children(block))
+        if (!is(inner, g.expression_statement) && !is(inner, g.comment) && r_.text(inner) != "pass") return false;
+    }
+    const auto before = known_;
+    std::vector<std::unordered_map<std::string_view, Flow>> ways;
+    if (!has_else) ways.push_back(before);  // no branch taken
+    for (const TSNode block : blocks) {
+      known_ = before;
+      for (const TSNode inner : named_children(block))
+        if (is(inner, g.expression_statement) && !stopped_) statement_expression(inner);
+      if (stopped_) {
+        stopped_ = false;
+        rejected_.reset();
+        known_ = before;
+        forget_names_in(block);
+      }
+      ways.push_back(std::move(known_));
+    }
+    known_.clear();
+    for (const auto& [name, flow] : ways.front()) {
+      Flow merged = flow;
+      const bool same = std::all_of(ways.begin() + 1, ways.end(), [&](const auto& way) {
+        const auto it = way.find(name);
+        if (it == way.end() || it->second.spatial != flow.spatial) return false;
+        if (it->second.channels != merged.channels) merged.channels = 0;
+        return true;
+      });
+      if (same) known_.emplace(name, std::move(merged));
+    }
+    return true;
   }
 
   // `torch.cat([out, x], 1)`: tensors joined along the channels must agree on every other size,

@@ -89,6 +89,8 @@ std::optional<PipelineEffect> pipeline_effect(TSNode pipeline, Resolver& r) {
       out.source_text = short_text(r.text(step));
     } else if (one_of(leaf, {"ToTensor", "PILToTensor", "ToImage"})) {
       out.makes_tensor = true;
+    } else if (leaf == "Pad") {
+      out.size.reset();  // grows the image: a crop after it fixes the size again
     } else if (leaf == "Grayscale") {
       out.sets_channels = true;  // num_output_channels: 1 or 3
     } else if (leaf == "RandomRotation") {
