@@ -1131,8 +1131,12 @@ class RegionPlanner {
         // A module statement relevant already (a trigger) still holds its halves for the module's
         // statements together: `model = keras.Sequential()`, then `model.add(Conv2D(..., input_shape=...))`.
         if (!chunks_[k].is_definition) {
-          script_first |= first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
-          script_second |= (chunk_bits_[k] & second_bit(p)) != 0;
+          const bool first = first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
+          const bool second = (chunk_bits_[k] & second_bit(p)) != 0;
+          script_first |= first;
+          script_second |= second;
+          // It feeds the pair's first half to a class's instance like any other (script_feeds_first).
+          if (first || second) script_chunks.push_back(k);
         }
         continue;
       }
@@ -1154,7 +1158,8 @@ class RegionPlanner {
     }
     const bool script_holds_pair = script_first && script_second;
     if (script_holds_pair)
-      for (const std::size_t k : script_chunks) relevant_[k] = Relevance::Yes;
+      for (const std::size_t k : script_chunks)
+        if (relevant_[k] == Relevance::No) relevant_[k] = Relevance::Yes;
     // A class standing for the second half is read where a chunk made relevant by this pair uses it,
     // or a chunk relevant for other reasons that holds the first half.
     for (const std::size_t c : second_classes_[p]) {

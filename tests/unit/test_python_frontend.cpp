@@ -590,9 +590,9 @@ TEST(WholeTextFeatures, AreTheExtractorsDeclaredReadsInOrder) {
       "import tensorflow as tf\nimport torch\nm = Sequential()\n"
       "tf.keras.mixed_precision.set_global_policy(\"mixed_float16\")\n";
   EXPECT_EQ(python::whole_text_features(text),
-            "T100000001|tf.keras.mixed_precision.set_global_policy(\"mixed_float16\")|import tensorflow as tf"
+            "T1000000001|tf.keras.mixed_precision.set_global_policy(\"mixed_float16\")|import tensorflow as tf"
             "|import torch");
-  EXPECT_EQ(python::whole_text_features("x = 1\n"), "-000000000");
+  EXPECT_EQ(python::whole_text_features("x = 1\n"), "-0000000000");
 }
 
 }  // namespace

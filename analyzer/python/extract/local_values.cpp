@@ -395,6 +395,21 @@ std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r,
     text = short_text(r.text(node));
     return dims_of(args, r);
   }
+  // NumPy's factories whose leading arguments are values (`np.random.randint(0, 256, size=(16, 8, 8,
+  // 3))`): the shape is `size=` or the last positional, a tuple. (torch.randint's integers meet a
+  // dtype error before any size one.)
+  if (one_of(name, {"numpy.random.randint", "numpy.random.uniform", "numpy.random.normal"})) {
+    TSNode shape{};
+    for (const auto& [key, value] : args.keywords)
+      if (key == "size") shape = value;
+    if (ts_node_is_null(shape) && args.first_star < 0 && !args.positional.empty()) shape = args.positional.back();
+    shape = strip(shape);
+    if (!is(shape, g.tuple) && !is(shape, g.list)) return {};
+    text = short_text(r.text(node));
+    std::vector<std::optional<IntegerValue>> out;
+    for (const TSNode child : named_children(shape)) out.push_back(integer_of(child, r));
+    return out;
+  }
   if (one_of(name, {"tensorflow.constant", "tensorflow.convert_to_tensor", "numpy.asarray", "numpy.array",
                     "torch.as_tensor", "torch.from_numpy"}) &&
       !args.positional.empty())

@@ -28,6 +28,7 @@ std::string_view parameter_name(TSNode parameter, Resolver& r) {
 
 // What a model class holds that the reader needs, or nullopt when the class is not one it can read.
 struct ModelClass {
+  std::string framework;  // "torch" (nn.Module, forward) or "keras" (keras.Model or Layer, call)
   const Scope* init_scope = nullptr;
   const Scope* forward_scope = nullptr;
   TSNode forward_body{};
@@ -110,6 +111,7 @@ int layer_axes(TSNode construction, Resolver& r) {
   if (const ApiEntry* api = r.table().find(name); api != nullptr && api->family == kConvolutionFamily && api->is_class)
     return api->spatial_dims;
   if (const auto pool = pooling(name, "torch")) return pool->axes;
+  if (const auto pool = pooling(keras_name(name), "keras")) return pool->axes;
   return 0;
 }
 
@@ -134,6 +136,22 @@ bool keeps_module_geometry(std::string_view method) {
                             "requires_grad_"})
     if (method == keeps) return true;
   return false;
+}
+
+// "torch" for a class whose one base is torch.nn.Module, "keras" for keras.Model or
+// keras.layers.Layer (however Keras is reached); "" otherwise.
+std::string model_class_framework(TSNode class_definition, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const Scope* class_scope = r.scope_of(class_definition);
+  if (class_scope == nullptr || class_scope->parent == nullptr) return {};
+  const TSNode bases = field(class_definition, g.f_superclasses);
+  if (ts_node_is_null(bases) || ts_node_named_child_count(bases) != 1) return {};
+  Resolver::ScopeVisit at_module(r, class_scope->parent);
+  const std::string base = qualified(ts_node_named_child(bases, 0), r);
+  if (base == "torch.nn.Module") return "torch";
+  const std::string keras = keras_name(base);
+  if (keras == "keras.Model" || keras == "keras.models.Model" || keras == "keras.layers.Layer") return "keras";
+  return {};
 }
 
 std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
@@ -188,8 +206,11 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
   const std::string_view text = r.text(class_definition);
   for (const char* dynamic : {"register_forward", "add_module", "register_module", "setattr(", "__call__", "__getattr__"})
     if (text.find(dynamic) != std::string_view::npos) return std::nullopt;
-  if (!is_torch_module_class(class_definition, r)) return std::nullopt;
+  const std::string framework = model_class_framework(class_definition, r);
+  if (framework.empty()) return std::nullopt;
   ModelClass model;
+  model.framework = framework;
+  const std::string_view applies = framework == "torch" ? "forward" : "call";
   model.init_bindings = std::move(init_bindings);
   model.construction = construction;
   TSNode init{}, forward{};
@@ -200,15 +221,15 @@ std::optional<ModelClass> read_class(TSNode class_definition, Resolver& r,
       definition = ts_node_named_child(member, ts_node_named_child_count(member) - 1);
     if (!is(definition, g.function_definition)) continue;
     const std::string_view name = r.text(field(definition, g.f_name));
-    if (name != "__init__" && name != "forward") continue;
+    if (name != "__init__" && name != applies) continue;
     if (is(member, g.decorated_definition)) return std::nullopt;
     TSNode& slot = name == "__init__" ? init : forward;
     if (!ts_node_is_null(slot)) return std::nullopt;  // defined twice: the last one wins at run time
     slot = definition;
   }
   if (ts_node_is_null(init) || ts_node_is_null(forward)) return std::nullopt;
-  // forward(self, x), and parameters after x only with defaults or as `*args` / `**kwargs` (a run
-  // on one tensor leaves them so).
+  // forward(self, x) (Keras: call(self, x, training=False)), and parameters after x only with
+  // defaults or as `*args` / `**kwargs` (a run on one tensor leaves them so).
   const TSNode parameters = field(forward, g.f_parameters);
   if (ts_node_named_child_count(parameters) < 2) return std::nullopt;
   for (uint32_t i = 2; i < ts_node_named_child_count(parameters); ++i) {
@@ -304,7 +325,15 @@ bool keeps_size_function(const std::string& name) {
                          "tanh", "hardswish", "hardsigmoid", "hardtanh", "softplus", "dropout", "dropout1d",
                          "dropout2d", "dropout3d", "alpha_dropout", "local_response_norm"});
   }
-  return false;
+  // TensorFlow's and Keras's element-wise activations.
+  if (name.starts_with("tensorflow.nn."))
+    return one_of(name.substr(14), {"relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid",
+                                    "tanh", "softplus", "dropout"});
+  if (const std::string keras = keras_name(name); keras.starts_with("keras.activations."))
+    return one_of(keras.substr(18), {"relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish",
+                                     "sigmoid", "tanh", "softplus"});
+  return one_of(name, {"tensorflow.sigmoid", "tensorflow.tanh", "tensorflow.identity", "tensorflow.math.sigmoid",
+                       "tensorflow.math.tanh"});
 }
 
 // Tensor methods that keep the size: `x.relu()`, `x.contiguous()`, `x.float()`.
@@ -464,28 +493,47 @@ class ForwardReader {
   }
 
   // `a + b`, `a * b` of tensors: broadcasting aligns sizes from the last axis, and an axis of
-  // size n > 1 meets only n or 1 (anything else raises), so a side whose spatial sizes are all above
-  // 1 fixes the result's spatial sizes whatever the other side is: a residual `out + shortcut(x)`,
-  // a gate `x * se(x)`, a scalar. Channels (or batch) stay known only where they are above 1 too.
+  // size n > 1 meets only n or 1 (anything else raises). Both sides known: their broadcast. One
+  // side known: its sizes when all are above 1, whatever the other side is (a residual
+  // `out + shortcut(x)`, a gate `x * se(x)`, a scalar); a side of size 1 may be broadcast larger.
   std::optional<Flow> elementwise_result(TSNode binary, int depth) {
     const Grammar& g = Grammar::get();
     auto left = evaluate(field(binary, g.f_left), depth + 1);
     auto right = evaluate(field(binary, g.f_right), depth + 1);
     const std::string_view op = r_.text(field(binary, g.f_operator));
     if (stopped_ || (op != "+" && op != "-" && op != "*" && op != "/")) return std::nullopt;
+    if (left && right) return broadcast(*left, *right);
     const auto fixes_size = [](const std::optional<Flow>& side) {
       return side && !side->spatial.empty() &&
              std::all_of(side->spatial.begin(), side->spatial.end(), [](std::int64_t v) { return v > 1; });
     };
-    const bool from_left = fixes_size(left);
-    if (!from_left && !fixes_size(right)) return std::nullopt;
-    std::optional<Flow> out = from_left ? left : right;
-    const std::optional<Flow>& other = from_left ? right : left;  // the other side, when known
-    if (other && other->spatial.size() == out->spatial.size())
-      for (std::size_t i = 0; i < out->spatial.size(); ++i)
-        if (other->spatial[i] != out->spatial[i] && other->spatial[i] != 1) return std::nullopt;  // raises
-    if (other && other->channels > 1 && out->channels > 1 && other->channels != out->channels) return std::nullopt;
-    if (out->channels <= 1) out->channels = 0;
+    std::optional<Flow> out = fixes_size(left) ? left : fixes_size(right) ? right : std::nullopt;
+    if (out && out->channels <= 1) out->channels = 0;
+    return out;
+  }
+
+  // Two tensors of known sizes broadcast together; nullopt where PyTorch or TensorFlow raises.
+  static std::optional<Flow> broadcast(const Flow& a, const Flow& b) {
+    if (a.spatial.size() != b.spatial.size() || a.batched != b.batched) return std::nullopt;
+    const auto joined = [](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> {
+      if (x == y || y == 1) return x;
+      if (x == 1) return y;
+      return std::nullopt;
+    };
+    Flow out = a;
+    for (std::size_t i = 0; i < a.spatial.size(); ++i) {
+      const auto axis = joined(a.spatial[i], b.spatial[i]);
+      if (!axis) return std::nullopt;
+      out.spatial[i] = *axis;
+    }
+    if (a.channels > 0 && b.channels > 0) {
+      const auto channels = joined(a.channels, b.channels);
+      if (!channels) return std::nullopt;
+      out.channels = *channels;
+    } else {
+      out.channels = 0;
+    }
+    if (b.spatial != a.spatial) out.steps = a.spatial == out.spatial ? a.steps : b.steps;
     return out;
   }
 
@@ -641,10 +689,14 @@ class ForwardReader {
       const TSNode object = strip(field(callee, g.f_object));
       const std::string_view method = r_.text(field(callee, g.f_attribute));
       if (is(object, g.identifier) && r_.text(object) == model_.self_name) {
-        // self.conv1(x): a layer built in __init__.
+        // self.conv1(x): a layer built in __init__ (Keras: `self.bn(x, training=training)` too).
         std::optional<Flow> flow;
-        if (one_tensor) flow = evaluate(args.positional.front(), depth + 1);
-        else evaluate_arguments(args, depth);
+        if (one_tensor || keras_layer_call(args)) {
+          flow = evaluate(args.positional.front(), depth + 1);
+          evaluate_arguments(args, depth, 1);
+        } else {
+          evaluate_arguments(args, depth);
+        }
         if (!flow || stopped_) return std::nullopt;
         const auto layer = model_.layers.find(method);
         if (layer == model_.layers.end()) return std::nullopt;
@@ -674,7 +726,7 @@ class ForwardReader {
       return apply_one(*loop_layer_->layer, std::move(*flow));
     }
     const std::string name = qualified(callee, r_);
-    if (name == "torch.cat" || name == "torch.concat" || name == "torch.concatenate")
+    if (model_.framework == "torch" && (name == "torch.cat" || name == "torch.concat" || name == "torch.concatenate"))
       if (auto joined = concatenated(args, depth)) return joined;
     if (!args.positional.empty() && args.first_star != 0) {
       if (keeps_size_function(name)) {
@@ -697,6 +749,14 @@ class ForwardReader {
     }
     evaluate_arguments(args, depth);
     return std::nullopt;
+  }
+
+  // A Keras layer applied to one tensor with `training=` or `mask=`, which keep its size.
+  bool keras_layer_call(const CallArgs& args) const {
+    return model_.framework == "keras" && args.positional.size() == 1 && args.first_star < 0 &&
+           !args.has_double_star && std::all_of(args.keywords.begin(), args.keywords.end(), [](const auto& keyword) {
+             return keyword.first == "training" || keyword.first == "mask";
+           });
   }
 
   void evaluate_arguments(const CallArgs& args, int depth, std::size_t from = 0) {
@@ -846,14 +906,10 @@ class ForwardReader {
 }  // namespace
 
 bool is_torch_module_class(TSNode class_definition, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  const Scope* class_scope = r.scope_of(class_definition);
-  if (class_scope == nullptr || class_scope->parent == nullptr) return false;
-  const TSNode bases = field(class_definition, g.f_superclasses);
-  if (ts_node_is_null(bases) || ts_node_named_child_count(bases) != 1) return false;
-  Resolver::ScopeVisit at_module(r, class_scope->parent);
-  return qualified(ts_node_named_child(bases, 0), r) == "torch.nn.Module";
+  return model_class_framework(class_definition, r) == "torch";
 }
+
+bool is_model_class(TSNode class_definition, Resolver& r) { return !model_class_framework(class_definition, r).empty(); }
 
 std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r) {
   ShapeSource out;
@@ -907,29 +963,40 @@ void read_model_forward(TSNode class_definition, TSNode call, const ShapeSource&
   const auto model = read_class(class_definition, r, std::move(init_bindings), 0, construction);
   if (!model) return;
   const auto axes = static_cast<std::size_t>(model->axes);
+  const bool keras = model->framework == "keras";
+  // Keras reads channels last unless the code changes its image data format.
+  if (keras && r.source().find("image_data_format") != std::string_view::npos) return;
   Flow input;
-  // (N, C, spatial...) batched, or (C, spatial...) unbatched.
-  if (dims.size() == axes + 2) {
+  std::size_t first_spatial = 0;
+  if (keras) {
+    // (N, spatial..., C): Keras layers take batches.
+    if (dims.size() != axes + 2) return;
+    input.batch = dims[0];
+    input.channels = dims.back();
+    first_spatial = 1;
+  } else if (dims.size() == axes + 2) {  // (N, C, spatial...) batched, or (C, spatial...) unbatched
     input.batch = dims[0];
     input.channels = dims[1];
+    first_spatial = 2;
   } else if (dims.size() == axes + 1) {
     input.channels = dims[0];
     input.batched = false;
+    first_spatial = 1;
   } else {
     return;
   }
-  input.spatial.assign(dims.end() - static_cast<std::ptrdiff_t>(axes), dims.end());
+  const auto first = dims.begin() + static_cast<std::ptrdiff_t>(first_spatial);
+  input.spatial.assign(first, first + static_cast<std::ptrdiff_t>(axes));
   if (input.batch <= 0 || std::any_of(input.spatial.begin(), input.spatial.end(), [](std::int64_t v) { return v <= 0; }))
     return;
   ShapeChainFact base;
-  base.framework = "torch";
-  base.layout = "NCHW";
+  base.framework = model->framework;
+  base.layout = keras ? "NHWC" : "NCHW";
   base.call = r.locate(call);
   base.model_text = short_text(r.text(field(call, g.f_function)));
   base.source_text = input_source.text;
-  const std::size_t first_spatial = dims.size() - axes;
   base.source = input_source.where[first_spatial];
-  for (std::size_t i = first_spatial; i < dims.size(); ++i)
+  for (std::size_t i = first_spatial; i < first_spatial + axes; ++i)
     for (const auto& step : input_source.provenance[i]) base.source_provenance.push_back(step);
   base.input_spatial = input.spatial;
   ++r.out().tracked.shape_chains;  // a model class run on a known size

@@ -34,6 +34,8 @@ std::optional<ShapeSource> torch_shape_source(TSNode input, Resolver& r);
 std::optional<ShapeSource> dataset_batch_source(const LoopBatch& batch, Resolver& r);
 // Whether the class's one base is torch.nn.Module (a plain PyTorch module the forward reader reads).
 bool is_torch_module_class(TSNode class_definition, Resolver& r);
+// The same, or a Keras model or layer class (keras.Model, keras.layers.Layer) whose call() the reader reads.
+bool is_model_class(TSNode class_definition, Resolver& r);
 
 // The model class `class_definition` applied at `call` to a tensor of sizes `input`. Appends a
 // ShapeChainFact to r.out() when a layer that forward applies rejects its input.

@@ -361,9 +361,16 @@ bool model_class_call(TSNode call, TSNode callee, Resolver& r) {
     if (ts_node_is_null(definition)) return false;
   } else if (is(callee, g.identifier) || is(callee, g.call)) {
     definition = model_class_of(callee, r, &construction);
-    if (ts_node_is_null(definition) || !is_torch_module_class(definition, r)) return false;
+    if (ts_node_is_null(definition) || !is_model_class(definition, r)) return false;
     const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
-    if (args.positional.size() != 1 || args.first_star == 0 || !args.keywords.empty()) return true;
+    // Keras models take `training=` (and `mask=`) beside the input; neither changes a size.
+    const bool keras_keywords = !is_torch_module_class(definition, r) &&
+                                std::all_of(args.keywords.begin(), args.keywords.end(), [](const auto& keyword) {
+                                  return keyword.first == "training" || keyword.first == "mask";
+                                });
+    if (args.positional.size() != 1 || args.first_star == 0 || args.has_double_star ||
+        (!args.keywords.empty() && !keras_keywords))
+      return true;
     input = strip(args.positional.front());
   } else {
     return false;
@@ -612,7 +619,9 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   if (!names_sequential_) {
     names_sequential_ = r.source().find("Sequential") != std::string_view::npos;
     names_input_ = r.source().find("Input(") != std::string_view::npos;
-    names_forward_ = r.source().find("def forward") != std::string_view::npos;
+    // A PyTorch module's forward, or a Keras model's or layer's call.
+    names_forward_ = r.source().find("def forward") != std::string_view::npos ||
+                     r.source().find("def call(") != std::string_view::npos;
   }
   if (!*names_sequential_ && !*names_input_ && !*names_forward_) return;
   // What the region planner parses for this family (a function or a method, or the module's
@@ -887,17 +896,20 @@ ExtractorRelevance ShapeChainExtractor::relevance(const ApiTable& table) {
   // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
   // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
   // half where its name is used, and is then parsed whole (its __init__ and forward).
-  std::vector<std::string> class_sources = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform",
+  std::vector<std::string> class_sources = {"randn", "rand", "randint", "zeros", "ones", "empty", "normal", "uniform",
                                             "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"};
   class_sources.insert(class_sources.end(), datasets.begin(), datasets.end());
   out.pairs.push_back({.first = std::move(class_sources),
                                .second = {"Conv1d", "Conv2d", "Conv3d", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d",
                                 "AvgPool2d", "AvgPool3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d",
-                                "avg_pool2d", "avg_pool3d"},
+                                "avg_pool2d", "avg_pool3d", "Conv1D", "Conv2D", "Conv3D", "Convolution1D",
+                                "Convolution2D", "Convolution3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D",
+                                "MaxPool1D", "MaxPool2D", "MaxPool3D", "AveragePooling1D", "AveragePooling2D",
+                                "AveragePooling3D", "AvgPool1D", "AvgPool2D", "AvgPool3D"},
                                .second_classes = true, .second_only_through_classes = true, .methods = false});
   // Read from the whole text: whether the file spells a stack, an Input or a forward at all, and
   // Keras's image data format.
-  out.whole_text_words = {"Sequential", "Input(", "def forward", "image_data_format"};
+  out.whole_text_words = {"Sequential", "Input(", "def forward", "def call(", "image_data_format"};
   return out;
 }
 
