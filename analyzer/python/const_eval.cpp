@@ -16,6 +16,41 @@ namespace cudnnlint::python {
 
 namespace {
 
+// The module-level name bound once to a method of a new instance of its class (`main =
+// Runner().main`), by which the module and others call it; "" when none, or more than one.
+std::string_view bound_method_name(const Scope& module, const Scope& method, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  const Scope* owner = method.parent;
+  if (owner == nullptr || owner->name.empty() || method.name.empty()) return {};
+  std::string_view found;
+  for (const auto& [name, binding] : module.bindings) {
+    if (!binding.simple() || !is(binding.value, g.attribute)) continue;
+    const TSNode object = ts_node_child_by_field_id(binding.value, g.f_object);
+    if (node_text(ts_node_child_by_field_id(binding.value, g.f_attribute), source) != method.name ||
+        !is(object, g.call))
+      continue;
+    const TSNode callee = ts_node_child_by_field_id(object, g.f_function);
+    if (!is(callee, g.identifier) || node_text(callee, source) != owner->name) continue;
+    if (!found.empty()) return {};
+    found = name;
+  }
+  return found;
+}
+
+// Whether the project step follows a parameter of `function` from other modules' calls (a
+// ForwardingFact, ValueEvaluator::callable_name): a module-level function's, the __init__'s of a
+// module-level class, or a method's bound to a module-level name (bound_method_name).
+bool followed_across_modules(const Scope& function, std::string_view source) {
+  const Scope* parent = function.parent;
+  if (parent == nullptr) return false;
+  if (parent->kind == Scope::Kind::Module) return true;
+  if (function.is_method() && parent->parent != nullptr && parent->parent->kind == Scope::Kind::Module) {
+    if (function.name == "__init__") return true;
+    return !bound_method_name(*parent->parent, function, source).empty();
+  }
+  return false;
+}
+
 constexpr int kMaxDepth = 48;  // names defined through names: deep enough for real code, bounded for cycles
 
 // Whether `node` is `argument`, or `argument` is `node` in parentheses.
@@ -269,8 +304,10 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
         return value;
       }
     // A parameter is read from the calls of its function in this module, except one passed on as it
-    // is to an argument the project step follows across modules (ParametersForwarded).
-    if ((!forwarded_ || operand_of_arithmetic(node)) && binding != nullptr && binding->only_parameter() && defining_scope->kind == Scope::Kind::Function)
+    // is to an argument the project step follows across modules (ParametersForwarded): that of a
+    // module-level function or class. A method's or a closure's is read here all the same.
+    if (binding != nullptr && binding->only_parameter() && defining_scope->kind == Scope::Kind::Function &&
+        (!forwarded_ || operand_of_arithmetic(node) || !followed_across_modules(*defining_scope, source)))
       return at_call_sites(*defining_scope, defining_scope->parameters[static_cast<std::size_t>(binding->parameter)],
                            depth, [&](TSNode argument, const Scope* at, int d) { return fold_at_depth(argument, at, d, {}); });
     if (binding == nullptr || !binding->simple()) return std::nullopt;
@@ -332,6 +369,64 @@ bool preceded_by_word(std::string_view source, std::size_t at, std::string_view 
   }
   if (at < word.size() || source.substr(at - word.size(), word.size()) != word) return false;
   return at == word.size() || !is_identifier_char(source[at - word.size() - 1]);
+}
+
+// `alias = Owner(...).name` written at column 0, on one line, where `.name` stands at `at`: the
+// alias (a bound method of a new instance, called as `alias(...)`); "" otherwise.
+std::string_view bound_method_alias(std::string_view source, std::size_t at, std::string_view owner) {
+  const std::size_t line = source.rfind('\n', at) == std::string_view::npos ? 0 : source.rfind('\n', at) + 1;
+  std::string_view head = source.substr(line, at - line);  // `alias = Owner(...).`
+  const auto trim_back = [&] {
+    while (!head.empty() && (head.back() == ' ' || head.back() == '\t')) head.remove_suffix(1);
+  };
+  trim_back();
+  if (head.empty() || head.back() != '.') return {};
+  head.remove_suffix(1);
+  trim_back();
+  if (head.empty() || head.back() != ')') return {};
+  int depth = 0;
+  std::size_t open = std::string_view::npos;
+  for (std::size_t i = head.size(); i-- > 0;) {
+    if (head[i] == ')') ++depth;
+    if (head[i] == '(' && --depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open == std::string_view::npos) return {};
+  head = head.substr(0, open);
+  trim_back();
+  if (!head.ends_with(owner) || (head.size() > owner.size() && is_identifier_char(head[head.size() - owner.size() - 1])))
+    return {};
+  head.remove_suffix(owner.size());
+  trim_back();
+  if (head.empty() || head.back() != '=' || (head.size() > 1 && std::string_view("=!<>+-*/%&|^@:").find(head[head.size() - 2]) != std::string_view::npos))
+    return {};
+  head.remove_suffix(1);
+  trim_back();
+  if (head.empty() || !std::all_of(head.begin(), head.end(), is_identifier_char) || std::isdigit(static_cast<unsigned char>(head.front())))
+    return {};
+  // Nothing but a comment after `.name` on the line.
+  std::size_t after = source.find_first_not_of(" \t", at + source.substr(at).find_first_not_of(
+                                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"));
+  if (after != std::string_view::npos && source[after] != '\n' && source[after] != '#') return {};
+  return head;
+}
+
+// Whether every mention of `alias` in the text but its binding at `binding` (and the method's own
+// `def` at `method_def`, when the alias takes the method's name) calls it: no other binding
+// (`def alias`, a parameter, a loop or keyword), no other use (handed on, stored).
+bool only_called(std::string_view source, std::string_view alias, std::size_t binding, std::size_t method_def,
+                 std::size_t& calls) {
+  calls = 0;
+  for (const std::size_t at : name_positions(source, alias, false)) {
+    if (at == binding || at == method_def) continue;
+    if (preceded_by_word(source, at, "def") || preceded_by_word(source, at, "class")) return false;
+    const std::size_t next = source.find_first_not_of(" \t", at + alias.size());
+    if (next == std::string_view::npos || source[next] != '(') return false;
+    ++calls;
+  }
+  return true;
 }
 
 // Whether the name at `at` stands in the base list of a class header (`class Sub(Base):`).
@@ -539,15 +634,42 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
   for (const std::size_t at : name_positions(code, owner.name, false))
     if (in_class_header(code, at)) return std::nullopt;
   std::size_t self_mentions = 0;
-  for (const std::size_t at : name_positions(code, method.name, false))
-    if (!preceded_by_word(code, at, "def")) return std::nullopt;
+  // `train = Trainer().train`, then `train()`: each alias with where its line starts.
+  std::vector<std::pair<std::string_view, std::size_t>> aliases;
   for (const std::size_t at : name_positions(code, method.name, true)) {
-    if (!preceded_by_word(code, at, "self.")) return std::nullopt;
-    ++self_mentions;
+    if (preceded_by_word(code, at, "self.")) {
+      ++self_mentions;
+      continue;
+    }
+    const std::string_view alias = bound_method_alias(code, at, owner.name);
+    if (alias.empty()) return std::nullopt;
+    aliases.emplace_back(alias, code.rfind('\n', at) == std::string_view::npos ? 0 : code.rfind('\n', at) + 1);
   }
+  const bool alias_takes_name =
+      std::any_of(aliases.begin(), aliases.end(), [&](const auto& alias) { return alias.first == method.name; });
+  for (const std::size_t at : name_positions(code, method.name, false))
+    if (!preceded_by_word(code, at, "def") && !alias_takes_name) return std::nullopt;
   const std::vector<TSNode>& all_calls = self_calls_named(method.name);
   if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed
   std::vector<CallSite> sites;
+  for (const auto& [alias, binding] : aliases) {
+    // Bound once, at module level; called, and only called, everywhere else, each call parsed.
+    const auto bound = scopes_.module().bindings.find(alias);
+    if (bound == scopes_.module().bindings.end() || bound->second.count != 1) return std::nullopt;
+    const TSNode def_name = ts_node_is_null(method.node) ? TSNode{} : ts_node_child_by_field_id(method.node, Grammar::get().f_name);
+    const std::size_t method_def = ts_node_is_null(def_name) ? std::string_view::npos
+                                                              : std::size_t{ts_node_start_byte(def_name)};
+    std::size_t calls = 0;
+    if (!only_called(code, alias, binding, method_def, calls)) return std::nullopt;
+    const std::vector<TSNode>& alias_calls = calls_named(alias);
+    if (alias_calls.size() != calls || sites.size() + calls > kMaxCallSites) return std::nullopt;
+    for (const TSNode call : alias_calls) {
+      bool use_default = false;
+      const auto argument = argument_for(call, parameter, locator_.source, use_default);
+      if (!argument) return std::nullopt;
+      sites.push_back(CallSite{call, *argument, use_default ? &owner : scope_around(call), use_default});
+    }
+  }
   for (const TSNode call : all_calls) {
     const Scope* at = scope_around(call);
     // The method whose `self` the call names: the call's function, or the method a closure around
@@ -665,6 +787,27 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
+TSNode ConstantFolder::bound_method_definition(TSNode value) const {
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  if (!is(value, g.attribute)) return {};
+  const TSNode object = field(value, g.f_object);
+  if (!is(object, g.call)) return {};
+  const TSNode callee = field(object, g.f_function);
+  if (!is(callee, g.identifier)) return {};
+  const auto [scope, binding] = scopes_.lookup(&scopes_.module(), node_text(callee, source));
+  if (scope != &scopes_.module() || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.class_definition))
+    return {};
+  const Scope* owner = scopes_.scope_of(binding->definition);
+  if (owner == nullptr) return {};
+  const auto method = owner->bindings.find(node_text(field(value, g.f_attribute), source));
+  if (method == owner->bindings.end() || !method->second.only_definition() ||
+      !is(method->second.definition, g.function_definition))
+    return {};
+  return method->second.definition;
+}
+
 TSNode ConstantFolder::returned_parse_args(TSNode function, int depth) const {
   // The function's last statement returns `parser.parse_args(...)`: the call itself, a name bound
   // to it by the statement before (`args = parser.parse_args()` then `return args`), or the call
@@ -711,14 +854,16 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
                             (ts_node_named_child_count(parse_arguments) == 1 &&
                              is(ts_node_named_child(parse_arguments, 0), g.list) &&
                              ts_node_named_child_count(ts_node_named_child(parse_arguments, 0)) == 0);
-  // A function (or a closure of one) at module level: the command-line builder the region planner
-  // keeps whole (python/regions.cpp command_line_builder).
+  // A function (or a closure of one) at module level, or a method of a module-level class: the
+  // command-line builder the region planner keeps whole (python/regions.cpp command_line_builder).
   const Scope* outermost = defining;
   while (outermost != nullptr && outermost->kind == Scope::Kind::Function && outermost->parent != nullptr &&
          outermost->parent->kind == Scope::Kind::Function)
     outermost = outermost->parent;
-  const bool module_function = defining != nullptr && defining->kind == Scope::Kind::Function &&
-                               outermost->parent == &scopes_.module();
+  const Scope* holder = outermost == nullptr ? nullptr : outermost->parent;
+  if (holder != nullptr && holder->kind == Scope::Kind::Class) holder = holder->parent;
+  const bool module_function =
+      defining != nullptr && defining->kind == Scope::Kind::Function && holder == &scopes_.module();
   if ((defining != &scopes_.module() && !module_function) || !is(parser, g.identifier) || !no_arguments)
     return std::nullopt;
   const TSNode body = module_function ? field(defining->node, g.f_body) : scopes_.module().node;
@@ -824,9 +969,14 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
   if (!is(callee, g.identifier) || !is(arguments, g.argument_list)) return std::nullopt;
   const std::string_view callee_name = node_text(callee, source);
   const auto [callee_scope, callee_binding] = scopes_.lookup(defining, callee_name);
-  if (!item && callee_binding != nullptr && callee_binding->only_definition() &&
-      is(callee_binding->definition, g.function_definition) && ts_node_named_child_count(arguments) == 0)
-    if (const TSNode parse = returned_parse_args(callee_binding->definition); !ts_node_is_null(parse)) {
+  // The function `get_opt()` calls: a def, or a method bound to the name (`get_opt = Options().get_opt`).
+  TSNode called{};
+  if (callee_binding != nullptr && callee_binding->only_definition() && is(callee_binding->definition, g.function_definition))
+    called = callee_binding->definition;
+  else if (callee_binding != nullptr && callee_binding->simple() && callee_scope == &scopes_.module())
+    called = bound_method_definition(callee_binding->value);
+  if (!item && !ts_node_is_null(called) && ts_node_named_child_count(arguments) == 0)
+    if (const TSNode parse = returned_parse_args(called); !ts_node_is_null(parse)) {
       // `opt = get_opt()`, a module function returning `parser.parse_args()`.
       if (forwarded_ && is_argument_itself(ts_node_parent(name), forwarded_argument_)) return std::nullopt;
       return argparse_default(parse, scope_around(parse), key, depth);
@@ -996,6 +1146,10 @@ std::string ValueEvaluator::callable_name(const Scope& function) const {
   if (function.is_method() && function.name == "__init__" && parent->parent != nullptr &&
       parent->parent->kind == Scope::Kind::Module && !parent->name.empty())
     return module_ + "." + std::string(parent->name);
+  // `main = Runner().main`: the method called through that module-level name.
+  if (function.is_method() && parent->parent != nullptr && parent->parent->kind == Scope::Kind::Module)
+    if (const std::string_view alias = bound_method_name(*parent->parent, function, locator_.source); !alias.empty())
+      return module_ + "." + std::string(alias);
   return "";
 }
 

@@ -67,6 +67,9 @@ class ConstantFolder {
  public:
   // The scope a node of the module stands in.
   const Scope* scope_around(TSNode node) const;
+  // `Runner().main` (a method of a new instance of a module class, bound to a name): the method's
+  // def; null otherwise.
+  TSNode bound_method_definition(TSNode value) const;
   // Every call of `function` (a module-level def, a module class's __init__, or a method of one that
   // only its class's methods call, as `self.name(...)`) in the module with what it binds to
   // `parameter`; nullopt when the function's name stands anywhere in the text but at its definition

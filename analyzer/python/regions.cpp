@@ -1325,8 +1325,68 @@ class RegionPlanner {
           relevant_[k] = Relevance::Yes;
           whole_[k] = grew = true;
         }
+      // A method bound to a module-level name (`validate = Validator().validate`) and called by it:
+      // its class, read whole, with the binding statement.
+      for (std::size_t k = 0; k < chunks_.size(); ++k) {
+        if (kinds_[k] != Kind::Simple) continue;
+        const auto bound = bound_method_statement(text_of(k));
+        if (!bound || used.count(bound->alias) == 0) continue;
+        for (std::size_t c = 0; c < chunks_.size(); ++c) {
+          if (!chunks_[c].is_class || chunks_[c].name != bound->owner || whole_[c]) continue;
+          const std::string_view text = text_of(c);
+          const std::size_t def = text.find("def " + std::string(bound->method) + "(");
+          if (def == std::string_view::npos) continue;
+          if (!((pairs && chunk_bits_[c] != 0) ||
+                std::any_of(ids_[c].begin(), ids_[c].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }) ||
+                loops_over_parameter(text.substr(def))))
+            continue;
+          relevant_[c] = Relevance::Yes;
+          whole_[c] = grew = true;
+          if (relevant_[k] == Relevance::No) relevant_[k] = Relevance::Yes;
+        }
+      }
       if (!grew) break;
     }
+  }
+
+  // `alias = Owner(...).method` on one line (a module statement): its three names.
+  struct BoundMethodStatement {
+    std::string_view alias, owner, method;
+  };
+  static std::optional<BoundMethodStatement> bound_method_statement(std::string_view text) {
+    const auto identifier = [&](std::size_t& at) {
+      const std::size_t begin = at;
+      while (at < text.size() && is_identifier_char(text[at])) ++at;
+      return text.substr(begin, at - begin);
+    };
+    const auto blanks = [&](std::size_t& at) {
+      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
+    };
+    std::size_t at = 0;
+    BoundMethodStatement out;
+    out.alias = identifier(at);
+    blanks(at);
+    if (out.alias.empty() || at >= text.size() || text[at] != '=' || (at + 1 < text.size() && text[at + 1] == '='))
+      return std::nullopt;
+    ++at;
+    blanks(at);
+    out.owner = identifier(at);
+    if (out.owner.empty() || at >= text.size() || text[at] != '(') return std::nullopt;
+    for (int depth = 0; at < text.size(); ++at) {
+      if (text[at] == '\n') return std::nullopt;
+      if (text[at] == '(') ++depth;
+      if (text[at] == ')' && --depth == 0) break;
+    }
+    if (at >= text.size()) return std::nullopt;
+    ++at;
+    blanks(at);
+    if (at >= text.size() || text[at] != '.') return std::nullopt;
+    ++at;
+    blanks(at);
+    out.method = identifier(at);
+    blanks(at);
+    if (out.method.empty() || (at < text.size() && text[at] != '\n' && text[at] != '#')) return std::nullopt;
+    return out;
   }
 
   // Whether a function's text holds `for ... in <name>` (or `in enumerate(<name>)`, `tqdm(<name>)`)
@@ -1364,7 +1424,8 @@ class RegionPlanner {
   // (include_callers), for the constant folder reads its argparse defaults through `opt =
   // get_opt()` (python/const_eval.cpp returned_parse_args), and its parameters from those calls.
   bool command_line_builder(std::size_t k) const {
-    return chunks_[k].is_definition && !chunks_[k].is_class && !chunks_[k].name.empty() &&
+    // A class holding such a method (`class Options: def parse(self): ...`) is kept whole too.
+    return chunks_[k].is_definition && !chunks_[k].name.empty() &&
            mentions_identifier(text_of(k), "parse_args") && mentions_identifier(text_of(k), "add_argument");
   }
 

@@ -189,6 +189,8 @@ std::optional<std::string> Resolver::qualified_name(TSNode node, const Scope* fr
     if (binding != nullptr && binding->simple()) {
       // `norm = nn.BatchNorm2d` makes `norm` another name for the class.
       const TSNode value = binding->value;
+      if (defining->kind == Scope::Kind::Module && !module_.empty() && !ts_node_is_null(bound_method_definition(value)))
+        return module_ + "." + std::string(name);  // `main = Runner().main`: a callable of this module
       if (is(value, g_.identifier) || is(value, g_.attribute)) return qualified_name(value, defining, depth + 1);
       return std::nullopt;
     }
@@ -209,6 +211,10 @@ std::optional<std::string> Resolver::qualified_name(TSNode node, const Scope* fr
     return object;
   }
   return std::nullopt;
+}
+
+TSNode Resolver::bound_method_definition(TSNode value) const {
+  return evaluator_.folder().bound_method_definition(value);
 }
 
 std::optional<std::string> Resolver::parameter_qualified_name(const Scope& function, const Parameter& parameter,

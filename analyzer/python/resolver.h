@@ -131,6 +131,9 @@ class Resolver {
   // The scope a def or class statement opens (null when it opens none).
   const Scope* scope_of(TSNode definition) const { return scopes_.scope_of(definition); }
   const Scope* scope_of_module() const { return &scopes_.module(); }
+  // `Runner().main` (a method of a new instance of a module class, bound to a name): the method's
+  // def; null otherwise.
+  TSNode bound_method_definition(TSNode value) const;
   // The scope a node of the module stands in (its def's, lambda's or class's; else the module's).
   const Scope* scope_around(TSNode node) const { return evaluator_.folder().scope_around(node); }
   // Reads expressions as if the walk stood inside another scope (a model class's __init__ and

@@ -546,5 +546,31 @@ TEST(ValueFlow, ABranchInForwardKeepsTheSizesEveryWayGivesAndABranchUndecidedInA
   EXPECT_TRUE(facts_both_ways(branch).shape_chains.empty());
 }
 
+TEST(ValueFlow, AMethodBoundToAModuleNameIsACallableOfTheModule) {
+  // `train = Trainer().train`: the method is the module's callable `train`, whose calls the project
+  // step follows (tests/fixtures/values/bound_methods runs that end to end).
+  const std::string text =
+      "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\n\n"
+      "class Trainer:\n"
+      "    def train(self, batch_size=0):\n"
+      "        return DataLoader(TensorDataset(torch.rand(8, 2)), batch_size=batch_size)\n"
+      "train = Trainer().train\n\n\n"
+      "def main():\n"
+      "    train()\n";
+  const FileFacts aliased = facts_both_ways(text);
+  ASSERT_EQ(aliased.loaders.size(), 1u);
+  ASSERT_TRUE(aliased.loaders[0].batch.ref);
+  EXPECT_EQ(aliased.loaders[0].batch.ref->target, "model.train");
+  EXPECT_EQ(aliased.loaders[0].batch.ref->index, 0);
+  // Without the alias, a method called as `Trainer().train()` is no callable of the module.
+  std::string plain = text;
+  plain.replace(plain.find("train = Trainer().train\n"), 24, "");
+  plain.replace(plain.find("    train()\n"), 12, "    Trainer().train()\n");
+  const FileFacts method = facts_both_ways(plain);
+  ASSERT_EQ(method.loaders.size(), 1u);
+  EXPECT_FALSE(method.loaders[0].batch.ref);
+  EXPECT_FALSE(method.loaders[0].batch.value);
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -269,11 +269,15 @@ void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, cons
             !ts_node_eq(node, scope->node))
           return false;
         if (!is(node, g.call) || !is(field(node, g.f_function), g.identifier)) return true;
+        // A function of the module, or a method bound to a module-level name (`validate =
+        // Validator().validate`).
         const auto [defining, binding] = r.lookup(r.text(field(node, g.f_function)));
-        if (binding == nullptr || !binding->only_definition() || defining == nullptr ||
-            defining->kind != Scope::Kind::Module || !is(binding->definition, g.function_definition))
-          return true;
-        const Scope* function = r.scope_of(binding->definition);
+        if (binding == nullptr || defining == nullptr || defining->kind != Scope::Kind::Module) return true;
+        TSNode definition{};
+        if (binding->only_definition() && is(binding->definition, g.function_definition)) definition = binding->definition;
+        else if (binding->simple()) definition = r.bound_method_definition(binding->value);
+        if (ts_node_is_null(definition)) return true;
+        const Scope* function = r.scope_of(definition);
         if (function == nullptr || function == scope) return true;
         const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
         for (const Parameter& p : function->parameters) {
