@@ -375,42 +375,10 @@ bool preceded_by_word(std::string_view source, std::size_t at, std::string_view 
 // alias (a bound method of a new instance, called as `alias(...)`); "" otherwise.
 std::string_view bound_method_alias(std::string_view source, std::size_t at, std::string_view owner) {
   const std::size_t line = source.rfind('\n', at) == std::string_view::npos ? 0 : source.rfind('\n', at) + 1;
-  std::string_view head = source.substr(line, at - line);  // `alias = Owner(...).`
-  const auto trim_back = [&] {
-    while (!head.empty() && (head.back() == ' ' || head.back() == '\t')) head.remove_suffix(1);
-  };
-  trim_back();
-  if (head.empty() || head.back() != '.') return {};
-  head.remove_suffix(1);
-  trim_back();
-  if (head.empty() || head.back() != ')') return {};
-  int depth = 0;
-  std::size_t open = std::string_view::npos;
-  for (std::size_t i = head.size(); i-- > 0;) {
-    if (head[i] == ')') ++depth;
-    if (head[i] == '(' && --depth == 0) {
-      open = i;
-      break;
-    }
-  }
-  if (open == std::string_view::npos) return {};
-  head = head.substr(0, open);
-  trim_back();
-  if (!head.ends_with(owner) || (head.size() > owner.size() && is_identifier_char(head[head.size() - owner.size() - 1])))
-    return {};
-  head.remove_suffix(owner.size());
-  trim_back();
-  if (head.empty() || head.back() != '=' || (head.size() > 1 && std::string_view("=!<>+-*/%&|^@:").find(head[head.size() - 2]) != std::string_view::npos))
-    return {};
-  head.remove_suffix(1);
-  trim_back();
-  if (head.empty() || !std::all_of(head.begin(), head.end(), is_identifier_char) || std::isdigit(static_cast<unsigned char>(head.front())))
-    return {};
-  // Nothing but a comment after `.name` on the line.
-  std::size_t after = source.find_first_not_of(" \t", at + source.substr(at).find_first_not_of(
-                                                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"));
-  if (after != std::string_view::npos && source[after] != '\n' && source[after] != '#') return {};
-  return head;
+  const std::size_t end = std::min(source.find('\n', at), source.size());
+  const auto bound = bound_method_statement(source.substr(line, end - line));
+  if (!bound || bound->owner != owner || bound->method.data() != source.data() + at) return {};
+  return bound->alias;
 }
 
 // Whether every mention of `alias` in the text but its binding at `binding` (and the method's own

@@ -2,7 +2,10 @@
 // parse: the region planner and the comment scan.
 #pragma once
 
+#include "core/identifier.h"
+
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +46,49 @@ inline std::string blank_comments(std::string_view text) {
       ++i;
     }
   }
+  return out;
+}
+
+// `alias = Owner(...).method` on one line (a module statement binding a method of a new instance):
+// its three names, as views into `line`, which starts at the alias; nullopt for anything else.
+struct BoundMethodStatement {
+  std::string_view alias, owner, method;
+};
+inline std::optional<BoundMethodStatement> bound_method_statement(std::string_view line) {
+  std::size_t at = 0;
+  const auto identifier = [&] {
+    const std::size_t begin = at;
+    while (at < line.size() && is_identifier_char(line[at])) ++at;
+    const std::string_view name = line.substr(begin, at - begin);
+    return is_identifier(name) ? name : std::string_view{};
+  };
+  const auto blanks = [&] {
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
+  };
+  BoundMethodStatement out;
+  out.alias = identifier();
+  blanks();
+  if (out.alias.empty() || at >= line.size() || line[at] != '=' || (at + 1 < line.size() && line[at + 1] == '='))
+    return std::nullopt;
+  ++at;
+  blanks();
+  out.owner = identifier();
+  if (out.owner.empty() || at >= line.size() || line[at] != '(') return std::nullopt;
+  for (int depth = 0; at < line.size(); ++at) {
+    if (line[at] == '\n') return std::nullopt;
+    if (line[at] == '(') ++depth;
+    if (line[at] == ')' && --depth == 0) break;
+  }
+  if (at >= line.size()) return std::nullopt;
+  ++at;
+  blanks();
+  if (at >= line.size() || line[at] != '.') return std::nullopt;
+  ++at;
+  blanks();
+  out.method = identifier();
+  blanks();
+  if (out.method.empty() || (at < line.size() && line[at] != '\n' && line[at] != '\r' && line[at] != '#'))
+    return std::nullopt;
   return out;
 }
 

@@ -1349,46 +1349,6 @@ class RegionPlanner {
     }
   }
 
-  // `alias = Owner(...).method` on one line (a module statement): its three names.
-  struct BoundMethodStatement {
-    std::string_view alias, owner, method;
-  };
-  static std::optional<BoundMethodStatement> bound_method_statement(std::string_view text) {
-    const auto identifier = [&](std::size_t& at) {
-      const std::size_t begin = at;
-      while (at < text.size() && is_identifier_char(text[at])) ++at;
-      return text.substr(begin, at - begin);
-    };
-    const auto blanks = [&](std::size_t& at) {
-      while (at < text.size() && (text[at] == ' ' || text[at] == '\t')) ++at;
-    };
-    std::size_t at = 0;
-    BoundMethodStatement out;
-    out.alias = identifier(at);
-    blanks(at);
-    if (out.alias.empty() || at >= text.size() || text[at] != '=' || (at + 1 < text.size() && text[at + 1] == '='))
-      return std::nullopt;
-    ++at;
-    blanks(at);
-    out.owner = identifier(at);
-    if (out.owner.empty() || at >= text.size() || text[at] != '(') return std::nullopt;
-    for (int depth = 0; at < text.size(); ++at) {
-      if (text[at] == '\n') return std::nullopt;
-      if (text[at] == '(') ++depth;
-      if (text[at] == ')' && --depth == 0) break;
-    }
-    if (at >= text.size()) return std::nullopt;
-    ++at;
-    blanks(at);
-    if (at >= text.size() || text[at] != '.') return std::nullopt;
-    ++at;
-    blanks(at);
-    out.method = identifier(at);
-    blanks(at);
-    if (out.method.empty() || (at < text.size() && text[at] != '\n' && text[at] != '#')) return std::nullopt;
-    return out;
-  }
-
   // Whether a function's text holds `for ... in <name>` (or `in enumerate(<name>)`, `tqdm(<name>)`)
   // with <name> one of its parameters, read from the header `def f(a, b=1, *, c):`.
   static bool loops_over_parameter(std::string_view text) {
