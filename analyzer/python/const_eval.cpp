@@ -297,7 +297,9 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     const auto name = node_text(node, source);
     if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
     const auto [defining_scope, binding] = scopes_.lookup(scope, name);
-    if (bindings_ != nullptr && defining_scope == bindings_->scope)
+    // The bindings are of their scope's names, and of a comprehension's loop variable, which no
+    // scope binds (the stack reader binds it only where no enclosing scope has the name).
+    if (bindings_ != nullptr && (defining_scope == bindings_->scope || binding == nullptr))
       if (const ConstantValue* bound = bindings_->find(name)) {
         ConstantValue value = *bound;
         value.spelling = std::string(name);
@@ -755,6 +757,33 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   return class_attribute(class_scope, key, depth);
 }
 
+std::optional<ConstantValue> ConstantFolder::init_attribute(const Scope& class_scope, TSNode construction,
+                                                            std::string_view key, int depth) const {
+  // `self.win_size = win_size`, the one write of `.win_size` in the text, in __init__, with a
+  // parameter: what this construction passes for it, or its default. Another value there is
+  // folded in __init__ (through its constructions, when it reads a parameter).
+  const Grammar& g = Grammar::get();
+  const auto attribute = class_scope.self_attributes.find(key);
+  if (attribute == class_scope.self_attributes.end() || attribute->second.count != 1 ||
+      attribute->second.method == nullptr || attribute->second.method->name != "__init__" ||
+      attributes_written_dynamically() || attribute_writes(locator_.source, key) != 1)
+    return std::nullopt;
+  const Scope& init = *attribute->second.method;
+  const TSNode value = attribute->second.value;
+  if (is(value, g.identifier)) {
+    const auto [defining, binding] = scopes_.lookup(&init, node_text(value, locator_.source));
+    if (defining == &init && binding != nullptr && binding->only_parameter()) {
+      const Parameter& parameter = init.parameters[static_cast<std::size_t>(binding->parameter)];
+      if (parameter.kind != Parameter::Kind::Normal) return std::nullopt;
+      bool use_default = false;
+      const auto argument = argument_for(construction, parameter, locator_.source, use_default);
+      if (!argument) return std::nullopt;
+      return fold_at_depth(*argument, use_default ? class_scope.parent : scope_around(construction), depth + 1, {});
+    }
+  }
+  return fold_at_depth(value, &init, depth + 1, {});
+}
+
 TSNode ConstantFolder::bound_method_definition(TSNode value) const {
   const Grammar& g = Grammar::get();
   const std::string_view source = locator_.source;
@@ -961,6 +990,8 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
   // An instance of a class: what its class body sets, else (an attribute dict) what the module sets.
   if (callee_binding != nullptr && callee_binding->only_definition() && is(callee_binding->definition, g.class_definition)) {
     const Scope* class_scope = scopes_.scope_of(callee_binding->definition);
+    if (class_scope != nullptr && class_scope->self_attributes.count(key) != 0 && !item)
+      return init_attribute(*class_scope, value, key, depth);
     if (class_scope == nullptr || class_scope->self_attributes.count(key) != 0) return std::nullopt;
     if (class_scope->bindings.count(key) != 0) return instance_member(*callee_binding, arguments, key, depth);
   }

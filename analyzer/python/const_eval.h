@@ -156,6 +156,8 @@ class ConstantFolder {
   TSNode returned_parse_args(TSNode function, int depth = 0) const;
   std::optional<ConstantValue> argparse_default(TSNode parse_call, const Scope* defining, std::string_view key,
                                                 int depth) const;
+  std::optional<ConstantValue> init_attribute(const Scope& class_scope, TSNode construction, std::string_view key,
+                                              int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
                                                int depth) const;
   // The value a dict display or dict(...) gives `key` (`found`), with where it is defined.

@@ -572,5 +572,37 @@ TEST(ValueFlow, AMethodBoundToAModuleNameIsACallableOfTheModule) {
   EXPECT_FALSE(method.loaders[0].batch.value);
 }
 
+TEST(ValueFlow, AComprehensionBuiltStackAndAnInstanceAttributeSetFromAnInitParameter) {
+  // A TCN: dilated convolutions in a ModuleList built by a comprehension, the window length an
+  // attribute `__init__` sets from its parameter, read off the instance.
+  const std::string model =
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "class TCN(nn.Module):\n"
+      "    def __init__(self, levels=4, win_size=16):\n"
+      "        super().__init__()\n"
+      "        self.win_size = win_size\n"
+      "        self.convs = nn.ModuleList([nn.Conv1d(8, 8, 3, dilation=2 ** i) for i in range(levels)])\n\n"
+      "    def forward(self, x):\n"
+      "        for conv in self.convs:\n"
+      "            x = conv(x)\n"
+      "        return x\n\n\n"
+      "enc = TCN(WINDOW)\n"
+      "enc(torch.randn(2, 8, enc.win_size))\n";
+  std::string short_window = model;
+  short_window.replace(short_window.find("WINDOW"), 6, "win_size=16");
+  const FileFacts rejected = facts_both_ways(short_window);
+  ASSERT_EQ(rejected.shape_chains.size(), 1u);
+  // 16 -> 14 -> 10 -> 2, then a kernel of 17 (dilation 8).
+  EXPECT_EQ(rejected.shape_chains.front().padded_input, (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(rejected.shape_chains.front().kernel_extent, (std::vector<std::int64_t>{17}));
+  std::string long_window = model;
+  long_window.replace(long_window.find("WINDOW"), 6, "win_size=64");
+  EXPECT_TRUE(facts_both_ways(long_window).shape_chains.empty());
+  // The loop variable also names a module constant: which one a fold would read is not sure.
+  EXPECT_TRUE(facts_both_ways("i = 0\n" + short_window).shape_chains.empty());
+  // The attribute written elsewhere too: unknown.
+  EXPECT_TRUE(facts_both_ways(short_window + "enc.win_size = 64\n").shape_chains.empty());
+}
+
 }  // namespace
 }  // namespace cudnnlint

@@ -541,6 +541,7 @@ class StackReader {
       return a;
     }
     if (is(node, g_.list) || is(node, g_.tuple) || is(node, g_.expression_list)) return sequence(named_children(node), depth);
+    if (is(node, g_.list_comprehension)) return comprehension(node, depth);
     if (is(node, g_.comparison_operator)) return comparison(node, depth);
     if (is(node, g_.boolean_operator)) {
       const auto left = truth_of(eval(field(node, g_.f_left), depth + 1));
@@ -683,6 +684,32 @@ class StackReader {
     auto held = bindings();
     if (!held->values.empty()) layer.layer.bindings = std::move(held);
     return layer;
+  }
+
+  // `[nn.Conv1d(c, c, 3, dilation=2 ** i) for i in range(levels)]`: one for clause over a sequence
+  // the run knows, with a plain loop variable that no enclosing scope binds (the folder reads it
+  // from the layer's bindings), and no condition.
+  Abs comprehension(TSNode node, int depth) {
+    const TSNode body = field(node, g_.f_body);
+    std::vector<TSNode> clauses;
+    for (const TSNode child : named_children(node))
+      if (!ts_node_eq(child, body) && !is(child, g_.comment)) clauses.push_back(child);
+    if (ts_node_is_null(body) || clauses.size() != 1 || !is(clauses[0], g_.for_in_clause)) return {};
+    const TSNode target = strip(field(clauses[0], g_.f_left));
+    if (!is(target, g_.identifier)) return {};
+    const std::string_view name = r_.text(target);
+    if (frame().find(name) != nullptr || r_.lookup(name).second != nullptr) return {};
+    const Abs iterable = eval(field(clauses[0], g_.f_right), depth + 1);
+    if (iterable.kind != Abs::Kind::Sequence) return {};
+    Abs out;
+    out.kind = Abs::Kind::Sequence;
+    for (const Abs& item : iterable.items) {
+      frame().set(name, item);
+      Abs value = eval(body, depth + 1);
+      frame().forget(name);
+      if (!value.known() || !out.push(std::move(value))) return {};
+    }
+    return out;
   }
 
   Abs sequence(const std::vector<TSNode>& items, int depth) {
