@@ -573,7 +573,9 @@ class ForwardReader {
       ways.push_back(std::move(known_));
     }
     known_.clear();
-    for (const auto& [name, flow] : ways.front()) {
+    for (const auto& entry : ways.front()) {
+      const std::string_view name = entry.first;  // named, not a structured binding: clang 14 captures none
+      const Flow& flow = entry.second;
       Flow merged = flow;
       const bool same = std::all_of(ways.begin() + 1, ways.end(), [&](const auto& way) {
         const auto it = way.find(name);
