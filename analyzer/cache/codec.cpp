@@ -38,8 +38,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ValueRef, kind, target, parameter, index, of_
                                    steps)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Value, constant, ref, where, spelling)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LiteralArg, spelling, number, boolean, text)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NormalizationFact, api, spelled_as, eps_param, call, eps_location, eps_source, eps,
-                                   eps_ref, eps_via, origin, literal_args, uses)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IntegerValue, value, spelling, where, provenance)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DescriptorFact, kind, api, call, descriptor, names, values, data_type, format)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConvGeometryFact, api, spelled_as, call, spatial_dims, in_channels, out_channels,
@@ -51,6 +49,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TensorInputFact, consumer, use, variable, dty
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LowPrecisionConstantFact, use, where, value, value_is_default, dtype, expression,
                                    expression_location, reduced_by, reduced_at, operand_steps, api, framework)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SettleableValue, source, value, ref, via, location)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NormalizationFact, api, spelled_as, eps_param, call, eps, origin, literal_args, uses)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LoaderFact, api, spelled_as, framework, batch_param, call, origin, batch_none, batch,
                                    division, division_location, divisor, guard, drop_param, drop_last, drop_location,
                                    dataset_size, dataset_text, single_sample_norm, single_sample_norm_text, feeds,

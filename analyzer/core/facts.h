@@ -71,12 +71,24 @@ struct Value {
   std::string spelling;
 };
 
-// How the epsilon of a normalization was determined.
-enum class EpsSource {
+// How a fact's value (a normalization's epsilon, a loader's batch size) was determined.
+enum class ValueSource {
   Explicit,      // written at the call (literal or foldable constant)
   Default,       // not written; the API's documented default applies
   NotConstant,   // written, but not foldable (a parameter, a config read, ...)
   Unresolvable,  // hidden behind *args / **kwargs
+};
+
+// A value of a fact that one file may not settle alone (an imported constant, `cfg.MODEL.BN_EPS`,
+// `args.batch_size`), with how the project step settled it.
+struct SettleableValue {
+  ValueSource source = ValueSource::Default;
+  std::optional<ConstantValue> value;     // present for Explicit and Default
+  std::optional<ValueRef> ref;            // NotConstant, but a reference the project step may follow
+  // How the value was reached when the project step settled it: "constant", "default",
+  // "argparse default", "config"; "" when the front-end folded it alone.
+  std::string via;
+  std::optional<Location> location;       // where the value is written, when it is
 };
 
 // A literal argument other than eps that rules may consult (e.g. Keras `fused=False`).
@@ -93,13 +105,7 @@ struct NormalizationFact {
   std::string spelled_as;   // how the code named it, e.g. "nn.BatchNorm2d" or "BN"
   std::string eps_param;    // the parameter's name in this API ("eps", "epsilon", ...)
   Location call;            // the call, partial, super().__init__, assignment or config node
-  std::optional<Location> eps_location;  // where eps is written, when it is
-  EpsSource eps_source = EpsSource::Default;
-  std::optional<ConstantValue> eps;       // present for Explicit and Default
-  std::optional<ValueRef> eps_ref;        // NotConstant, but a reference the project step may follow
-  // How the value was reached when the project step settled it: "constant", "default",
-  // "argparse default", "config"; "" when the front-end folded it alone.
-  std::string eps_via;
+  SettleableValue eps;      // the epsilon: its value, where it is written and how it was settled
   std::string origin;       // "call", "partial", "super().__init__", "attribute assignment", "config", ...
   std::map<std::string, LiteralArg> literal_args;  // other arguments, by parameter name
   std::vector<ProvenanceStep> uses;       // later calls through a partial or wrapper, for context
@@ -202,16 +208,6 @@ struct LowPrecisionConstantFact {
   std::vector<ProvenanceStep> operand_steps;  // names the reduced operand crossed (`x = x.half()`)
   std::string api;                 // the optimizer ("torch.optim.Adam") or the conversion ("__float2half")
   std::string framework;           // "torch", "tensorflow", "keras", "cuda"
-};
-
-// A value of a fact that one file may not settle alone, with how the project step settled it:
-// the same states as a normalization's epsilon (EpsSource), for families with several such values.
-struct SettleableValue {
-  EpsSource source = EpsSource::Default;
-  std::optional<ConstantValue> value;     // present for Explicit and Default
-  std::optional<ValueRef> ref;            // NotConstant, but a reference the project step may follow
-  std::string via;                        // as NormalizationFact::eps_via
-  std::optional<Location> location;       // where the value is written, when it is
 };
 
 // A data loader or batching call and what the code fixes about it: the batch size (maybe as an

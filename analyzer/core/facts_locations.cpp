@@ -41,9 +41,7 @@ struct LocationVisitor {
   }
   void operator()(NormalizationFact& f) const {
     (*this)(f.call);
-    (*this)(f.eps_location);
     (*this)(f.eps);
-    (*this)(f.eps_ref);
     (*this)(f.uses);
   }
   void operator()(LoaderFact& f) const {

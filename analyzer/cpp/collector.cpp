@@ -419,13 +419,13 @@ void FactsCollector::on_normalization(const CallExpr& call, const std::string& n
   if (isa<CXXMemberCallExpr>(call) && call.getNumArgs() == 0) return;
   const int index = api.eps().index.value_or(-1);
   if (index < 0 || static_cast<unsigned>(index) >= call.getNumArgs()) {
-    fact.eps_source = EpsSource::Unresolvable;
+    fact.eps.source = ValueSource::Unresolvable;
   } else {
     const Expr& arg = *call.getArg(static_cast<unsigned>(index));
-    fact.eps_source = EpsSource::Explicit;
-    fact.eps_location = ctx.locate(arg.getSourceRange());
-    fact.eps = ctx.fold_number(arg);
-    if (!fact.eps) fact.eps_source = EpsSource::NotConstant;
+    fact.eps.source = ValueSource::Explicit;
+    fact.eps.location = ctx.locate(arg.getSourceRange());
+    fact.eps.value = ctx.fold_number(arg);
+    if (!fact.eps.value) fact.eps.source = ValueSource::NotConstant;
   }
   out_.normalizations.push_back(std::move(fact));
 }
@@ -747,10 +747,10 @@ void FactsCollector::on_loader(const Expr& site, const Expr* batch, const std::s
   // clamp to what is left (RandomSampler::next takes min(batch_size, remaining)): not a refusal.
   if (value && value->value < 0) value.reset();
   if (value) {
-    fact.batch.source = EpsSource::Explicit;
+    fact.batch.source = ValueSource::Explicit;
     fact.batch.value = ConstantValue{static_cast<double>(value->value), value->spelling, value->provenance};
   } else {
-    fact.batch.source = EpsSource::NotConstant;
+    fact.batch.source = ValueSource::NotConstant;
   }
   out_.loaders.push_back(std::move(fact));
 }

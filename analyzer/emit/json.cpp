@@ -112,18 +112,18 @@ void write_facts(std::ostream& out, const Report& report) {
                              {"spelled_as", n.spelled_as},
                              {"origin", n.origin},
                              {"call", location_json(n.call)},
-                             {"eps_source", sources[static_cast<int>(n.eps_source)]}};
-      if (n.eps) {
-        item["eps"] = n.eps->value;
+                             {"eps_source", sources[static_cast<int>(n.eps.source)]}};
+      if (n.eps.value) {
+        item["eps"] = n.eps.value->value;
         nlohmann::json provenance = nlohmann::json::array();
-        for (const auto& step : n.eps->provenance) provenance.push_back(location_json(step.where));
+        for (const auto& step : n.eps.value->provenance) provenance.push_back(location_json(step.where));
         item["provenance"] = std::move(provenance);
       }
-      if (n.eps_location) item["eps_location"] = location_json(*n.eps_location);
-      if (!n.eps_via.empty()) item["eps_via"] = n.eps_via;
-      if (n.eps_ref) {
+      if (n.eps.location) item["eps_location"] = location_json(*n.eps.location);
+      if (!n.eps.via.empty()) item["eps_via"] = n.eps.via;
+      if (n.eps.ref) {
         const char* kinds[] = {"module_attribute", "parameter", "config_key"};
-        item["eps_ref"] = {{"kind", kinds[static_cast<int>(n.eps_ref->kind)]}, {"target", n.eps_ref->target}};
+        item["eps_ref"] = {{"kind", kinds[static_cast<int>(n.eps.ref->kind)]}, {"target", n.eps.ref->target}};
       }
       for (const auto& [name, arg] : n.literal_args) item["args"][name] = arg.spelling;
       item["uses"] = n.uses.size();

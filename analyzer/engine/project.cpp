@@ -510,8 +510,8 @@ class ProjectStep {
     for (auto& fact : S::facts(more)) {
       const bool known = std::any_of(known_facts.begin(), known_facts.end(), [&](const Fact& f) {
         return offset(f.call) == offset(fact.call) && f.origin == fact.origin && f.api == fact.api &&
-               S::location(f, 0).has_value() == S::location(fact, 0).has_value() &&
-               (!S::location(f, 0) || offset(*S::location(f, 0)) == offset(*S::location(fact, 0)));
+               S::slot(f, 0).location.has_value() == S::slot(fact, 0).location.has_value() &&
+               (!S::slot(f, 0).location || offset(*S::slot(f, 0).location) == offset(*S::slot(fact, 0).location));
       });
       if (!known) known_facts.push_back(std::move(fact));
     }
@@ -735,8 +735,8 @@ class ProjectStep {
       if (!results_[i].facts) continue;
       auto& facts = S::facts(*results_[i].facts);
       for (std::size_t k = 0; k < facts.size(); ++k)
-        if (S::source(facts[k], slot) == EpsSource::NotConstant && S::ref(facts[k], slot) &&
-            S::ref(facts[k], slot)->kind == kind)
+        if (S::slot(facts[k], slot).source == ValueSource::NotConstant && S::slot(facts[k], slot).ref &&
+            S::slot(facts[k], slot).ref->kind == kind)
           out.push_back({i, k});
     }
     return out;
@@ -745,11 +745,11 @@ class ProjectStep {
   template <class Fact>
   static void settle(Fact& fact, int slot, double value, std::string spelling, std::vector<ProvenanceStep> provenance) {
     using S = Settleable<Fact>;
-    const ValueRef ref = *S::ref(fact, slot);
-    auto& settled = S::value(fact, slot) = ConstantValue{value, std::move(spelling), std::move(provenance)};
+    const ValueRef ref = *S::slot(fact, slot).ref;
+    auto& settled = S::slot(fact, slot).value = ConstantValue{value, std::move(spelling), std::move(provenance)};
     for (const auto& step : ref.steps) settled->provenance.push_back(step);
-    S::source(fact, slot) = EpsSource::Explicit;
-    S::ref(fact, slot).reset();
+    S::slot(fact, slot).source = ValueSource::Explicit;
+    S::slot(fact, slot).ref.reset();
   }
 
   // Every family's settleable facts, one family and one value slot after another.
@@ -954,7 +954,7 @@ class ProjectStep {
     using S = Settleable<Fact>;
     for (int slot = 0; slot < S::slots; ++slot)
       for (const Pending& p : pending<Fact>(ValueRef::Kind::ConfigKey, slot)) {
-        const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact], slot);
+        const ValueRef& ref = *S::slot(S::facts(*results_[p.file].facts)[p.fact], slot).ref;
         // `args.batch_size` is an argparse dest (settled from add_argument), not a yacs key: reading
         // every file that names `batch_size` for a `_C.X.batch_size = ...` would find nothing.
         if (ref.target.find('.') == std::string::npos && args_like(ref.root)) continue;
@@ -1013,8 +1013,8 @@ class ProjectStep {
     // Module constants: `from .constants import BN_EPS`.
     for (const Pending& p : pending<Fact>(ValueRef::Kind::ModuleAttribute, slot)) {
       Fact& fact = S::facts(*results_[p.file].facts)[p.fact];
-      if (auto settled = module_value(S::ref(fact, slot)->target, 0))
-        settle(fact, slot, settled->value, S::ref(fact, slot)->spelling, std::move(settled->provenance));
+      if (auto settled = module_value(S::slot(fact, slot).ref->target, 0))
+        settle(fact, slot, settled->value, S::slot(fact, slot).ref->spelling, std::move(settled->provenance));
     }
     const std::vector<Pending> config_reads = pending<Fact>(ValueRef::Kind::ConfigKey, slot);
     if (config_reads.empty()) return;
@@ -1023,7 +1023,7 @@ class ProjectStep {
     // for every family and value slot: see config_leaves_).
     std::set<std::string> argparse_dests;
     for (const Pending& p : config_reads) {
-      const ValueRef& ref = *S::ref(S::facts(*results_[p.file].facts)[p.fact], slot);
+      const ValueRef& ref = *S::slot(S::facts(*results_[p.file].facts)[p.fact], slot).ref;
       if (ref.target.find('.') == std::string::npos && args_like(ref.root)) argparse_dests.insert(ref.target);
     }
     static const std::vector<PythonFileResult> none;
@@ -1034,8 +1034,8 @@ class ProjectStep {
     std::map<std::size_t, std::vector<std::pair<std::size_t, std::vector<Fact>>>> replacements;
     for (const Pending& p : config_reads) {
       const Fact& original = S::facts(*results_[p.file].facts)[p.fact];
-      const ValueRef& ref = *S::ref(original, slot);
-      const Location use = S::location(original, slot).value_or(original.call);
+      const ValueRef& ref = *S::slot(original, slot).ref;
+      const Location use = S::slot(original, slot).location.value_or(original.call);
       std::vector<Fact> settled;
       // argparse: `args.bn_eps` with add_argument("--bn-eps", default=...).
       if (argparse_dests.count(ref.target)) {
@@ -1088,8 +1088,8 @@ class ProjectStep {
             const std::string flag = arg.flag.empty() ? arg.dest : arg.flag;
             const auto value = default_of(arg);
             settle(fact, slot, value->value, ref.spelling, value->provenance);
-            S::location(fact, slot) = at;
-            S::via(fact, slot) = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
+            S::slot(fact, slot).location = at;
+            S::slot(fact, slot).via = "the default of " + flag + " in add_argument at " + where_text(arg.call) +
                            "; passing " + flag + " on the command line overrides it";
             fact.uses.push_back({use, "read here as " + ref.spelling});
             settled.push_back(std::move(fact));
@@ -1106,8 +1106,8 @@ class ProjectStep {
       for (const ConfigHit& hit : hits) {
         Fact fact = original;
         settle(fact, slot, hit.value, ref.spelling, hit.steps);
-        S::location(fact, slot) = hit.scalar->where;
-        S::via(fact, slot) = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
+        S::slot(fact, slot).location = hit.scalar->where;
+        S::slot(fact, slot).via = hit.scalar->dotted() + ": " + hit.scalar->text + " in " + hit.file;
         fact.origin = "config";
         fact.uses.push_back({use, "read here as " + ref.spelling});
         settled.push_back(std::move(fact));
@@ -1117,8 +1117,8 @@ class ProjectStep {
           Fact fact = original;
           const auto value = value_of(d->value);
           settle(fact, slot, value->value, ref.spelling, value->provenance);
-          S::location(fact, slot) = d->value.where;
-          S::via(fact, slot) = "the default of " + d->path + " set at " + where_text(d->where) +
+          S::slot(fact, slot).location = d->value.where;
+          S::slot(fact, slot).via = "the default of " + d->path + " set at " + where_text(d->where) +
                          "; no config file in the analysed tree sets it";
           fact.uses.push_back({use, "read here as " + ref.spelling});
           settled.push_back(std::move(fact));
@@ -1154,12 +1154,12 @@ class ProjectStep {
       auto& norms = S::facts(*results_[i].facts);
       for (std::size_t k = 0; k < norms.size();) {
         Fact& fact = norms[k];
-        if (S::via(fact, 0).rfind("the default of ", 0) != 0 || S::via(fact, 0).find(", used by ") == std::string::npos ||
-            !S::location(fact, 0)) {
+        if (S::slot(fact, 0).via.rfind("the default of ", 0) != 0 || S::slot(fact, 0).via.find(", used by ") == std::string::npos ||
+            !S::slot(fact, 0).location) {
           ++k;
           continue;
         }
-        const Key key{S::location(fact, 0)->path, S::location(fact, 0)->range.begin.byte_offset, fact.api};
+        const Key key{S::slot(fact, 0).location->path, S::slot(fact, 0).location->range.begin.byte_offset, fact.api};
         const auto it = first.find(key);
         if (it == first.end()) {
           first.emplace(key, std::pair{i, k});
@@ -1177,7 +1177,7 @@ class ProjectStep {
     }
     for (const auto& [key, count] : others) {
       Fact& kept = S::facts(*results_[first[key].first].facts)[first[key].second];
-      S::via(kept, 0) += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
+      S::slot(kept, 0).via += " and " + std::to_string(count) + (count == 1 ? " other call" : " other calls");
     }
   }
 
@@ -1212,20 +1212,20 @@ class ProjectStep {
           if (eps == nullptr && api->eps().index && static_cast<std::size_t>(*api->eps().index) < node.positional.size())
             eps = &doc->scalars()[node.positional[static_cast<std::size_t>(*api->eps().index)]];
           if (eps == nullptr) {
-            fact.eps_source = EpsSource::Default;
-            if (api->eps().default_number) fact.eps = ConstantValue{*api->eps().default_number, "default", {}};
+            fact.eps.source = ValueSource::Default;
+            if (api->eps().default_number) fact.eps.value = ConstantValue{*api->eps().default_number, "default", {}};
           } else {
             std::vector<ProvenanceStep> steps;
             const config::ConfigScalar* value = doc->resolve(*eps, steps, mount_prefixes(*doc));
             std::reverse(steps.begin(), steps.end());
-            fact.eps_location = eps->where;
+            fact.eps.location = eps->where;
             // Hydra reads YAML through OmegaConf: `1e-6` is a number there.
             const auto number = value ? (value->yaml_number ? value->yaml_number : value->python_number) : std::nullopt;
             if (number) {
-              fact.eps_source = EpsSource::Explicit;
-              fact.eps = ConstantValue{*number, eps->text, std::move(steps)};
+              fact.eps.source = ValueSource::Explicit;
+              fact.eps.value = ConstantValue{*number, eps->text, std::move(steps)};
             } else {
-              fact.eps_source = EpsSource::NotConstant;
+              fact.eps.source = ValueSource::NotConstant;
             }
           }
           if (api->from_project)

@@ -24,12 +24,12 @@ bool is_plain_literal(const std::string& spelling) {
 
 // "eps=1e-6", "eps=EPS (= 1e-06)", "m.eps = 1e-6", "eps=args.bn_eps (= 1e-06, the default of --bn-eps ...)".
 std::string describe_eps(const NormalizationFact& fact) {
-  const ConstantValue& eps = *fact.eps;
+  const ConstantValue& eps = *fact.eps.value;
   const bool attribute = fact.origin == "attribute assignment";
   std::string text = fact.eps_param + (attribute ? " = " : "=") + eps.spelling;
   std::string notes;
   if (!is_plain_literal(eps.spelling)) notes = "= " + number(eps.value);
-  if (!fact.eps_via.empty()) notes += (notes.empty() ? "" : ", ") + fact.eps_via;
+  if (!fact.eps.via.empty()) notes += (notes.empty() ? "" : ", ") + fact.eps.via;
   if (!notes.empty()) text += " (" + notes + ")";
   return text;
 }
@@ -83,11 +83,11 @@ std::string keras_target_note(const Target& target) {
 namespace {
 
 std::optional<EpsContext> derive_eps_context(const NormalizationFact& fact, const RuleInput& input) {
-  if (fact.eps_source != EpsSource::Explicit || !fact.eps) return std::nullopt;
+  if (fact.eps.source != ValueSource::Explicit || !fact.eps.value) return std::nullopt;
   const ApiEntry* api = input.table.find(fact.api);
   if (api == nullptr || api->family != kNormalizationFamily) return std::nullopt;
   EpsContext ctx{fact, *api};
-  ctx.eps = fact.eps->value;
+  ctx.eps = fact.eps.value->value;
   ctx.what = describe_eps(fact);
   ctx.layer = fact.spelled_as.empty() ? api->canonical : fact.spelled_as;
   ctx.cudnn_known = input.target.cudnn.has_value();
@@ -244,9 +244,9 @@ bool is_number_literal(std::string_view text) {
 // FLT_EPSILON below 1e-5). Only for an inline literal in Python: a named constant may serve other calls.
 std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
   const NormalizationFact& fact = ctx.fact;
-  if (!fact.eps_location || !fact.eps || !fact.eps->provenance.empty() || !fact.eps_location->path.ends_with(".py"))
+  if (!fact.eps.location || !fact.eps.value || !fact.eps.value->provenance.empty() || !fact.eps.location->path.ends_with(".py"))
     return std::nullopt;
-  if (!is_number_literal(fact.eps->spelling)) return std::nullopt;
+  if (!is_number_literal(fact.eps.value->spelling)) return std::nullopt;
   const bool tensorflow = ctx.api.framework == "tensorflow" || ctx.api.framework == "keras" ||
                           ctx.path == CudnnPath::ClampTf;
   const bool float32_floor = ctx.api.eps_storage == EpsStorage::Float32 && ctx.path != CudnnPath::ClampCudnnMin &&
@@ -257,7 +257,7 @@ std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
   const std::string text = tf_floor ? "1.001e-5" : "1e-5";
   Fix fix;
   fix.description = "set " + fact.eps_param + "=" + text + (tf_floor && tensorflow ? " (TensorFlow's fused floor)" : "");
-  fix.edits.push_back({fact.eps_location->range, text, fact.eps->spelling, false});
+  fix.edits.push_back({fact.eps.location->range, text, fact.eps.value->spelling, false});
   return fix;
 }
 
@@ -266,12 +266,12 @@ std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
 void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
                      std::vector<Finding>& out) {
   const NormalizationFact& fact = ctx.fact;
-  Finding finding = make_finding(rule, fact.eps_location.value_or(fact.call));
+  Finding finding = make_finding(rule, fact.eps.location.value_or(fact.call));
   finding.fix = safe_eps_fix(ctx);
   finding.level = level;  // the batch-norm rules' level depends on the target
   finding.message = std::move(message);
   finding.target_note = std::move(target_note);
-  for (const auto& step : fact.eps->provenance) finding.related.push_back({step.where, step.what});
+  for (const auto& step : fact.eps.value->provenance) finding.related.push_back({step.where, step.what});
   for (const auto& use : fact.uses) finding.related.push_back({use.where, use.what});
   finding.replay = batchnorm_replay(ctx.eps, dtype_from_spelling(dtype_of(fact)));
   // The execution tier runs cuDNN's legacy batch norm with this epsilon; a finding whose framework

@@ -14,7 +14,7 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
     if (fact.division.empty() || !fact.guard.empty()) continue;
     const auto a = loader::whole(fact.batch), b = loader::whole(fact.divisor);
     if (!a || !b || *a < 0 || *b <= 0 || *a / *b != 0) continue;
-    if (fact.batch.source != EpsSource::Explicit || fact.divisor.source != EpsSource::Explicit) continue;
+    if (fact.batch.source != ValueSource::Explicit || fact.divisor.source != ValueSource::Explicit) continue;
     const ApiEntry* api = loader::api_of(fact, input.table);
     if (api == nullptr) continue;
     const std::string framework = loader::framework_name(fact, input.table);

@@ -14,7 +14,7 @@ void check_LoaderBatchSizeNonpositive(const RuleInput& input, std::vector<Findin
   for (const LoaderFact& fact : input.facts.loaders) {
     if (fact.batch_none || !fact.division.empty() || !fact.guard.empty()) continue;
     const auto n = loader::whole(fact.batch);
-    if (!n || *n > 0 || fact.batch.source != EpsSource::Explicit) continue;
+    if (!n || *n > 0 || fact.batch.source != ValueSource::Explicit) continue;
     const ApiEntry* api = loader::api_of(fact, input.table);
     if (api == nullptr || (*n == 0 && !api->loader.refuses_zero)) continue;
     Finding finding = make_finding(RuleId::LoaderBatchSizeNonpositive, fact.batch.location.value_or(fact.call));

@@ -13,7 +13,7 @@ void check_LoaderDropLastNoBatches(const RuleInput& input, std::vector<Finding>&
   for (const LoaderFact& fact : input.facts.loaders) {
     if (!fact.drop_last || !*fact.drop_last || !fact.dataset_size || fact.batch_none) continue;
     auto batch = loader::whole(fact.batch);
-    if (!batch || fact.batch.source == EpsSource::NotConstant || fact.batch.source == EpsSource::Unresolvable) continue;
+    if (!batch || fact.batch.source == ValueSource::NotConstant || fact.batch.source == ValueSource::Unresolvable) continue;
     if (!fact.division.empty()) {
       const auto divisor = loader::whole(fact.divisor);
       if (!divisor || *divisor <= 0 || !fact.guard.empty()) continue;

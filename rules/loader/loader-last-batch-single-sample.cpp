@@ -43,12 +43,12 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
   for (const LoaderFact& fact : input.facts.loaders) {
     if (fact.framework != "torch" || !fact.single_sample_norm || !fact.feeds || !fact.guard.empty()) continue;
     auto batch = loader::whole(fact.batch);
-    if (!batch || *batch <= 0 || fact.batch.source == EpsSource::NotConstant) continue;
+    if (!batch || *batch <= 0 || fact.batch.source == ValueSource::NotConstant) continue;
     // `GLOBAL_BATCH // WORLD_SIZE` (also `int(a / b)`, `math.floor(a / b)`): the floor of the
     // quotient of two known positive integers.
     if (!fact.division.empty()) {
       const auto divisor = loader::whole(fact.divisor);
-      if (!divisor || *divisor <= 0 || fact.divisor.source == EpsSource::NotConstant) continue;
+      if (!divisor || *divisor <= 0 || fact.divisor.source == ValueSource::NotConstant) continue;
       batch = *batch / *divisor;
       if (*batch <= 0) continue;  // loader-batch-size-divides-to-zero's
     }

@@ -270,9 +270,9 @@ TEST(CacheCodec, EntriesRoundTrip) {
   python.facts->path = "m.py";
   NormalizationFact bn;
   bn.api = "torch.nn.BatchNorm2d";
-  bn.eps = ConstantValue{1e-9, "1e-9", {ProvenanceStep{Location{"c.py", {{3, 5, 5, 40}, {3, 9, 9, 44}}}, "EPS"}}};
-  bn.eps_ref = ValueRef{};
-  bn.eps_ref->default_value.push_back(Value{});
+  bn.eps.value = ConstantValue{1e-9, "1e-9", {ProvenanceStep{Location{"c.py", {{3, 5, 5, 40}, {3, 9, 9, 44}}}, "EPS"}}};
+  bn.eps.ref = ValueRef{};
+  bn.eps.ref->default_value.push_back(Value{});
   bn.literal_args["fused"] = LiteralArg{"False", std::nullopt, false, std::nullopt};
   python.facts->normalizations.push_back(bn);
   python.identifiers = {1, 0, ~0ull};
@@ -283,7 +283,7 @@ TEST(CacheCodec, EntriesRoundTrip) {
   ASSERT_TRUE(back->facts);
   EXPECT_EQ(encode(*back), encode(python));
   EXPECT_EQ(back->identifiers, python.identifiers);
-  EXPECT_EQ(back->facts->normalizations[0].eps->provenance[0].where.range.end.byte_offset, 44u);
+  EXPECT_EQ(back->facts->normalizations[0].eps.value->provenance[0].where.range.end.byte_offset, 44u);
   EXPECT_EQ(back->facts->normalizations[0].literal_args.at("fused").boolean, false);
   EXPECT_EQ(back->diagnostics[0].position->column, 2u);
 

@@ -51,16 +51,16 @@ void f(cudnnHandle_t h, cudnnTensorDescriptor_t x, void* p, double runtime_eps) 
   const auto& norms = result.facts.normalizations;
   ASSERT_EQ(norms.size(), 5u);
   EXPECT_EQ(norms[0].api, "cudnnBatchNormalizationForwardTraining");
-  EXPECT_DOUBLE_EQ(norms[0].eps->value, 1e-7);
-  EXPECT_EQ(norms[0].eps_location->range.begin.line, 7u);
-  ASSERT_FALSE(norms[0].eps->provenance.empty());
-  EXPECT_EQ(norms[0].eps->provenance[0].where.range.begin.line, 2u);  // the #define
-  EXPECT_DOUBLE_EQ(norms[1].eps->value, 2e-7);
-  EXPECT_EQ(norms[1].eps->provenance.back().where.range.begin.line, 3u);
+  EXPECT_DOUBLE_EQ(norms[0].eps.value->value, 1e-7);
+  EXPECT_EQ(norms[0].eps.location->range.begin.line, 7u);
+  ASSERT_FALSE(norms[0].eps.value->provenance.empty());
+  EXPECT_EQ(norms[0].eps.value->provenance[0].where.range.begin.line, 2u);  // the #define
+  EXPECT_DOUBLE_EQ(norms[1].eps.value->value, 2e-7);
+  EXPECT_EQ(norms[1].eps.value->provenance.back().where.range.begin.line, 3u);
   EXPECT_EQ(norms[2].api, "cudnnBatchNormalizationForwardTrainingEx");
-  EXPECT_DOUBLE_EQ(norms[2].eps->value, 3e-7);
-  EXPECT_DOUBLE_EQ(norms[3].eps->value, 4e-8);
-  EXPECT_EQ(norms[4].eps_source, EpsSource::NotConstant);
+  EXPECT_DOUBLE_EQ(norms[2].eps.value->value, 3e-7);
+  EXPECT_DOUBLE_EQ(norms[3].eps.value->value, 4e-8);
+  EXPECT_EQ(norms[4].eps.source, ValueSource::NotConstant);
   EXPECT_EQ(result.facts.frameworks, std::vector<std::string>{"cudnn"});
 }
 

@@ -124,7 +124,7 @@ TEST(IncrementalTree, TheAnalysisUsesTheTreeOnlyForItsOwnText) {
     const PythonAnalysis analysis = analyze_python(file, ApiTable::builtin(), parser, options);
     if (analysis.facts.normalizations.size() != 1) return std::string("no fact");
     const NormalizationFact& fact = analysis.facts.normalizations[0];
-    return fact.eps_source == EpsSource::Explicit && fact.eps ? fact.eps->spelling : std::string("default");
+    return fact.eps.source == ValueSource::Explicit && fact.eps.value ? fact.eps.value->spelling : std::string("default");
   };
   EXPECT_EQ(eps_of(with_zero), "0.0");
   EXPECT_EQ(eps_of(with_default), "default");  // another text: its own parse, not the tree's facts

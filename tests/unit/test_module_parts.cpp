@@ -247,7 +247,7 @@ TEST(ModuleParts, AnEditReanalysesOnlyItsPart) {
   EXPECT_EQ(options.parsed->parts->last().reused, 4u);
   ASSERT_EQ(after->facts.normalizations.size(), 5u);
   EXPECT_EQ(std::count_if(after->facts.normalizations.begin(), after->facts.normalizations.end(),
-                          [](const NormalizationFact& f) { return f.eps && f.eps->spelling == "1e-9"; }),
+                          [](const NormalizationFact& f) { return f.eps.value && f.eps.value->spelling == "1e-9"; }),
             1);
   // A class that names another joins its part: editing the named one reanalyses both.
   const auto parts = split_into_parts(text + "\nclass Net(nn.Module):\n    def __init__(self):\n        self.b = Block0()\n");
@@ -288,7 +288,7 @@ TEST(ModuleParts, EditsInsideThePartHoldingMostOfTheModuleSkipTheCut) {
   const PythonAnalysis inside = edit(now.find("1e-5", now.find("bn3")), 4, "0.0");
   EXPECT_EQ(cache.cuts(), cuts);
   EXPECT_EQ(std::count_if(inside.facts.normalizations.begin(), inside.facts.normalizations.end(),
-                          [](const NormalizationFact& f) { return f.eps && f.eps->spelling == "0.0"; }),
+                          [](const NormalizationFact& f) { return f.eps.value && f.eps.value->spelling == "0.0"; }),
             1);
   // In the helper, outside the class: cut again.
   edit(now.find("1e-3"), 4, "1e-2");

@@ -23,8 +23,8 @@ NormalizationFact only_fact(const std::string& text) {
 
 double eps_of(const std::string& text) {
   const NormalizationFact fact = only_fact(text);
-  EXPECT_EQ(fact.eps_source, EpsSource::Explicit) << text;
-  return fact.eps ? fact.eps->value : -12345.0;
+  EXPECT_EQ(fact.eps.source, ValueSource::Explicit) << text;
+  return fact.eps.value ? fact.eps.value->value : -12345.0;
 }
 
 // ---- import resolution ----------------------------------------------------------------------
@@ -39,9 +39,9 @@ class ImportResolution : public ::testing::TestWithParam<ImportCase> {};
 TEST_P(ImportResolution, ResolvesToCanonicalApi) {
   const NormalizationFact fact = only_fact(GetParam().code);
   EXPECT_EQ(fact.api, GetParam().api) << GetParam().code;
-  EXPECT_EQ(fact.eps_source, EpsSource::Explicit);
-  ASSERT_TRUE(fact.eps.has_value());
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  EXPECT_EQ(fact.eps.source, ValueSource::Explicit);
+  ASSERT_TRUE(fact.eps.value.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -186,17 +186,17 @@ TEST(ArgumentBinding, ByPositionPerApi) {
 
 TEST(ArgumentBinding, TooFewPositionalsMeanTheDefault) {
   const NormalizationFact fact = only_fact("import torch.nn as nn\nnn.BatchNorm2d(64)\n");
-  EXPECT_EQ(fact.eps_source, EpsSource::Default);
-  ASSERT_TRUE(fact.eps.has_value());
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-5);
+  EXPECT_EQ(fact.eps.source, ValueSource::Default);
+  ASSERT_TRUE(fact.eps.value.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-5);
   const NormalizationFact keras = only_fact("from tensorflow.keras import layers\nlayers.BatchNormalization()\n");
-  ASSERT_TRUE(keras.eps.has_value());
-  EXPECT_DOUBLE_EQ(keras.eps->value, 1e-3);
+  ASSERT_TRUE(keras.eps.value.has_value());
+  EXPECT_DOUBLE_EQ(keras.eps.value->value, 1e-3);
 }
 
 TEST(ArgumentBinding, SplatsMakeEpsUnresolvable) {
-  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(*args)\n").eps_source, EpsSource::Unresolvable);
-  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(64, **kw)\n").eps_source, EpsSource::Unresolvable);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(*args)\n").eps.source, ValueSource::Unresolvable);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(64, **kw)\n").eps.source, ValueSource::Unresolvable);
   // A splat after eps's position does not hide it.
   EXPECT_DOUBLE_EQ(eps_of("import torch.nn as nn\nnn.BatchNorm2d(64, 1e-3, *rest)\n"), 1e-3);
   // An explicit keyword wins over **kwargs.
@@ -205,8 +205,8 @@ TEST(ArgumentBinding, SplatsMakeEpsUnresolvable) {
 
 TEST(ArgumentBinding, NonConstantEpsIsRecordedAsSuch) {
   const NormalizationFact fact = only_fact("import torch.nn as nn\ndef f(e):\n    return nn.BatchNorm2d(3, eps=e)\n");
-  EXPECT_EQ(fact.eps_source, EpsSource::NotConstant);
-  EXPECT_TRUE(fact.eps_location.has_value());
+  EXPECT_EQ(fact.eps.source, ValueSource::NotConstant);
+  EXPECT_TRUE(fact.eps.location.has_value());
 }
 
 TEST(ArgumentBinding, LiteralArgumentsAreKept) {
@@ -244,29 +244,29 @@ INSTANTIATE_TEST_SUITE_P(EverySpelling, LiteralSpelling,
 TEST(ConstantFolding, NotConstants) {
   for (const char* expression : {"1j", "1 / 0", "x", "cfg.eps", "eps()", "'1e-6'", "1 if a else 2"}) {
     const std::string code = std::string("import torch.nn as nn\nnn.BatchNorm2d(3, eps=") + expression + ")\n";
-    EXPECT_EQ(only_fact(code).eps_source, EpsSource::NotConstant) << expression;
+    EXPECT_EQ(only_fact(code).eps.source, ValueSource::NotConstant) << expression;
   }
 }
 
 TEST(ConstantFolding, ModuleConstantWithProvenance) {
   const NormalizationFact fact = only_fact("import torch.nn as nn\n\nEPS = 1e-6\nnn.BatchNorm2d(3, eps=EPS)\n");
-  ASSERT_TRUE(fact.eps.has_value());
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
-  EXPECT_EQ(fact.eps->spelling, "EPS");
-  ASSERT_EQ(fact.eps->provenance.size(), 1u);
-  EXPECT_EQ(fact.eps->provenance[0].where.range.begin.line, 3u);
-  EXPECT_NE(fact.eps->provenance[0].what.find("EPS = 1e-6"), std::string::npos);
+  ASSERT_TRUE(fact.eps.value.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-6);
+  EXPECT_EQ(fact.eps.value->spelling, "EPS");
+  ASSERT_EQ(fact.eps.value->provenance.size(), 1u);
+  EXPECT_EQ(fact.eps.value->provenance[0].where.range.begin.line, 3u);
+  EXPECT_NE(fact.eps.value->provenance[0].what.find("EPS = 1e-6"), std::string::npos);
 }
 
 TEST(ConstantFolding, ChainedConstantsRecordEveryDefinition) {
   const NormalizationFact fact =
       only_fact("import torch.nn as nn\nBASE = 1e-5\nEPS = BASE / 10\nclass M:\n    def f(self):\n"
                 "        return nn.BatchNorm2d(3, eps=EPS)\n");
-  ASSERT_TRUE(fact.eps.has_value());
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
-  ASSERT_EQ(fact.eps->provenance.size(), 2u);
-  EXPECT_EQ(fact.eps->provenance[0].where.range.begin.line, 2u);  // definition first
-  EXPECT_EQ(fact.eps->provenance[1].where.range.begin.line, 3u);
+  ASSERT_TRUE(fact.eps.value.has_value());
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-6);
+  ASSERT_EQ(fact.eps.value->provenance.size(), 2u);
+  EXPECT_EQ(fact.eps.value->provenance[0].where.range.begin.line, 2u);  // definition first
+  EXPECT_EQ(fact.eps.value->provenance[1].where.range.begin.line, 3u);
 }
 
 TEST(ConstantFolding, ConstantDefinedAfterUseAtModuleLevel) {
@@ -280,38 +280,38 @@ TEST(ConstantFolding, LocalAndClassScopes) {
   // A class attribute is not visible by bare name inside a method.
   EXPECT_EQ(only_fact("import torch.nn as nn\nclass M:\n    E = 1e-7\n    def f(self):\n"
                       "        return nn.BatchNorm2d(3, eps=E)\n")
-                .eps_source,
-            EpsSource::NotConstant);
+                .eps.source,
+            ValueSource::NotConstant);
 }
 
 TEST(ConstantFolding, ReassignedNamesAndParametersAreNotConstants) {
-  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\nEPS = 1e-3\nnn.BatchNorm2d(3, eps=EPS)\n").eps_source,
-            EpsSource::NotConstant);
-  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\nEPS += 1\nnn.BatchNorm2d(3, eps=EPS)\n").eps_source,
-            EpsSource::NotConstant);
-  EXPECT_EQ(only_fact("import torch.nn as nn\ndef f(eps=1e-6):\n    return nn.BatchNorm2d(3, eps=eps)\n").eps_source,
-            EpsSource::NotConstant);
-  EXPECT_EQ(only_fact("import torch.nn as nn\nfor EPS in (1, 2):\n    nn.BatchNorm2d(3, eps=EPS)\n").eps_source,
-            EpsSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\nEPS = 1e-3\nnn.BatchNorm2d(3, eps=EPS)\n").eps.source,
+            ValueSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\nEPS += 1\nnn.BatchNorm2d(3, eps=EPS)\n").eps.source,
+            ValueSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\ndef f(eps=1e-6):\n    return nn.BatchNorm2d(3, eps=eps)\n").eps.source,
+            ValueSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nfor EPS in (1, 2):\n    nn.BatchNorm2d(3, eps=EPS)\n").eps.source,
+            ValueSource::NotConstant);
   EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef g():\n    global EPS\n    EPS = 1\n"
                       "nn.BatchNorm2d(3, eps=EPS)\n")
-                .eps_source,
-            EpsSource::NotConstant);
+                .eps.source,
+            ValueSource::NotConstant);
   // `nonlocal` rebinds an enclosing function's name, not the module's: EPS stays a constant there.
   EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef outer():\n    EPS = 1\n    def inner():\n"
                       "        nonlocal EPS\n        EPS = 2\n    return inner\nnn.BatchNorm2d(3, eps=EPS)\n")
-                .eps_source,
-            EpsSource::Explicit);
+                .eps.source,
+            ValueSource::Explicit);
   // ...but the enclosing function's EPS is not a constant.
   EXPECT_EQ(only_fact("import torch.nn as nn\ndef outer():\n    EPS = 1e-6\n    def inner():\n"
                       "        nonlocal EPS\n        EPS = 2\n    return nn.BatchNorm2d(3, eps=EPS)\n")
-                .eps_source,
-            EpsSource::NotConstant);
+                .eps.source,
+            ValueSource::NotConstant);
   // A local assignment shadows the module constant.
   EXPECT_EQ(only_fact("import torch.nn as nn\nEPS = 1e-6\ndef f(cfg):\n    EPS = cfg.eps\n"
                       "    return nn.BatchNorm2d(3, eps=EPS)\n")
-                .eps_source,
-            EpsSource::NotConstant);
+                .eps.source,
+            ValueSource::NotConstant);
 }
 
 TEST(ConstantFolding, LambdaParametersAndComprehensionTargetsShadowConstants) {
@@ -320,10 +320,10 @@ TEST(ConstantFolding, LambdaParametersAndComprehensionTargetsShadowConstants) {
       "layers = [nn.BatchNorm2d(c, eps=eps) for c, eps in cfg]\n"
       "ok = lambda c, e=1: nn.BatchNorm2d(c, eps=eps)\n");
   ASSERT_EQ(facts.normalizations.size(), 3u);
-  EXPECT_EQ(facts.normalizations[0].eps_source, EpsSource::NotConstant);
-  EXPECT_EQ(facts.normalizations[1].eps_source, EpsSource::NotConstant);
+  EXPECT_EQ(facts.normalizations[0].eps.source, ValueSource::NotConstant);
+  EXPECT_EQ(facts.normalizations[1].eps.source, ValueSource::NotConstant);
   // Only the lambda's own parameters shadow: `eps` is still the module constant here.
-  EXPECT_EQ(facts.normalizations[2].eps_source, EpsSource::Explicit);
+  EXPECT_EQ(facts.normalizations[2].eps.source, ValueSource::Explicit);
 }
 
 TEST(ConstantFolding, UnderflowIsZeroAsInPython) {
@@ -331,8 +331,8 @@ TEST(ConstantFolding, UnderflowIsZeroAsInPython) {
   EXPECT_GT(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=5e-324)\n"), 0.0);
   // A float literal past DBL_MAX is inf in Python; an integer that large is exact, not a double.
   EXPECT_TRUE(std::isinf(eps_of("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1e400)\n")));
-  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1" + std::string(400, '0') + ")\n").eps_source,
-            EpsSource::NotConstant);
+  EXPECT_EQ(only_fact("import torch.nn as nn\nnn.BatchNorm2d(3, eps=1" + std::string(400, '0') + ")\n").eps.source,
+            ValueSource::NotConstant);
 }
 
 TEST(ConstantFolding, NonFiniteValuesFoldAsPythonComputesThem) {
@@ -354,10 +354,10 @@ TEST(ConstantFolding, NonFiniteValuesFoldAsPythonComputesThem) {
   // What Python raises for, or cannot be a number, does not fold.
   for (const char* raises : {"float('1e-5x')", "float('0x10')", "float(f'nan')", "float(b'nan')", "10.0 ** 400",
                              "1e308 * 10", "int(float('inf'))", "int('5')", "math.pi", "np.inf_value"})
-    EXPECT_NE(only_fact(head + "nn.BatchNorm2d(3, eps=" + raises + ")\n").eps_source, EpsSource::Explicit) << raises;
+    EXPECT_NE(only_fact(head + "nn.BatchNorm2d(3, eps=" + raises + ")\n").eps.source, ValueSource::Explicit) << raises;
   // A parameter named like the module shadows it.
-  EXPECT_NE(only_fact(head + "def f(math):\n    return nn.BatchNorm2d(3, eps=math.inf)\n").eps_source,
-            EpsSource::Explicit);
+  EXPECT_NE(only_fact(head + "def f(math):\n    return nn.BatchNorm2d(3, eps=math.inf)\n").eps.source,
+            ValueSource::Explicit);
 }
 
 TEST(NeverCrashes, DeeplyNestedConditionsAndTargets) {
@@ -380,7 +380,7 @@ TEST(Partial, BindsEpsAtThePartialAndRecordsLaterCalls) {
   const NormalizationFact& fact = facts.normalizations[0];
   EXPECT_EQ(fact.origin, "functools.partial");
   EXPECT_EQ(fact.api, "torch.nn.BatchNorm2d");
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-6);
   ASSERT_EQ(fact.uses.size(), 2u);
   EXPECT_EQ(fact.uses[0].where.range.begin.line, 4u);
   EXPECT_EQ(fact.uses[1].where.range.begin.line, 5u);
@@ -390,7 +390,7 @@ TEST(Partial, FromImportAndPositionalBinding) {
   const FileFacts facts =
       facts_of("from functools import partial\nfrom torch import nn\nnorm = partial(nn.BatchNorm2d, 64, 1e-7)\n");
   ASSERT_EQ(facts.normalizations.size(), 1u);
-  EXPECT_DOUBLE_EQ(facts.normalizations[0].eps->value, 1e-7);
+  EXPECT_DOUBLE_EQ(facts.normalizations[0].eps.value->value, 1e-7);
 }
 
 TEST(Partial, LaterCallThatSetsEpsIsItsOwnFact) {
@@ -398,14 +398,14 @@ TEST(Partial, LaterCallThatSetsEpsIsItsOwnFact) {
       "import functools\nimport torch.nn as nn\nBN = functools.partial(nn.BatchNorm2d, momentum=0.01)\n"
       "x = BN(64, eps=0.0)\ny = BN(64, 1e-4)\n");
   ASSERT_EQ(facts.normalizations.size(), 3u);
-  EXPECT_EQ(facts.normalizations[0].eps_source, EpsSource::Default);
+  EXPECT_EQ(facts.normalizations[0].eps.source, ValueSource::Default);
   const NormalizationFact& keyword = facts.normalizations[1];
   EXPECT_EQ(keyword.origin, "call through functools.partial");
-  EXPECT_DOUBLE_EQ(keyword.eps->value, 0.0);
-  EXPECT_EQ(keyword.eps_location->range.begin.line, 4u);
-  ASSERT_FALSE(keyword.eps->provenance.empty());
-  EXPECT_EQ(keyword.eps->provenance.back().where.range.begin.line, 3u);
-  EXPECT_DOUBLE_EQ(facts.normalizations[2].eps->value, 1e-4);
+  EXPECT_DOUBLE_EQ(keyword.eps.value->value, 0.0);
+  EXPECT_EQ(keyword.eps.location->range.begin.line, 4u);
+  ASSERT_FALSE(keyword.eps.value->provenance.empty());
+  EXPECT_EQ(keyword.eps.value->provenance.back().where.range.begin.line, 3u);
+  EXPECT_DOUBLE_EQ(facts.normalizations[2].eps.value->value, 1e-4);
 }
 
 TEST(Partial, PartialAsAnArgumentIsStillSeen) {
@@ -422,7 +422,7 @@ TEST(Subclass, SuperInitPassesEps) {
       "import torch.nn as nn\nclass MyBN(nn.BatchNorm2d):\n    def __init__(self, c):\n"
       "        super().__init__(c, eps=1e-6)\n");
   EXPECT_EQ(fact.origin, "super().__init__");
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-6);
 }
 
 TEST(Subclass, PositionalSuperAndExplicitBaseInit) {
@@ -455,8 +455,8 @@ TEST(AttributeAssignment, IsinstanceLoopIdiom) {
       "import torch.nn as nn\nfor m in model.modules():\n    if isinstance(m, nn.BatchNorm2d):\n        m.eps = 1e-6\n");
   EXPECT_EQ(fact.origin, "attribute assignment");
   EXPECT_EQ(fact.eps_param, "m.eps");
-  EXPECT_DOUBLE_EQ(fact.eps->value, 1e-6);
-  EXPECT_EQ(fact.eps_location->range.begin.line, 4u);
+  EXPECT_DOUBLE_EQ(fact.eps.value->value, 1e-6);
+  EXPECT_EQ(fact.eps.location->range.begin.line, 4u);
 }
 
 TEST(AttributeAssignment, TupleOfClassesAndAndConditions) {
@@ -474,7 +474,7 @@ TEST(AttributeAssignment, KnownConstructedModule) {
       "        self.bn.eps = 0.0\n");
   ASSERT_EQ(facts.normalizations.size(), 2u);
   EXPECT_EQ(facts.normalizations[1].origin, "attribute assignment");
-  EXPECT_DOUBLE_EQ(facts.normalizations[1].eps->value, 0.0);
+  EXPECT_DOUBLE_EQ(facts.normalizations[1].eps.value->value, 0.0);
 }
 
 TEST(AttributeAssignment, NamesTheClassTheCodeUsed) {
@@ -542,16 +542,16 @@ TEST(SyntaxErrors, DiagnosedAndTheRestIsStillAnalysed) {
   ASSERT_TRUE(analysis.diagnostics[0].position.has_value());
   EXPECT_EQ(analysis.diagnostics[0].position->line, 2u);
   ASSERT_EQ(analysis.facts.normalizations.size(), 1u);
-  EXPECT_DOUBLE_EQ(analysis.facts.normalizations[0].eps->value, -1.0);
+  EXPECT_DOUBLE_EQ(analysis.facts.normalizations[0].eps.value->value, -1.0);
 }
 
 TEST(Positions, Utf16AndCodePointColumns) {
   // 'é' is one code point and one UTF-16 unit, '😀' one code point and two units.
   const NormalizationFact fact = only_fact("import torch.nn as nn\ns = 'é😀'; nn.BatchNorm2d(3, eps=0)\n");
-  ASSERT_TRUE(fact.eps_location.has_value());
-  EXPECT_EQ(fact.eps_location->range.begin.line, 2u);
-  EXPECT_EQ(fact.eps_location->range.begin.column, 33u);
-  EXPECT_EQ(fact.eps_location->range.begin.column_utf16, 34u);
+  ASSERT_TRUE(fact.eps.location.has_value());
+  EXPECT_EQ(fact.eps.location->range.begin.line, 2u);
+  EXPECT_EQ(fact.eps.location->range.begin.column, 33u);
+  EXPECT_EQ(fact.eps.location->range.begin.column_utf16, 34u);
 }
 
 TEST(Prefilter, TokensCoverEveryPythonApiLeafOfEachFamily) {

@@ -16,9 +16,9 @@ NormalizationFact fact_for(const std::string& api, double eps, std::map<std::str
   fact.spelled_as = api;
   fact.eps_param = ApiTable::builtin().find(api)->eps().name;
   fact.call = Location{"m.py", {{3, 5, 5, 40}, {3, 30, 30, 65}}};
-  fact.eps_location = Location{"m.py", {{3, 20, 20, 55}, {3, 24, 24, 59}}};
-  fact.eps_source = EpsSource::Explicit;
-  fact.eps = ConstantValue{eps, "EPS", {ProvenanceStep{Location{"m.py", {{1, 1, 1, 0}, {1, 10, 10, 9}}}, "EPS defined"}}};
+  fact.eps.location = Location{"m.py", {{3, 20, 20, 55}, {3, 24, 24, 59}}};
+  fact.eps.source = ValueSource::Explicit;
+  fact.eps.value = ConstantValue{eps, "EPS", {ProvenanceStep{Location{"m.py", {{1, 1, 1, 0}, {1, 10, 10, 9}}}, "EPS defined"}}};
   fact.literal_args = std::move(literals);
   return fact;
 }
@@ -217,10 +217,10 @@ TEST(BnEpsilonRules, KerasFusedFalseAndRenormAvoidTheClamp) {
 
 TEST(BnEpsilonRules, DefaultsAndNonConstantsNeverFire) {
   NormalizationFact fact = fact_for(kMxnet, 0.0);
-  fact.eps_source = EpsSource::Default;
+  fact.eps.source = ValueSource::Default;
   EXPECT_TRUE(judge(fact, target("7.0")).empty());
-  fact.eps_source = EpsSource::NotConstant;
-  fact.eps.reset();
+  fact.eps.source = ValueSource::NotConstant;
+  fact.eps.value.reset();
   EXPECT_TRUE(judge(fact, target("7.0")).empty());
 }
 

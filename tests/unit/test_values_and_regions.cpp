@@ -117,7 +117,7 @@ TEST(References, ImportedNamesParametersConfigAndSelfAttributes) {
       "f = nn.BatchNorm2d(8, eps=layer.eps)\n",
       python::ParseMode::Regions, "pkg.model");
   ASSERT_EQ(facts.normalizations.size(), 8u);
-  auto ref_of = [&](std::size_t k) { return facts.normalizations[k].eps_ref; };
+  auto ref_of = [&](std::size_t k) { return facts.normalizations[k].eps.ref; };
   ASSERT_TRUE(ref_of(0));
   EXPECT_EQ(ref_of(0)->kind, ValueRef::Kind::Parameter);
   EXPECT_EQ(ref_of(0)->target, "pkg.model.conv_bn");
@@ -178,7 +178,7 @@ TEST(MmcvConfigDicts, TypeNamesTheLayer) {
   // A module that defines its own `dict` is not calling the builtin: only the literal counts.
   ASSERT_EQ(facts.normalizations.size(), 1u);
   EXPECT_EQ(facts.normalizations[0].api, "torch.nn.BatchNorm2d");
-  EXPECT_DOUBLE_EQ(facts.normalizations[0].eps->value, -1.0);
+  EXPECT_DOUBLE_EQ(facts.normalizations[0].eps.value->value, -1.0);
   const FileFacts builtin = facts_in("norm_cfg = dict(type='SyncBN', eps=0.0)\n");
   ASSERT_EQ(builtin.normalizations.size(), 1u);
   EXPECT_EQ(builtin.normalizations[0].api, "torch.nn.SyncBatchNorm");
@@ -212,7 +212,7 @@ std::string dump(const FileFacts& facts) {
   std::string out;
   for (const auto& n : facts.normalizations)
     out += n.api + "@" + std::to_string(n.call.range.begin.line) + ":" +
-           (n.eps ? std::to_string(n.eps->value) : std::string("?")) + (n.eps_ref ? "+ref" : "") + "\n";
+           (n.eps.value ? std::to_string(n.eps.value->value) : std::string("?")) + (n.eps.ref ? "+ref" : "") + "\n";
   for (const auto& f : facts.forwardings) out += "fwd " + f.callable + "\n";
   return out;
 }
@@ -226,9 +226,9 @@ TEST(RegionPlanning, MembersAndStatementsGiveTheFullParsesFacts) {
   // self.eps is assigned twice (reset): unresolved in both; self.local folds to EPS; scale is
   // rebound in the function: not a constant.
   ASSERT_EQ(full.facts.normalizations.size(), 3u);
-  EXPECT_FALSE(full.facts.normalizations[0].eps.has_value());
-  EXPECT_DOUBLE_EQ(full.facts.normalizations[1].eps->value, 1e-3);
-  EXPECT_FALSE(full.facts.normalizations[2].eps.has_value());
+  EXPECT_FALSE(full.facts.normalizations[0].eps.value.has_value());
+  EXPECT_DOUBLE_EQ(full.facts.normalizations[1].eps.value->value, 1e-3);
+  EXPECT_FALSE(full.facts.normalizations[2].eps.value.has_value());
 }
 
 TEST(RegionPlanning, ApiSubclassKeepsItsInitAndSuperCall) {

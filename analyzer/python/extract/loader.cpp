@@ -126,7 +126,7 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
         bind_value(slot(fact.batch), use, role, binding, fact.uses, r);
         guard_names.emplace_back(r.text(expr));
       }
-      if (!fact.division.empty() || fact.batch.source == EpsSource::NotConstant)
+      if (!fact.division.empty() || fact.batch.source == ValueSource::NotConstant)
         fact.guard = guard_in(r.scope(), guard_names, r);
     } else {
       bind_value(slot(fact.batch), use, role, binding, fact.uses, r);

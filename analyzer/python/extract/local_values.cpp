@@ -341,6 +341,9 @@ TSNode definition_of(TSNode identifier, Resolver& r) {
   const auto [scope, binding] = r.lookup(r.text(identifier));
   if (binding == nullptr) return {};
   if (binding->simple()) return binding->value;
+  // One binding that is no `name = value` (a parameter, an import, a loop's target, a def): no
+  // assignment stands before the use either.
+  if (binding->count == 1) return {};
   return previous_assignment(identifier, r);
 }
 
@@ -529,7 +532,7 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
   const ApiEntry& api = use.api;
   switch (binding.source) {
     case ArgBinding::Source::Explicit: {
-      slot.source = EpsSource::Explicit;
+      slot.source = ValueSource::Explicit;
       slot.location = r.locate(binding.value);
       Value value;
       {
@@ -539,14 +542,14 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
       if (value.constant) {
         slot.value = std::move(value.constant);
       } else {
-        slot.source = EpsSource::NotConstant;
+        slot.source = ValueSource::NotConstant;
         if (!role.empty()) r.note_forwarding(use, role, value, binding.value);
         slot.ref = std::move(value.ref);
       }
       break;
     }
     case ArgBinding::Source::Default: {
-      slot.source = EpsSource::Default;
+      slot.source = ValueSource::Default;
       const ApiArg* arg = role.empty() ? nullptr : api.arg(role);
       if (arg == nullptr) break;
       if (!api.from_project) {
@@ -565,17 +568,17 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
                  std::to_string(at.range.begin.line);
       uses.push_back(ProvenanceStep{at, call + " takes the default of `" + arg->name + "` here"});
       if (d.constant) {
-        slot.source = EpsSource::Explicit;
+        slot.source = ValueSource::Explicit;
         slot.value = d.constant;
         slot.value->spelling = d.spelling;
       } else if (d.ref) {
-        slot.source = EpsSource::NotConstant;
+        slot.source = ValueSource::NotConstant;
         slot.ref = d.ref;
       }
       break;
     }
     case ArgBinding::Source::Unresolvable:
-      slot.source = EpsSource::Unresolvable;
+      slot.source = ValueSource::Unresolvable;
       break;
   }
 }

@@ -66,7 +66,7 @@ TSNode loop_over(TSNode identifier, Resolver& r);
 
 // Where an extractor keeps one argument's value (a normalization's eps fields, a loader's slot).
 struct ValueSlot {
-  EpsSource& source;
+  ValueSource& source;
   std::optional<ConstantValue>& value;
   std::optional<ValueRef>& ref;
   std::string& via;

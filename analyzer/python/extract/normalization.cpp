@@ -6,7 +6,7 @@ namespace cudnnlint::python {
 
 void NormalizationExtractor::set_eps(NormalizationFact& fact, const ApiUse& use, const ArgBinding& binding,
                                      Resolver& r) {
-  bind_value(ValueSlot{fact.eps_source, fact.eps, fact.eps_ref, fact.eps_via, fact.eps_location}, use, "eps", binding,
+  bind_value(ValueSlot{fact.eps.source, fact.eps.value, fact.eps.ref, fact.eps.via, fact.eps.location}, use, "eps", binding,
              fact.uses, r);
   if (use.api.from_project)
     for (const auto& step : use.api.forwards) fact.uses.push_back(step);
@@ -49,9 +49,9 @@ void NormalizationExtractor::on_use(const ApiUse& use, Resolver& r) {
     const ArgBinding own = bind_arg(use.api.eps(), *use.own_args, use.own_shift);
     if (own.source == ArgBinding::Source::Explicit && !ts_node_is_null(own.value)) {
       NormalizationFact& fact = emit(use, r);
-      fact.eps_location = r.locate(own.value);
-      if (fact.eps)
-        fact.eps->provenance.push_back(ProvenanceStep{
+      fact.eps.location = r.locate(own.value);
+      if (fact.eps.value)
+        fact.eps.value->provenance.push_back(ProvenanceStep{
             r.locate(use.partial), use.spelled + " is functools.partial(" +
                                        std::string(r.text(ts_node_named_child(field(use.partial, Grammar::get().f_arguments), 0))) +
                                        ", ...) defined here"});

@@ -1419,6 +1419,10 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   callee = strip(callee);
   if (is(callee, g.call)) return construction(callee, r);
   if (!is(callee, g.identifier)) return std::nullopt;
+  // Cheap first: a name nothing binds (`len`, `print`) or only a def or class binds builds nothing
+  // here, and no loop binds it either.
+  if (const auto [scope, binding] = r.lookup(r.text(callee)); binding == nullptr || binding->only_definition())
+    return std::nullopt;
   // `for layer in net: X = layer(X)`: the stack's first layer takes the tensor first.
   if (const TSNode loop = loop_over(callee, r); !ts_node_is_null(loop)) {
     const TSNode stack = strip(field(loop, g.f_right));
