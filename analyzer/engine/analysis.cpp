@@ -297,11 +297,16 @@ std::string run_fingerprint(const AnalysisOptions& options, const std::string& p
 
 }  // namespace
 
-AnalysisResult analyze(const AnalysisOptions& options) {
-  AnalysisResult result;
+namespace {
+
+// The run's files, by front-end, as discovery gives them (sorted, each once).
+struct RunFiles {
+  std::vector<std::string> all, python, cpp, config;
+};
+
+RunFiles discover_run_files(const AnalysisOptions& options, AnalysisResult& result) {
   DiscoveryResult discovered;
   if (options.paths_discovered) {
-    // As discover() gives them: sorted, each once.
     discovered.files = options.paths;
     std::sort(discovered.files.begin(), discovered.files.end());
     discovered.files.erase(std::unique(discovered.files.begin(), discovered.files.end()), discovered.files.end());
@@ -310,142 +315,184 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   }
   result.usage_error = discovered.usage_error;
   result.diagnostics = std::move(discovered.diagnostics);
-  result.target = options.read_pins ? resolve_target(options.target, options.paths, result.diagnostics) : options.target;
-  if (result.target.framework_ranges.empty()) derive_cudnn(result.target);
-  const std::vector<std::string>& files = discovered.files;
-  result.files_discovered = files.size();
-
-  std::vector<std::string> python_files, cpp_files, config_files;
-  for (const auto& path : files) {
-    if (cpp::is_cpp_source(path)) cpp_files.push_back(path);
-    else if (config::is_config_file(path)) config_files.push_back(path);
-    else python_files.push_back(path);
+  RunFiles files;
+  files.all = std::move(discovered.files);
+  result.files_discovered = files.all.size();
+  for (const auto& path : files.all) {
+    if (cpp::is_cpp_source(path)) files.cpp.push_back(path);
+    else if (config::is_config_file(path)) files.config.push_back(path);
+    else files.python.push_back(path);
   }
-  if (options.progress != nullptr) options.progress->add_files(python_files.size() + cpp_files.size());
+  return files;
+}
 
-  // The cache: a run over files whose stat records say they are unchanged, with the same options,
-  // is answered from its entry without reading a file.
-  std::unique_ptr<AnalysisCache> cache = AnalysisCache::open(options, result.diagnostics);
-  const std::size_t own_diagnostics_from = result.diagnostics.size();
-  const std::vector<std::string> families = python_families(options);
-  const std::string python_options = python_fingerprint(options, families);
-  std::vector<std::string> cpp_commands;
-  if (cache && !cpp_files.empty()) cpp_commands = cpp::command_texts(cpp_files, options.cpp);
-  std::string fingerprint;
-  std::optional<cache::Hash128> run_key;
-  bool run_cacheable = cache && !options.keep_facts;  // --format facts needs every file's facts
-  auto answered_by_cache = [&] {
-    if (!run_key) return false;
+// The run's entry in the cache: a run over files whose stat records say they are unchanged, with
+// the same options, is answered from it without reading a file; else it is asked again once every
+// file is read (a file touched but unchanged), and stored once the run is judged. Inert without a
+// cache, and with --format facts (which needs every file's facts).
+class RunEntry {
+ public:
+  RunEntry(AnalysisCache* cache, const AnalysisOptions& options, const RunFiles& files,
+           const std::string& python_options, AnalysisResult& result)
+      : cache_(cache), files_(files), result_(result), own_diagnostics_from_(result.diagnostics.size()) {
+    if (cache_ != nullptr && !files.cpp.empty()) cpp_commands_ = cpp::command_texts(files.cpp, options.cpp);
+    cacheable_ = cache_ != nullptr && !options.keep_facts;
+    if (cacheable_)
+      fingerprint_ = run_fingerprint(options, python_options, cache::canonical_text(result.target), cpp_commands_);
+    progress_ = options.progress;
+  }
+  // The clang command of each C/C++ file (empty without a cache).
+  const std::vector<std::string>& cpp_commands() const { return cpp_commands_; }
+  // A unit that may parse differently next time: the run is not kept.
+  void not_cacheable() { cacheable_ = false; }
+  // Answers the run from its entry; `may_read`: a file whose stat record changed is hashed.
+  bool answer(bool may_read) {
+    if (!cacheable_ || key_) return false;  // a key found before was asked then
+    key_ = cache_->run_key(files_.all, fingerprint_, may_read);
+    if (!key_) return false;
     // The entry holds the front-ends' diagnostics: those of this run's first pass give way.
-    std::vector<FileDiagnostic> so_far(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from),
-                                       result.diagnostics.end());
-    result.diagnostics.resize(own_diagnostics_from);
-    if (!cache->load_run(*run_key, result)) {
-      result.diagnostics.insert(result.diagnostics.end(), so_far.begin(), so_far.end());
+    const auto own_begin = result_.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from_);
+    std::vector<FileDiagnostic> so_far(own_begin, result_.diagnostics.end());
+    result_.diagnostics.resize(own_diagnostics_from_);
+    if (!cache_->load_run(*key_, result_)) {
+      result_.diagnostics.insert(result_.diagnostics.end(), so_far.begin(), so_far.end());
       return false;
     }
-    if (options.progress != nullptr) options.progress->file_done(python_files.size() + cpp_files.size());
-    result.cache_summary = cache->summary();
-    cache->save(result.diagnostics);
+    if (progress_ != nullptr) progress_->file_done(files_.python.size() + files_.cpp.size());
+    result_.cache_summary = cache_->summary();
+    cache_->save(result_.diagnostics);
+    sort_diagnostics(result_);
+    return true;
+  }
+  // Stores the judged run (`dependencies` and `absent`: clang's headers, found and not) and saves
+  // what this run added to the cache.
+  void finish(std::vector<std::string> dependencies, std::vector<std::string> absent) {
+    if (cache_ == nullptr) return;
+    if (cacheable_ && key_) {
+      const std::vector<FileDiagnostic> own(
+          result_.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from_), result_.diagnostics.end());
+      cache_->store_run(*key_, result_, own, files_.all, std::move(dependencies), std::move(absent));
+    }
+    result_.cache_summary = cache_->summary();
+    cache_->save(result_.diagnostics);
+  }
+  // Diagnostics in path order, as files are.
+  static void sort_diagnostics(AnalysisResult& result) {
     std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
                      [](const FileDiagnostic& a, const FileDiagnostic& b) { return a.path < b.path; });
-    return true;
-  };
-  if (run_cacheable) {
-    fingerprint = run_fingerprint(options, python_options, cache::canonical_text(result.target), cpp_commands);
-    run_key = cache->run_key(files, fingerprint, false);
-    if (answered_by_cache()) return result;
   }
+
+ private:
+  AnalysisCache* cache_;
+  const RunFiles& files_;
+  AnalysisResult& result_;
+  const std::size_t own_diagnostics_from_;
+  std::vector<std::string> cpp_commands_;
+  std::string fingerprint_;
+  std::optional<cache::Hash128> key_;
+  bool cacheable_ = false;
+  Progress* progress_ = nullptr;
+};
+
+// What the C/C++/CUDA front-end gave the run.
+struct CppOutcome {
+  std::vector<FileFacts> facts;
   std::vector<std::string> dependencies;  // files clang read
   std::vector<std::string> absent;        // where clang looked for a header it did not find
+  bool cacheable = true;
+};
 
-  // C++/CUDA: clang, in one batch (it parallelises itself).
-  std::vector<FileFacts> cpp_facts;
-  {
-    std::vector<std::string> to_parse;
-    LoadLimits limits = options.limits;
-    limits.require_utf8 = false;
-    IncludedHeaders included;
-    for (const auto& path : cpp_files) {
-      auto loaded = load_source_file(path, limits);
-      if (auto* error = std::get_if<LoadError>(&loaded)) {
-        result.diagnostics.push_back({FileDiagnostic::Severity::Error, path, std::nullopt, std::move(error->message)});
-        continue;
-      }
-      const SourceFile& file = std::get<SourceFile>(loaded);
-      result.bytes_read += file.text().size();
-      included.add(path, file.text());
-      // Files that name no API a rule reads are not handed to clang.
-      if (!options.full_parse && !cpp::may_contain_cpp_trigger(file.text())) continue;
-      to_parse.push_back(path);
+// The files clang parses: those naming an API a rule reads, less the headers another file of the
+// run includes. A header the walk found that another file includes is read by clang as part of
+// that file's translation unit; parsed on its own (without the includer's context), it mostly
+// gives errors (cudnn-frontend's headers). Named on the command line, it is parsed all the same.
+std::vector<std::string> cpp_files_to_parse(const std::vector<std::string>& cpp_files, const AnalysisOptions& options,
+                                            AnalysisResult& result) {
+  std::vector<std::string> to_parse;
+  LoadLimits limits = options.limits;
+  limits.require_utf8 = false;
+  IncludedHeaders included;
+  for (const auto& path : cpp_files) {
+    auto loaded = load_source_file(path, limits);
+    if (auto* error = std::get_if<LoadError>(&loaded)) {
+      result.diagnostics.push_back({FileDiagnostic::Severity::Error, path, std::nullopt, std::move(error->message)});
+      continue;
     }
-    // A header the walk found that another file of the run includes is read by clang as part of
-    // that file's translation unit; parsed on its own (without the includer's context), it mostly
-    // gives errors (cudnn-frontend's headers). Named on the command line, it is parsed all the same.
-    if (!options.full_parse) {
-      const std::set<std::string> named = named_files(options.paths);
-      std::erase_if(to_parse, [&](const std::string& path) {
-        return cpp::is_header(path) && !named.contains(path) && included.includes(path);
-      });
+    const SourceFile& file = std::get<SourceFile>(loaded);
+    result.bytes_read += file.text().size();
+    included.add(path, file.text());
+    if (!options.full_parse && !cpp::may_contain_cpp_trigger(file.text())) continue;
+    to_parse.push_back(path);
+  }
+  if (!options.full_parse) {
+    const std::set<std::string> named = named_files(options.paths);
+    std::erase_if(to_parse, [&](const std::string& path) {
+      return cpp::is_header(path) && !named.contains(path) && included.includes(path);
+    });
+  }
+  if (options.progress != nullptr) options.progress->file_done(cpp_files.size() - to_parse.size());
+  return to_parse;
+}
+
+// C++/CUDA: clang, in one batch (it parallelises itself); units the cache holds (their headers
+// unchanged) are not parsed again.
+CppOutcome analyze_cpp_files(const std::vector<std::string>& cpp_files, const std::vector<std::string>& commands,
+                             const AnalysisOptions& options, AnalysisCache* cache, AnalysisResult& result) {
+  CppOutcome out;
+  const std::vector<std::string> to_parse = cpp_files_to_parse(cpp_files, options, result);
+  if (to_parse.empty()) return out;
+  cpp::CppOptions cpp_options = options.cpp;
+  cpp_options.jobs = options.jobs;
+  cpp_options.progress = options.progress;
+  cpp_options.trusted_roots = options.paths;
+  std::vector<std::optional<cpp::CppFileResult>> results(to_parse.size());
+  std::vector<std::string> fresh;
+  std::vector<std::size_t> fresh_at;
+  std::map<std::string, const std::string*> command_of;
+  for (std::size_t i = 0; i < cpp_files.size() && i < commands.size(); ++i) command_of[cpp_files[i]] = &commands[i];
+  for (std::size_t i = 0; i < to_parse.size(); ++i) {
+    if (cache != nullptr) results[i] = cache->load_cpp(to_parse[i], *command_of.at(to_parse[i]));
+    if (results[i]) {
+      if (options.progress != nullptr) options.progress->file_done();
+      continue;
     }
-    if (options.progress != nullptr) options.progress->file_done(cpp_files.size() - to_parse.size());
-    if (!to_parse.empty()) {
-      cpp::CppOptions cpp_options = options.cpp;
-      cpp_options.jobs = options.jobs;
-      cpp_options.progress = options.progress;
-      cpp_options.trusted_roots = options.paths;
-      // Units the cache holds (their headers unchanged) are not parsed again.
-      std::vector<std::optional<cpp::CppFileResult>> results(to_parse.size());
-      std::vector<std::string> fresh;
-      std::vector<std::size_t> fresh_at;
-      std::map<std::string, const std::string*> command_of;
-      for (std::size_t i = 0; i < cpp_files.size() && i < cpp_commands.size(); ++i) command_of[cpp_files[i]] = &cpp_commands[i];
-      for (std::size_t i = 0; i < to_parse.size(); ++i) {
-        if (cache) results[i] = cache->load_cpp(to_parse[i], *command_of.at(to_parse[i]));
-        if (results[i]) {
-          if (options.progress != nullptr) options.progress->file_done();
-          continue;
-        }
-        fresh.push_back(to_parse[i]);
-        fresh_at.push_back(i);
-      }
-      if (!fresh.empty()) {
-        auto parsed = cpp::analyze_cpp(fresh, ApiTable::builtin(), cpp_options);
-        for (std::size_t k = 0; k < parsed.size(); ++k) {
-          if (cache) cache->store_cpp(fresh[k], *command_of.at(fresh[k]), parsed[k]);
-          results[fresh_at[k]] = std::move(parsed[k]);
-        }
-      }
-      for (auto& slot : results) {
-        cpp::CppFileResult& r = *slot;
-        if (!r.cacheable) run_cacheable = false;  // a unit that may parse differently next time
-        for (auto& dependency : r.dependencies) dependencies.push_back(std::move(dependency));
-        for (auto& path : r.absent) absent.push_back(std::move(path));
-        ++result.files_parsed;
-        result.bytes_parsed += r.text_size;
-        for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
-        cpp_facts.push_back(std::move(r.facts));
-      }
-      note_include_dirs(cpp_files, result.diagnostics);
+    fresh.push_back(to_parse[i]);
+    fresh_at.push_back(i);
+  }
+  if (!fresh.empty()) {
+    auto parsed = cpp::analyze_cpp(fresh, ApiTable::builtin(), cpp_options);
+    for (std::size_t k = 0; k < parsed.size(); ++k) {
+      if (cache != nullptr) cache->store_cpp(fresh[k], *command_of.at(fresh[k]), parsed[k]);
+      results[fresh_at[k]] = std::move(parsed[k]);
     }
   }
+  for (auto& slot : results) {
+    cpp::CppFileResult& r = *slot;
+    if (!r.cacheable) out.cacheable = false;
+    for (auto& dependency : r.dependencies) out.dependencies.push_back(std::move(dependency));
+    for (auto& path : r.absent) out.absent.push_back(std::move(path));
+    ++result.files_parsed;
+    result.bytes_parsed += r.text_size;
+    for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
+    out.facts.push_back(std::move(r.facts));
+  }
+  note_include_dirs(cpp_files, result.diagnostics);
+  return out;
+}
 
-  // Python: the first pass over every file, in parallel.
-  const ApiTable& builtin = ApiTable::builtin();
-  const std::shared_ptr<const ModuleIndex> module_index =
-      options.module_indexes ? options.module_indexes->index_for(python_files) : std::make_shared<const ModuleIndex>(python_files);
-  const ModuleIndex& modules = *module_index;
+// The Python passes' options: what makes a file, a definition or a statement relevant is declared
+// by the families' extractors (python/relevance.h), read by the prefilter and the region planner
+// alike.
+PythonPassOptions python_pass_options(const AnalysisOptions& options, std::vector<std::string> families) {
   PythonPassOptions pass;
-  pass.table = &builtin;
+  pass.table = &ApiTable::builtin();
   pass.limits = options.limits;
   pass.jobs = options.jobs;
   if (!options.parsed_python.empty()) pass.parsed = &options.parsed_python;
   pass.skip_prefilter = options.full_parse;
   pass.python.mode = options.full_parse ? python::ParseMode::Full : python::ParseMode::Regions;
-  pass.python.families = families;
-  // What makes a file, a definition or a statement relevant: declared by the families' extractors
-  // (python/relevance.h), read by the prefilter and the region planner alike.
-  python::Relevance relevance = python::relevance_of(builtin, pass.python.families);
+  pass.python.families = std::move(families);
+  python::Relevance relevance = python::relevance_of(*pass.table, pass.python.families);
   pass.words = relevance.words;
   pass.quoted = std::move(relevance.quoted);
   pass.framework_markers = std::move(relevance.framework_markers);
@@ -458,6 +505,14 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   // In the first pass a definition named like an API (transformers' `class TrainingArguments`) is
   // the library defining it, not code using it.
   pass.python.own_names_count = false;
+  return pass;
+}
+
+// Python: the first pass over every file, in parallel, through the cache or the editor's session
+// when there is one. Leaves `pass` ready for the project step's passes.
+std::vector<PythonFileResult> first_python_pass(const std::vector<std::string>& python_files, const ModuleIndex& modules,
+                                                const std::string& python_options, const AnalysisOptions& options,
+                                                AnalysisCache* cache, PythonPassOptions& pass, AnalysisResult& result) {
   std::vector<PythonFileResult> python_results(python_files.size());
   // No selected rule reads Python facts (`--select cudnn-desc-bad-dim`): no Python file is read.
   // An empty family list means every family to the API table, so the pass must not run at all.
@@ -467,9 +522,9 @@ AnalysisResult analyze(const AnalysisOptions& options) {
   pass.progress = options.progress;
   if (options.progress != nullptr && every.empty()) options.progress->file_done(python_files.size());
   std::optional<SessionFirstPass> session;
-  if (cache) {
+  if (cache != nullptr) {
     cache->prepare_python(python_files, modules, python_options);
-    pass.cache = cache.get();
+    pass.cache = cache;
   } else if (options.session) {
     pass.cache = &session.emplace(*options.session, python_files, modules, python_options, &options.parsed_python);
   }
@@ -485,15 +540,47 @@ AnalysisResult analyze(const AnalysisOptions& options) {
       result.tracked += r.facts->tracked;
     }
   }
+  return python_results;
+}
 
+void sort_findings(std::vector<Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    const auto& pa = a.location.range.begin;
+    const auto& pb = b.location.range.begin;
+    return std::tie(a.location.path, pa.line, pa.column, a.rule_id) <
+           std::tie(b.location.path, pb.line, pb.column, b.rule_id);
+  });
+}
+
+}  // namespace
+
+AnalysisResult analyze(const AnalysisOptions& options) {
+  AnalysisResult result;
+  const RunFiles files = discover_run_files(options, result);
+  result.target = options.read_pins ? resolve_target(options.target, options.paths, result.diagnostics) : options.target;
+  if (result.target.framework_ranges.empty()) derive_cudnn(result.target);
+  if (options.progress != nullptr) options.progress->add_files(files.python.size() + files.cpp.size());
+
+  std::unique_ptr<AnalysisCache> cache = AnalysisCache::open(options, result.diagnostics);
+  const std::vector<std::string> families = python_families(options);
+  const std::string python_options = python_fingerprint(options, families);
+  RunEntry entry(cache.get(), options, files, python_options, result);
+  if (entry.answer(/*may_read=*/false)) return result;
+
+  CppOutcome cpp = analyze_cpp_files(files.cpp, entry.cpp_commands(), options, cache.get(), result);
+  if (!cpp.cacheable) entry.not_cacheable();
+
+  const std::shared_ptr<const ModuleIndex> modules =
+      options.module_indexes ? options.module_indexes->index_for(files.python)
+                             : std::make_shared<const ModuleIndex>(files.python);
+  PythonPassOptions pass = python_pass_options(options, families);
+  std::vector<PythonFileResult> python_results =
+      first_python_pass(files.python, *modules, python_options, options, cache.get(), pass, result);
   // Every file read now: the run's entry may hold the rest (a file touched but unchanged).
-  if (run_cacheable && !run_key) {
-    run_key = cache->run_key(files, fingerprint, true);
-    if (answered_by_cache()) return result;
-  }
+  if (entry.answer(/*may_read=*/true)) return result;
 
   // The project step: values across modules, calls and config files.
-  ProjectOutcome project = run_project_step(ProjectInput{python_files, config_files, modules, pass}, python_results);
+  ProjectOutcome project = run_project_step(ProjectInput{files.python, files.config, *modules, pass}, python_results);
   result.project_seconds = project.seconds;
   result.project_rounds = project.rounds;
   result.project_apis = project.project_apis;
@@ -502,7 +589,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
 
   std::map<std::string, std::vector<SuppressionComment>> suppressions = std::move(project.suppressions);
   std::vector<const FileFacts*> all_facts;
-  for (const auto& facts : cpp_facts) all_facts.push_back(&facts);
+  for (const auto& facts : cpp.facts) all_facts.push_back(&facts);
   for (auto& r : python_results) {
     for (auto& diag : r.diagnostics) result.diagnostics.push_back(std::move(diag));
     if (r.facts) all_facts.push_back(&*r.facts);
@@ -512,31 +599,15 @@ AnalysisResult analyze(const AnalysisOptions& options) {
 
   FindingFiles finding_files(options.limits, std::move(suppressions));
   judge(all_facts, project.table, options, finding_files, result);
-
-  std::stable_sort(result.findings.begin(), result.findings.end(), [](const Finding& a, const Finding& b) {
-    const auto& pa = a.location.range.begin;
-    const auto& pb = b.location.range.begin;
-    return std::tie(a.location.path, pa.line, pa.column, a.rule_id) <
-           std::tie(b.location.path, pb.line, pb.column, b.rule_id);
-  });
-  if (cache) {
-    if (run_cacheable && run_key) {
-      const std::vector<FileDiagnostic> own(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(own_diagnostics_from),
-                                            result.diagnostics.end());
-      cache->store_run(*run_key, result, own, files, std::move(dependencies), std::move(absent));
-    }
-    result.cache_summary = cache->summary();
-    cache->save(result.diagnostics);
-  }
+  sort_findings(result.findings);
+  entry.finish(std::move(cpp.dependencies), std::move(cpp.absent));
   if (options.keep_facts) {
-    for (auto& facts : cpp_facts) result.facts.push_back(std::move(facts));
+    for (auto& facts : cpp.facts) result.facts.push_back(std::move(facts));
     for (auto& r : python_results)
       if (r.facts) result.facts.push_back(std::move(*r.facts));
     for (auto& facts : project.config_facts) result.facts.push_back(std::move(facts));
   }
-  // Diagnostics in path order, as files are.
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
-                   [](const FileDiagnostic& a, const FileDiagnostic& b) { return a.path < b.path; });
+  RunEntry::sort_diagnostics(result);
   return result;
 }
 
