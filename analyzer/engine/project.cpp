@@ -1,5 +1,7 @@
 #include "engine/project.h"
 
+#include "engine/config_files.h"
+
 #include "cache/hash.h"
 #include "engine/session_cache.h"
 
@@ -54,19 +56,7 @@ bool args_like(std::string_view root) {
          lower == "hps";
 }
 
-// A key path specific enough to tie a config value to the code that reads it: two or more
-// components (`MODEL.BN_EPS`, `model.bn_eps`), or one compound name (`batch_norm_eps`). A bare
-// `eps` could be any optimizer's or scheduler's.
-bool distinctive(const std::string& path) {
-  return path.find('.') != std::string::npos || path.find('_') != std::string::npos;
-}
 
-// Whether a YAML file is read by OmegaConf (Hydra), which takes `1e-6` as a number (PyYAML alone
-// does not): its own syntax says so.
-bool omegaconf_file(std::string_view text) {
-  return text.find("${") != std::string_view::npos || text.find("_target_") != std::string_view::npos ||
-         text.find("@package") != std::string_view::npos || text.find("defaults:") != std::string_view::npos;
-}
 
 bool config_like_root(std::string_view name) {
   std::string lower;
@@ -174,7 +164,7 @@ std::set<std::string> config_key_paths(std::string_view text) {
     for (const std::string_view key : keys) {
       path += (path.empty() ? "" : ".") + std::string(key);
       // A single compound key off an args-like object is an argparse flag's, not a config file's.
-      if (path.find('.') != std::string::npos || (distinctive(path) && !args_like(root_text))) paths.insert(path);
+      if (path.find('.') != std::string::npos || (distinctive_key_path(path) && !args_like(root_text))) paths.insert(path);
     }
     at = next > at ? next - 1 : at;
   }
@@ -200,7 +190,8 @@ class ProjectStep {
     fold_config_reads();
     add_project_apis();
     settle_all();
-    read_hydra_targets();
+    for (FileFacts& facts : hydra_normalizations(configs_, table_, out_.suppressions))
+      out_.config_facts.push_back(std::move(facts));
     out_.table = std::move(table_);
     out_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::move(out_);
@@ -485,8 +476,8 @@ class ProjectStep {
   std::optional<ConstantValue> config_constant(const std::string& path) {
     // A key that many config files name is an experiment setting each of them chooses: their values
     // rarely agree, and reading them all costs more than the rest of the run.
-    if (config_candidates(path).size() > kMaxFoldedConfigFiles) return std::nullopt;
-    const std::vector<ConfigHit> hits = config_values(path, false);
+    if (configs_.candidates(path).size() > kMaxFoldedConfigFiles) return std::nullopt;
+    const std::vector<ConfigHit> hits = configs_.values(path, false);
     if (hits.empty()) return std::nullopt;
     for (const ConfigHit& hit : hits) {
       const bool same = hit.value == hits.front().value || (std::isnan(hit.value) && std::isnan(hits.front().value));
@@ -818,135 +809,6 @@ class ProjectStep {
     }
   }
 
-  const config::ConfigDocument* document(std::size_t index) {
-    if (const auto it = documents_.find(index); it != documents_.end()) return it->second.get();
-    std::unique_ptr<config::ConfigDocument> doc;
-    auto loaded = load_source_file(in_.config_files[index], in_.pass.limits);
-    if (auto* file = std::get_if<SourceFile>(&loaded)) {
-      auto parsed = config::ConfigDocument::parse(*file);
-      if (auto* d = std::get_if<config::ConfigDocument>(&parsed)) {
-        doc = std::make_unique<config::ConfigDocument>(std::move(*d));
-        omegaconf_[index] = omegaconf_file(file->text());
-        out_.suppressions[file->path()] = hash_comment_suppressions(file->text());
-      } else {
-        out_.diagnostics.push_back(std::get<FileDiagnostic>(std::move(parsed)));
-      }
-    }
-    const auto* raw = doc.get();
-    documents_.emplace(index, std::move(doc));
-    return raw;
-  }
-
-  // A config file's text, read once. One that cannot be read (over --max-file-size, binary, not
-  // UTF-8) gets the diagnostic a Python file gets, and reads as "": its values are not used.
-  const std::string& config_text(std::size_t index) {
-    auto& text = config_texts_[index];
-    if (text) return *text;
-    auto loaded = load_source_file(in_.config_files[index], in_.pass.limits);
-    if (auto* error = std::get_if<LoadError>(&loaded)) {
-      out_.diagnostics.push_back(
-          {FileDiagnostic::Severity::Error, in_.config_files[index], std::nullopt, std::move(error->message)});
-      return text.emplace();
-    }
-    return text.emplace(std::get<SourceFile>(loaded).text());
-  }
-
-  // Config files that may set `path`: their text names its last key as a word. Every config file's
-  // words are indexed once, on first use (a tree of hundreds of experiment configs is asked about
-  // hundreds of keys).
-  const std::vector<std::size_t>& config_candidates(const std::string& path) {
-    if (!config_words_) {
-      config_words_.emplace();
-      for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
-        const std::string& text = config_text(i);
-        std::unordered_set<std::string_view> seen;
-        for (std::size_t at = 0; at < text.size();) {
-          if (!is_identifier_char(text[at])) {
-            ++at;
-            continue;
-          }
-          std::size_t end = at;
-          while (end < text.size() && is_identifier_char(text[end])) ++end;
-          const std::string_view word(text.data() + at, end - at);
-          if (seen.insert(word).second) (*config_words_)[std::string(word)].push_back(i);
-          at = end;
-        }
-      }
-    }
-    static const std::vector<std::size_t> none;
-    const std::string last = leaf_of(path);
-    if (!is_identifier(last)) {
-      // `cfg["batch-size"]`: no word of the index; the texts are searched for it.
-      auto& found = config_spellings_[last];
-      if (!found) {
-        found.emplace();
-        for (std::size_t i = 0; i < in_.config_files.size(); ++i)
-          if (config_text(i).find(last) != std::string::npos) found->push_back(i);
-      }
-      return *found;
-    }
-    const auto it = config_words_->find(last);
-    return it == config_words_->end() ? none : it->second;
-  }
-
-  struct ConfigHit {
-    const config::ConfigScalar* scalar = nullptr;
-    double value = 0.0;
-    std::vector<ProvenanceStep> steps;
-    std::string file;
-  };
-
-  // Where Hydra may mount a config file's keys: under its config group's folder name (one or two
-  // levels) unless `# @package` says otherwise; "" is the root.
-  static std::vector<std::string> mount_prefixes(const config::ConfigDocument& doc) {
-    if (doc.package() == "_global_") return {""};
-    if (!doc.package().empty() && doc.package() != "_group_") return {doc.package()};
-    std::vector<std::string> prefixes{""};
-    const std::filesystem::path file(doc.path());
-    const std::string parent = file.parent_path().filename().string();
-    if (!parent.empty()) prefixes.push_back(parent);
-    const std::string grandparent = file.parent_path().parent_path().filename().string();
-    if (!parent.empty() && !grandparent.empty()) prefixes.push_back(grandparent + "." + parent);
-    return prefixes;
-  }
-
-  // Every config file's value for `path` (the code's key path below its config object).
-  std::vector<ConfigHit> config_values(const std::string& path, bool yacs_reader) {
-    std::vector<ConfigHit> hits;
-    if (!distinctive(path)) return hits;
-    for (const std::size_t index : config_candidates(path)) {
-      const config::ConfigDocument* doc = document(index);
-      if (doc == nullptr) continue;
-      const std::vector<std::string> prefixes = mount_prefixes(*doc);
-      for (const auto& prefix : prefixes) {
-        std::string key = path;
-        if (!prefix.empty()) {
-          if (path.rfind(prefix + ".", 0) != 0) continue;
-          key = path.substr(prefix.size() + 1);
-        }
-        const config::ConfigScalar* scalar = doc->find(key);
-        if (scalar == nullptr) continue;
-        ConfigHit hit;
-        hit.file = doc->path();
-        const config::ConfigScalar* final_scalar = doc->resolve(*scalar, hit.steps, prefixes);
-        if (final_scalar == nullptr) break;
-        std::reverse(hit.steps.begin(), hit.steps.end());
-        // A file read under a mount is read by Hydra, through OmegaConf.
-        const bool python_reader = doc->format() == config::ConfigDocument::Format::Json || yacs_reader ||
-                                   omegaconf_[index] || !prefix.empty();
-        const auto number = final_scalar->yaml_number ? final_scalar->yaml_number
-                            : python_reader           ? final_scalar->python_number
-                                                      : std::nullopt;
-        if (!number) break;
-        hit.scalar = scalar;
-        hit.value = *number;
-        hits.push_back(std::move(hit));
-        break;
-      }
-    }
-    return hits;
-  }
-
   // Every config key the facts of all families read, by its last component: what the yacs
   // defaults pass looks for.
   template <class Fact>
@@ -1102,7 +964,7 @@ class ProjectStep {
         if (r.facts)
           for (const ConfigDefaultFact& d : r.facts->config_defaults)
             if (d.path == ref.target && value_of(d.value)) defaults.push_back(&d);
-      const std::vector<ConfigHit> hits = config_values(ref.target, !defaults.empty());
+      const std::vector<ConfigHit> hits = configs_.values(ref.target, !defaults.empty());
       for (const ConfigHit& hit : hits) {
         Fact fact = original;
         settle(fact, slot, hit.value, ref.spelling, hit.steps);
@@ -1181,64 +1043,6 @@ class ProjectStep {
     }
   }
 
-  // ---- 3. Hydra _target_ -------------------------------------------------------------------
-
-  void read_hydra_targets() {
-    const std::vector<std::string> tokens = table_.trigger_tokens(std::vector<std::string>{std::string(kNormalizationFamily)});
-    for (std::size_t i = 0; i < in_.config_files.size(); ++i) {
-      if (in_.config_files[i].ends_with(".json")) continue;
-      const std::string& text = config_text(i);
-      if (text.find("_target_") == std::string::npos || !python::may_contain_any(text, tokens)) continue;
-      const config::ConfigDocument* doc = document(i);
-      if (doc == nullptr) continue;
-      FileFacts facts;
-      facts.path = doc->path();
-      facts.language = "yaml";
-      for (const config::TargetNode& node : doc->targets()) {
-        const ApiEntry* table_api = table_.find(node.target);
-        if (table_api == nullptr || table_api->family != kNormalizationFamily) continue;
-        std::vector<const ApiEntry*> variants{table_api};
-        for (const ApiEntry& other : table_api->also) variants.push_back(&other);
-        for (const ApiEntry* api : variants) {
-          NormalizationFact fact;
-          fact.api = api->from_project ? api->underlying : node.target;
-          fact.spelled_as = api->from_project ? api->underlying_spelled : node.target;
-          fact.eps_param = api->eps().name;
-          fact.call = node.where;
-          fact.origin = "hydra _target_";
-          const config::ConfigScalar* eps = nullptr;
-          for (const std::size_t k : node.keywords)
-            if (doc->scalars()[k].path.back() == api->eps().name) eps = &doc->scalars()[k];
-          if (eps == nullptr && api->eps().index && static_cast<std::size_t>(*api->eps().index) < node.positional.size())
-            eps = &doc->scalars()[node.positional[static_cast<std::size_t>(*api->eps().index)]];
-          if (eps == nullptr) {
-            fact.eps.source = ValueSource::Default;
-            if (api->eps().default_number) fact.eps.value = ConstantValue{*api->eps().default_number, "default", {}};
-          } else {
-            std::vector<ProvenanceStep> steps;
-            const config::ConfigScalar* value = doc->resolve(*eps, steps, mount_prefixes(*doc));
-            std::reverse(steps.begin(), steps.end());
-            fact.eps.location = eps->where;
-            // Hydra reads YAML through OmegaConf: `1e-6` is a number there.
-            const auto number = value ? (value->yaml_number ? value->yaml_number : value->python_number) : std::nullopt;
-            if (number) {
-              fact.eps.source = ValueSource::Explicit;
-              fact.eps.value = ConstantValue{*number, eps->text, std::move(steps)};
-            } else {
-              fact.eps.source = ValueSource::NotConstant;
-            }
-          }
-          if (api->from_project)
-            for (const auto& step : api->forwards) fact.uses.push_back(step);
-          facts.normalizations.push_back(std::move(fact));
-        }
-      }
-      if (const auto it = out_.suppressions.find(facts.path); it != out_.suppressions.end())
-        facts.suppressions = it->second;
-      if (!facts.normalizations.empty()) out_.config_facts.push_back(std::move(facts));
-    }
-  }
-
   const ProjectInput& in_;
   std::vector<PythonFileResult>& results_;
   ApiTable table_;
@@ -1250,12 +1054,8 @@ class ProjectStep {
   std::unordered_map<std::size_t, std::vector<std::pair<std::string, std::size_t>>> tree_imports_;
   std::unordered_map<std::size_t, std::shared_ptr<const python::ModuleExports>> exports_;
   std::unordered_set<std::string> defined_callables_;
-  std::unordered_map<std::size_t, std::unique_ptr<config::ConfigDocument>> documents_;
-  std::unordered_map<std::size_t, bool> omegaconf_;
-  std::unordered_map<std::size_t, std::optional<std::string>> config_texts_;
   std::set<std::string> config_leaves_;
-  std::optional<std::unordered_map<std::string, std::vector<std::size_t>>> config_words_;
-  std::unordered_map<std::string, std::optional<std::vector<std::size_t>>> config_spellings_;
+  ConfigFiles configs_{in_.config_files, in_.pass.limits, out_.diagnostics, out_.suppressions};
   std::optional<std::vector<PythonFileResult>> argparse_results_, default_results_;
 };
 

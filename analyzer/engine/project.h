@@ -6,7 +6,8 @@
 //  2. settles references: module constants across files, argparse defaults, yacs defaults and
 //     the YAML/JSON config values code reads (`cfg.MODEL.BN_EPS`), reading only the files that
 //     can hold them;
-//  3. reads Hydra `_target_` nodes that build an API from YAML.
+//  3. reads Hydra `_target_` nodes that build an API from YAML (engine/config_files.h, which also
+//     reads the config files for 2).
 #pragma once
 
 #include "core/api_table.h"
