@@ -412,12 +412,32 @@ class ProjectStep {
     options.skip_prefilter = true;
     options.python.imported_constants = constants;
     // The region planner knows a file's own small constants (`EPS = 1e-8` makes `x.half() + EPS`
-    // relevant), not imported ones: where one is imported, the files are parsed whole.
-    const bool small_imported = std::any_of(constants->begin(), constants->end(), [](const auto& entry) {
-      return entry.second.value > 0.0 && entry.second.value < kSmallestFloat16Normal;
-    });
-    if (small_imported) options.python.mode = python::ParseMode::Full;
-    extract_again(files, options);
+    // relevant), not imported ones: a file that may name one it imports is parsed whole.
+    std::vector<std::size_t> in_regions, whole;
+    for (const std::size_t i : files) (imports_small_constant(i, *constants) ? whole : in_regions).push_back(i);
+    extract_again(in_regions, options);
+    options.python.mode = python::ParseMode::Full;
+    extract_again(whole, options);
+  }
+
+  // Whether file `i` may name a constant below float16's smallest normal number that it imports
+  // from a module of the tree (read_tree_imports has read it).
+  bool imports_small_constant(std::size_t i, const ImportedConstants& constants) const {
+    const auto imports = tree_imports_.find(i);
+    if (imports == tree_imports_.end()) return false;
+    const IdentifierFilter& filter = results_[i].identifiers;
+    for (const auto& [module, file] : imports->second) {
+      const std::string prefix = module + ".";
+      for (auto it = constants.lower_bound(prefix); it != constants.end() && std::string_view(it->first).starts_with(prefix);
+           ++it) {
+        const std::string_view name = std::string_view(it->first).substr(prefix.size());
+        const double value = it->second.value;
+        if (name.find('.') == std::string_view::npos && value > 0.0 && value < kSmallestFloat16Normal &&
+            filter.may_contain(name))
+          return true;
+      }
+    }
+    return false;
   }
 
 

@@ -421,11 +421,75 @@ std::vector<std::optional<IntegerValue>> literal_shape(TSNode node, Resolver& r,
 }
 
 // How many samples a dataset, a sampler or a tf.data pipeline holds, where the code makes it plain.
+// `read` of what every call of `function` in the module hands its `parameter` (`make_dataset(x, y)`
+// with `x = np.random.rand(50, 8)`), when all calls agree; each read where its call stands.
+template <class Read>
+std::optional<IntegerValue> at_every_call(const Scope& function, const Parameter& parameter, Resolver& r,
+                                          std::vector<ProvenanceStep>& steps, Read&& read) {
+  const auto sites = r.evaluator().folder().call_sites(function, parameter);
+  if (!sites || sites->empty()) return std::nullopt;
+  std::optional<IntegerValue> agreed;
+  std::vector<ProvenanceStep> agreed_steps;
+  for (const CallSite& site : *sites) {
+    std::vector<ProvenanceStep> here;
+    std::optional<IntegerValue> rows;
+    {
+      Resolver::ScopeVisit at(r, site.scope);
+      rows = read(site.argument, here);
+    }
+    if (!rows || (agreed && rows->value != agreed->value)) return std::nullopt;
+    if (!agreed) {
+      agreed = std::move(rows);
+      agreed_steps = std::move(here);
+      agreed_steps.push_back({r.locate(site.call), site.says(parameter.name, r.source())});
+    }
+  }
+  steps.insert(steps.end(), agreed_steps.begin(), agreed_steps.end());
+  return agreed;
+}
+
+// The rows of a tensor or array handed to TensorDataset or from_tensor_slices: its literal shape's
+// first size, a literal nested list's length, torch.arange(n)'s n; for a parameter, what every call
+// of its function hands over.
+std::optional<IntegerValue> leading_rows(TSNode first, Resolver& r, std::vector<ProvenanceStep>& steps, int depth) {
+  const Grammar& g = Grammar::get();
+  first = strip(first);
+  if (depth > kMaxDepth || ts_node_is_null(first)) return std::nullopt;
+  if (is(first, g.identifier))
+    if (const auto [scope, binding] = r.lookup(r.text(first));
+        binding != nullptr && binding->only_parameter() && scope != nullptr && scope->kind == Scope::Kind::Function)
+      return at_every_call(*scope, scope->parameters[static_cast<std::size_t>(binding->parameter)], r, steps,
+                           [&](TSNode argument, std::vector<ProvenanceStep>& here) {
+                             return leading_rows(argument, r, here, depth + 1);
+                           });
+  std::string text;
+  const auto shape = literal_shape(first, r, text);
+  if (!shape.empty() && shape.front()) return shape.front();
+  // torch.tensor([[...], [...]]) / np.array([...]): the outer list's length.
+  if (is(strip(first), g.call)) {
+    const TSNode inner_callee = field(strip(first), g.f_function);
+    const CallArgs inner = collect_args(field(strip(first), g.f_arguments), r.source());
+    const std::string inner_name = qualified(inner_callee, r);
+    if (one_of(inner_name, {"torch.tensor", "numpy.array", "tensorflow.constant"}) && !inner.positional.empty() &&
+        is(strip(inner.positional.front()), g.list))
+      return rows_of(inner.positional.front(), r, steps, depth + 1);
+    if (inner_name == "torch.arange" && inner.positional.size() == 1) return integer_of(inner.positional[0], r);
+  }
+  return std::nullopt;
+}
+
 std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth) {
   const Grammar& g = Grammar::get();
   node = strip(node);
   if (depth > kMaxDepth || ts_node_is_null(node)) return std::nullopt;
   if (is(node, g.identifier)) {
+    // A parameter: what its function's calls hand over.
+    if (const auto [scope, binding] = r.lookup(r.text(node));
+        binding != nullptr && binding->only_parameter() && scope != nullptr && scope->kind == Scope::Kind::Function)
+      return at_every_call(*scope, scope->parameters[static_cast<std::size_t>(binding->parameter)], r, steps,
+                           [&](TSNode argument, std::vector<ProvenanceStep>& here) {
+                             return rows_of(argument, r, here, depth + 1);
+                           });
     const TSNode value = definition_of(node, r);
     if (ts_node_is_null(value)) return std::nullopt;
     // `indices = []` then `indices.append(i)` in a loop: the list's length is a run-time fact.
@@ -498,24 +562,7 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
         return std::nullopt;
       first = ts_node_named_child(first, 0);  // (features, labels): the features' rows
     }
-    std::string text;
-    const auto shape = literal_shape(first, r, text);
-    if (!shape.empty() && shape.front()) return shape.front();
-    // torch.tensor([[...], [...]]) / np.array([...]): the outer list's length.
-    if (is(strip(first), g.call)) {
-      const TSNode inner_callee = field(strip(first), g.f_function);
-      const CallArgs inner = collect_args(field(strip(first), g.f_arguments), r.source());
-      const std::string inner_name = qualified(inner_callee, r);
-      if (one_of(inner_name, {"torch.tensor", "numpy.array", "tensorflow.constant"}) && !inner.positional.empty() &&
-          is(strip(inner.positional.front()), g.list))
-        return rows_of(inner.positional.front(), r, steps, depth + 1);
-      if (inner_name == "torch.arange") {
-        std::vector<ProvenanceStep> unused;
-        const CallArgs range_args = inner;
-        if (range_args.positional.size() == 1) return integer_of(range_args.positional[0], r);
-      }
-    }
-    return std::nullopt;
+    return leading_rows(first, r, steps, depth);
   }
   if (one_of(name, {"torch.utils.data.Subset", "torch.utils.data.dataset.Subset"})) {
     TSNode indices{};

@@ -708,6 +708,8 @@ class ForwardReader {
         // A method of a tensor: x.relu(), self.conv(x).float().
         auto flow = evaluate(object, depth + 1);
         evaluate_arguments(args, depth);
+        if (flow && !stopped_ && (method == "unsqueeze" || method == "squeeze"))
+          return with_axis(std::move(*flow), method == "unsqueeze", args.positional.size() == 1 ? args : CallArgs{});
         if (flow && !stopped_ && keeps_size_method(method) &&
             (method == "to" || method == "cuda" || (args.positional.empty() && args.keywords.empty())))
           return flow;
@@ -728,6 +730,14 @@ class ForwardReader {
       return apply_one(*loop_layer_->layer, std::move(*flow));
     }
     const std::string name = qualified(callee, r_);
+    if ((name == "torch.unsqueeze" || name == "torch.squeeze") && args.positional.size() == 2 && args.first_star < 0 &&
+        args.keywords.empty()) {
+      auto flow = evaluate(args.positional.front(), depth + 1);
+      if (!flow || stopped_) return std::nullopt;
+      CallArgs axis;
+      axis.positional.push_back(args.positional[1]);
+      return with_axis(std::move(*flow), name == "torch.unsqueeze", axis);
+    }
     if (model_.framework == "torch" && (name == "torch.cat" || name == "torch.concat" || name == "torch.concatenate"))
       if (auto joined = concatenated(args, depth)) return joined;
     if (!args.positional.empty() && args.first_star != 0) {
@@ -751,6 +761,40 @@ class ForwardReader {
     }
     evaluate_arguments(args, depth);
     return std::nullopt;
+  }
+
+  // `x.unsqueeze(d)` / `x.squeeze(d)` with a literal axis (`args`: that axis alone): the same sizes
+  // with one axis of 1 more or less, read again as (N, C, spatial...) or (C, spatial...) for the
+  // model's layers (`inputs.unsqueeze(1)` makes a (B, T, F) batch of features one image per
+  // sample). A squeeze of an axis that is not 1 keeps the tensor as it is, as PyTorch does.
+  std::optional<Flow> with_axis(Flow flow, bool add, const CallArgs& args) const {
+    if (model_.framework != "torch" || args.positional.size() != 1 || !args.keywords.empty() || args.first_star >= 0)
+      return std::nullopt;
+    const auto axis = integer_of(args.positional.front(), r_);
+    if (!axis) return std::nullopt;
+    std::vector<std::int64_t> dims;
+    if (flow.batched) dims.push_back(flow.batch);
+    dims.push_back(flow.channels);
+    dims.insert(dims.end(), flow.spatial.begin(), flow.spatial.end());
+    const auto rank = static_cast<std::int64_t>(dims.size());
+    std::int64_t at = axis->value;
+    const std::int64_t positions = add ? rank + 1 : rank;
+    if (at < -positions || at >= positions) return std::nullopt;  // PyTorch's IndexError
+    if (at < 0) at += positions;
+    if (add) {
+      dims.insert(dims.begin() + at, 1);
+    } else {
+      if (dims[static_cast<std::size_t>(at)] != 1) return flow;
+      dims.erase(dims.begin() + at);
+    }
+    const auto axes = static_cast<std::size_t>(model_.axes);
+    if (dims.size() != axes + 2 && dims.size() != axes + 1) return std::nullopt;
+    flow.batched = dims.size() == axes + 2;
+    flow.batch = flow.batched ? dims.front() : 1;
+    const std::size_t channel = flow.batched ? 1 : 0;
+    flow.channels = dims[channel];
+    flow.spatial.assign(dims.begin() + static_cast<std::ptrdiff_t>(channel + 1), dims.end());
+    return flow;
   }
 
   // A Keras layer applied to one tensor with `training=` or `mask=`, which keep its size.

@@ -895,7 +895,8 @@ ExtractorRelevance ShapeChainExtractor::relevance(const ApiTable& table) {
                                .init_counts = false});
   // A model class of the module run on a literal-shaped tensor (`net = Net(); net(torch.randn(...))`,
   // `torch.onnx.export(net, x, ...)`): a class building convolutions or pools stands for the second
-  // half where its name is used, and is then parsed whole (its __init__ and forward).
+  // half where its name is used, and is then parsed whole (its __init__ and forward). In a method
+  // other than __init__ (a trainer's or a test case's), the class must be constructed there.
   std::vector<std::string> class_sources = {"randn", "rand", "randint", "zeros", "ones", "empty", "normal", "uniform",
                                             "CenterCrop", "RandomCrop", "RandomResizedCrop", "Resize"};
   class_sources.insert(class_sources.end(), datasets.begin(), datasets.end());
@@ -906,7 +907,8 @@ ExtractorRelevance ShapeChainExtractor::relevance(const ApiTable& table) {
                                 "Convolution2D", "Convolution3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D",
                                 "MaxPool1D", "MaxPool2D", "MaxPool3D", "AveragePooling1D", "AveragePooling2D",
                                 "AveragePooling3D", "AvgPool1D", "AvgPool2D", "AvgPool3D"},
-                               .second_classes = true, .second_only_through_classes = true, .methods = false});
+                               .second_classes = true, .second_only_through_classes = true,
+                       .second_called_in_methods = true, .init_counts = false});
   // Read from the whole text: whether the file spells a stack, an Input or a forward at all, and
   // Keras's image data format.
   out.whole_text_words = {"Sequential", "Input(", "def forward", "def call(", "image_data_format"};
