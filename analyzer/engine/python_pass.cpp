@@ -164,11 +164,26 @@ struct PairTest {
     for (const std::size_t c : with_first)
       if (chunks[c].is_definition && has_second(c) && (!chunks[c].is_class || pair->classes || in_a_method(c)))
         return true;
-    // The module's own statements, together: one of them with the first half, any with the second.
-    if (std::any_of(with_first.begin(), with_first.end(), [&](std::size_t c) { return !chunks[c].is_definition; }))
-      for (std::size_t c = 0; c < chunks.size(); ++c)
-        if (!chunks[c].is_definition && has_second(c)) return true;
-    return false;
+    // The module's own statements, together: one of them with the first half, any with the second;
+    // a statement naming a module-level function holds that function's halves too (a script gluing
+    // helpers: `images = load_images()`, then `model_fn(images)`), as the planner reads it.
+    std::vector<std::string> first_functions, second_functions;
+    for (std::size_t c = 0; c < chunks.size(); ++c) {
+      if (!chunks[c].is_definition || chunks[c].is_class || chunks[c].name.empty()) continue;
+      if (has_first(c)) first_functions.emplace_back(chunks[c].name);
+      if (has_second(c)) second_functions.emplace_back(chunks[c].name);
+    }
+    const WordSet first_helpers(first_functions), second_helpers(second_functions);
+    auto names_one = [&](std::size_t c, const WordSet& helpers) {
+      return !helpers.empty() && scan_identifiers(text_of(c), helpers, none, false).names_a_word;
+    };
+    bool script_first = false, script_second = false;
+    for (std::size_t c = 0; c < chunks.size() && !(script_first && script_second); ++c) {
+      if (chunks[c].is_definition) continue;
+      script_first = script_first || has_first(c) || names_one(c, first_helpers);
+      script_second = script_second || has_second(c) || names_one(c, second_helpers);
+    }
+    return script_first && script_second;
   }
 };
 

@@ -1113,6 +1113,28 @@ class RegionPlanner {
     });
   }
 
+  // The halves named by the module-level functions that module statement k calls: the module's
+  // statements glue helpers together (`images = load_images()`, a uint8 array, then
+  // `model_fn(images)`, which builds a Conv2D), and hold a pair through them as a script.
+  std::uint64_t called_function_bits(std::size_t k) {
+    if (!function_bits_) {
+      function_bits_.emplace();
+      for (std::size_t c = 0; c < chunks_.size(); ++c) {
+        if (!chunks_[c].is_definition || chunks_[c].is_class || chunks_[c].name.empty()) continue;
+        std::uint64_t bits = 0;
+        for (const auto word : ids_[c])
+          if (const auto it = half_bits_.find(word); it != half_bits_.end()) bits |= it->second;
+        if (bits != 0) (*function_bits_)[chunks_[c].name] |= bits;
+      }
+    }
+    std::uint64_t bits = 0;
+    if (function_bits_->empty() || chunks_[k].is_definition) return bits;
+    for (const auto word : ids_[k])
+      if (const auto it = function_bits_->find(word); it != function_bits_->end() && called_in(source_, word))
+        bits |= it->second;
+    return bits;
+  }
+
   // A definition holding both halves of a pair is relevant; the module's own statements are read as
   // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
   // naming a half is relevant when the script holds both.
@@ -1131,8 +1153,9 @@ class RegionPlanner {
         // A module statement relevant already (a trigger) still holds its halves for the module's
         // statements together: `model = keras.Sequential()`, then `model.add(Conv2D(..., input_shape=...))`.
         if (!chunks_[k].is_definition) {
-          const bool first = first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
-          const bool second = (chunk_bits_[k] & second_bit(p)) != 0;
+          const std::uint64_t bits = chunk_bits_[k] | called_function_bits(k);
+          const bool first = first_in_file_[p] || (bits & first_bit(p)) != 0;
+          const bool second = (bits & second_bit(p)) != 0;
           script_first |= first;
           script_second |= second;
           // It feeds the pair's first half to a class's instance like any other (script_feeds_first).
@@ -1140,9 +1163,10 @@ class RegionPlanner {
         }
         continue;
       }
-      const bool first = first_in_file_[p] || (chunk_bits_[k] & first_bit(p)) != 0;
+      const std::uint64_t bits = chunk_bits_[k] | called_function_bits(k);
+      const bool first = first_in_file_[p] || (bits & first_bit(p)) != 0;
       // The small-literal test reads the chunk's text: only where the other half is there.
-      const bool second = (chunk_bits_[k] & second_bit(p)) != 0 ||
+      const bool second = (bits & second_bit(p)) != 0 ||
                           ((small_bits_ & second_bit(p)) != 0 && (first || !chunks_[k].is_definition) &&
                            holds_small_literal(k));
       if (chunks_[k].is_definition) {
@@ -1759,6 +1783,8 @@ class RegionPlanner {
   std::vector<std::vector<std::size_t>> second_classes_;  // by pair: classes standing for its second half
   std::vector<bool> first_in_file_;                       // by pair
   std::vector<std::uint64_t> chunk_bits_;                 // by chunk: the halves it names
+  // By module-level function name: the halves it names (called_function_bits), made on first use.
+  std::optional<std::unordered_map<std::string_view, std::uint64_t>> function_bits_;
   std::unordered_map<std::size_t, std::optional<Body>> bodies_;  // classes split for a_method_holds_pair
   // Phase 6.
   WordSetView pair_words_;

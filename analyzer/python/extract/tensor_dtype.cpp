@@ -725,8 +725,11 @@ class TypeReader {
     return t;
   }
 
-  // A parameter of a module function (or of a module class's __init__) typed at every call of it in
-  // the module, all with one element type (const_eval.h call_sites): `test_step(model, images)`.
+  // A parameter of a module function (or of a module class's __init__) typed at the calls of it in
+  // the module (const_eval.h call_sites): `test_step(model, images)`. The calls whose argument has a
+  // known element type must agree on it; a call whose argument's type is unknown (`conv(out, ...)`
+  // after a pooling the reader does not type) does not undo what another call makes plain: the
+  // tensor has that type on that call, which the steps name.
   Typed from_calls(TSNode node, int depth) {
     if (depth > 8) return {};
     const auto [scope, binding] = r_.lookup(r_.text(node));
@@ -742,7 +745,8 @@ class TypeReader {
         Resolver::ScopeVisit at(r_, site.scope);
         t = of(site.argument, depth + 1);
       }
-      if (!t || t.scalar || (agreed && t.dtype != agreed.dtype)) return {};
+      if (!t) continue;
+      if (t.scalar || (agreed && t.dtype != agreed.dtype)) return {};
       t.steps.push_back({r_.locate(site.call), site.says(parameter.name, r_.source())});
       if (!agreed) agreed = std::move(t);
     }
