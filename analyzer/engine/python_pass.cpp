@@ -120,9 +120,25 @@ struct PairTest {
         if (!chunks[c].is_definition && has_small_float_literal(text_of(c))) small_outside_definitions = true;
     // The first half first. A class counts where the pair allows one as a whole or in one of its
     // methods (the planner then reads that method).
+    // A module-level function holds a half where a statement or another function calls it: a
+    // script's statements or its `main()` glue helpers (`images = load_images()`, then
+    // `model_fn(images)`), as the planner reads them (called_function_bits).
+    static const WordSet none;
+    auto helpers_with = [&](auto&& holds) {
+      std::vector<std::string> names;
+      for (std::size_t c = 0; c < chunks.size(); ++c)
+        if (chunks[c].is_definition && !chunks[c].is_class && !chunks[c].name.empty() && holds(c))
+          names.emplace_back(chunks[c].name);
+      return WordSet(names);
+    };
+    auto names_one = [&](std::size_t c, const WordSet& helpers) {
+      return !chunks[c].is_class && !helpers.empty() && scan_identifiers(text_of(c), helpers, none, false).names_a_word;
+    };
+    const WordSet first_helpers = helpers_with(has_first);
+    auto first_through = [&](std::size_t c) { return has_first(c) || names_one(c, first_helpers); };
     std::vector<std::size_t> with_first;
     for (std::size_t c = 0; c < chunks.size(); ++c)
-      if ((!chunks[c].is_class || classes_count) && has_first(c)) with_first.push_back(c);
+      if ((!chunks[c].is_class || classes_count) && first_through(c)) with_first.push_back(c);
     if (with_first.empty()) return false;
     // Definitions naming the second half stand for it where their name is used (`model = Net()`):
     // classes and module-level functions (`make_layers`), and those naming one of them, three
@@ -149,7 +165,6 @@ struct PairTest {
       }
     }
     const WordSet class_words(standing_in);
-    static const WordSet none;
     auto has_second = [&](std::size_t c) {
       return (second_small && (small_outside_definitions || has_small_float_literal(text_of(c)))) ||
              ((chunk_roles[c] | aliased) & second_bit) != 0 ||
@@ -161,27 +176,17 @@ struct PairTest {
                                        (aliased & second_bit) != 0 || (second_small && small_outside_definitions),
                                        standing_in);
     };
+    const WordSet second_helpers = helpers_with(has_second);
+    auto second_through = [&](std::size_t c) { return has_second(c) || names_one(c, second_helpers); };
     for (const std::size_t c : with_first)
-      if (chunks[c].is_definition && has_second(c) && (!chunks[c].is_class || pair->classes || in_a_method(c)))
+      if (chunks[c].is_definition && second_through(c) && (!chunks[c].is_class || pair->classes || in_a_method(c)))
         return true;
-    // The module's own statements, together: one of them with the first half, any with the second;
-    // a statement naming a module-level function holds that function's halves too (a script gluing
-    // helpers: `images = load_images()`, then `model_fn(images)`), as the planner reads it.
-    std::vector<std::string> first_functions, second_functions;
-    for (std::size_t c = 0; c < chunks.size(); ++c) {
-      if (!chunks[c].is_definition || chunks[c].is_class || chunks[c].name.empty()) continue;
-      if (has_first(c)) first_functions.emplace_back(chunks[c].name);
-      if (has_second(c)) second_functions.emplace_back(chunks[c].name);
-    }
-    const WordSet first_helpers(first_functions), second_helpers(second_functions);
-    auto names_one = [&](std::size_t c, const WordSet& helpers) {
-      return !helpers.empty() && scan_identifiers(text_of(c), helpers, none, false).names_a_word;
-    };
+    // The module's own statements, together: one of them with the first half, any with the second.
     bool script_first = false, script_second = false;
     for (std::size_t c = 0; c < chunks.size() && !(script_first && script_second); ++c) {
       if (chunks[c].is_definition) continue;
-      script_first = script_first || has_first(c) || names_one(c, first_helpers);
-      script_second = script_second || has_second(c) || names_one(c, second_helpers);
+      script_first = script_first || first_through(c);
+      script_second = script_second || second_through(c);
     }
     return script_first && script_second;
   }

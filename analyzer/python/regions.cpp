@@ -1113,9 +1113,9 @@ class RegionPlanner {
     });
   }
 
-  // The halves named by the module-level functions that module statement k calls: the module's
-  // statements glue helpers together (`images = load_images()`, a uint8 array, then
-  // `model_fn(images)`, which builds a Conv2D), and hold a pair through them as a script.
+  // The halves named by the module-level functions that chunk k (module statements, or a function)
+  // calls: a script's statements or its `main()` glue helpers together (`images = load_images()`, a
+  // uint8 array, then `model_fn(images)`, which builds a Conv2D), and hold a pair through them.
   std::uint64_t called_function_bits(std::size_t k) {
     if (!function_bits_) {
       function_bits_.emplace();
@@ -1124,15 +1124,36 @@ class RegionPlanner {
         std::uint64_t bits = 0;
         for (const auto word : ids_[c])
           if (const auto it = half_bits_.find(word); it != half_bits_.end()) bits |= it->second;
-        if (bits != 0) (*function_bits_)[chunks_[c].name] |= bits;
+        if (bits != 0) {
+          (*function_bits_)[chunks_[c].name] |= bits;
+          function_chunks_[chunks_[c].name].push_back(c);
+        }
       }
     }
     std::uint64_t bits = 0;
-    if (function_bits_->empty() || chunks_[k].is_definition) return bits;
+    if (function_bits_->empty() || chunks_[k].is_class) return bits;
     for (const auto word : ids_[k])
-      if (const auto it = function_bits_->find(word); it != function_bits_->end() && called_in(source_, word))
-        bits |= it->second;
+      if (word != chunks_[k].name || !chunks_[k].is_definition)
+        if (const auto it = function_bits_->find(word); it != function_bits_->end() && called_in(source_, word))
+          bits |= it->second;
     return bits;
+  }
+
+  // The module-level functions holding a half of pair p that chunk k calls: relevant, read whole, and
+  // made relevant by this pair (the classes they build are read where they use them).
+  void include_glued_helpers(std::size_t k, std::size_t p, std::vector<bool>& now_relevant) {
+    if (!function_bits_ || chunks_[k].is_class) return;
+    const std::uint64_t halves = first_bit(p) | second_bit(p);
+    for (const auto word : ids_[k]) {
+      if ((chunks_[k].is_definition && word == chunks_[k].name) || !called_in(source_, word)) continue;
+      const auto bits = function_bits_->find(word);
+      if (bits == function_bits_->end() || (bits->second & halves) == 0) continue;
+      for (const std::size_t f : function_chunks_[word]) {
+        relevant_[f] = Relevance::Yes;
+        whole_[f] = true;
+        if (!now_relevant.empty()) now_relevant[f] = true;
+      }
+    }
   }
 
   // A definition holding both halves of a pair is relevant; the module's own statements are read as
@@ -1148,6 +1169,7 @@ class RegionPlanner {
     bool script_first = false, script_second = false;
     std::vector<std::size_t> script_chunks;
     std::vector<bool> now_relevant(second_classes_[p].empty() ? 0 : chunks_.size(), false);
+    std::vector<std::size_t> glued;  // chunks holding the pair through helpers they call
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
       if (relevant_[k] != Relevance::No) {
         // A module statement relevant already (a trigger) still holds its halves for the module's
@@ -1173,6 +1195,8 @@ class RegionPlanner {
         if (first && second && (pair.classes || !chunks_[k].is_class || a_method_holds_pair(k, p))) {
           relevant_[k] = Relevance::Yes;
           if (!now_relevant.empty()) now_relevant[k] = true;
+          if ((chunk_bits_[k] & (first_bit(p) | second_bit(p))) != (first_bit(p) | second_bit(p)))
+            glued.push_back(k);  // it holds a half only through the helpers it calls
         }
       } else if (first || second) {
         script_first |= first;
@@ -1182,8 +1206,11 @@ class RegionPlanner {
     }
     const bool script_holds_pair = script_first && script_second;
     if (script_holds_pair)
-      for (const std::size_t k : script_chunks)
+      for (const std::size_t k : script_chunks) {
         if (relevant_[k] == Relevance::No) relevant_[k] = Relevance::Yes;
+        glued.push_back(k);
+      }
+    for (const std::size_t k : glued) include_glued_helpers(k, p, now_relevant);
     // A class standing for the second half is read where a chunk made relevant by this pair uses it,
     // or a chunk relevant for other reasons that holds the first half.
     for (const std::size_t c : second_classes_[p]) {
@@ -1341,8 +1368,8 @@ class RegionPlanner {
         if (relevant_[k] != Relevance::No) used.insert(ids_[k].begin(), ids_[k].end());
       bool grew = false;
       for (std::size_t k = 0; k < chunks_.size(); ++k)
-        if (relevant_[k] == Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class &&
-            !chunks_[k].name.empty() && used.count(chunks_[k].name) > 0 &&
+        if (relevant_[k] == Relevance::No && chunks_[k].is_definition &&
+            !chunks_[k].is_class && !chunks_[k].name.empty() && used.count(chunks_[k].name) > 0 &&
             ((pairs && chunk_bits_[k] != 0) ||
              std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }) ||
              loops_over_parameter(text_of(k)))) {
@@ -1785,6 +1812,7 @@ class RegionPlanner {
   std::vector<std::uint64_t> chunk_bits_;                 // by chunk: the halves it names
   // By module-level function name: the halves it names (called_function_bits), made on first use.
   std::optional<std::unordered_map<std::string_view, std::uint64_t>> function_bits_;
+  std::unordered_map<std::string_view, std::vector<std::size_t>> function_chunks_;  // their chunks, by name
   std::unordered_map<std::size_t, std::optional<Body>> bodies_;  // classes split for a_method_holds_pair
   // Phase 6.
   WordSetView pair_words_;

@@ -16,7 +16,7 @@ namespace cudnnlint::python {
 
 namespace {
 
-constexpr int kMaxDepth = 8;
+constexpr int kMaxDepth = 12;
 
 // An element type the code makes plain, where it does so, and the names crossed on the way.
 struct Typed {
@@ -902,8 +902,10 @@ class TypeReader {
   // type (`def load_images(): return np.random.randint(...).astype(np.uint8)`): that type, with the
   // call as a step. nullopt when `callee` is not such a function.
   std::optional<Typed> project_return(TSNode callee, TSNode call, int depth) {
+    // A module-level function, or a closure of the function the call stands in (`def load(): def
+    // inner(): return np.zeros(..., np.uint8); return inner()`).
     const auto [scope, binding] = r_.lookup(r_.text(callee));
-    if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+    if (scope == nullptr || scope->kind == Scope::Kind::Class || binding == nullptr || !binding->only_definition() ||
         !is(binding->definition, g_.function_definition) || depth > kMaxDepth - 4)
       return std::nullopt;
     const TSNode definition = binding->definition;
