@@ -655,7 +655,12 @@ class TypeReader {
     if (is(node, g_.integer) || is(node, g_.float_)) return scalar(node);
     if (is(node, g_.unary_operator)) return of(field(node, g_.f_argument), depth + 1);
     if (is(node, g_.identifier)) return name(node, depth);
-    if (is(node, g_.subscript)) return of(field(node, g_.f_value), depth + 1);
+    if (is(node, g_.subscript)) {
+      // `features["x"]` of a dict the code writes (`model_fn({"x": images})`): that entry.
+      if (const auto key = string_key(field(node, g_.f_subscript)))
+        if (Typed t = item(field(node, g_.f_value), *key, depth + 1); t) return t;
+      return of(field(node, g_.f_value), depth + 1);
+    }
     if (is(node, g_.binary_operator)) return binary(node, depth);
     if (is(node, g_.call)) return call(node, depth);
     return {};
@@ -725,12 +730,48 @@ class TypeReader {
     return t;
   }
 
+  // The text of a plain string literal (`"x"`, `'x'`), as a dict key; nullopt for anything else.
+  std::optional<std::string_view> string_key(TSNode node) const {
+    node = strip(node);
+    if (!is(node, g_.string)) return std::nullopt;
+    const std::string_view text = r_.text(node);
+    if (text.size() < 2 || (text.front() != '"' && text.front() != '\'') || text.back() != text.front())
+      return std::nullopt;
+    const std::string_view inner = text.substr(1, text.size() - 2);
+    if (inner.find_first_of("\\'\"{") != std::string_view::npos) return std::nullopt;
+    return inner;
+  }
+
+  // The entry `key` of a dict literal `container` holds, through a name bound to one or a parameter
+  // every call hands one.
+  Typed item(TSNode container, std::string_view key, int depth) {
+    container = strip(container);
+    if (ts_node_is_null(container) || depth > kMaxDepth) return {};
+    if (is(container, g_.dictionary)) {
+      Typed found;
+      for (const TSNode entry : named_children(container)) {
+        if (!is(entry, g_.pair)) return {};  // `**other`: the key may come from there
+        if (const auto k = string_key(field(entry, g_.f_key)); k && *k == key) found = of(field(entry, g_.f_value), depth + 1);
+      }
+      return found;
+    }
+    if (!is(container, g_.identifier)) return {};
+    if (const TSNode value = definition_of(container, r_); !ts_node_is_null(value)) return item(value, key, depth + 1);
+    return from_calls(container, depth, [&](TSNode argument, int d) { return item(argument, key, d); });
+  }
+
   // A parameter of a module function (or of a module class's __init__) typed at the calls of it in
   // the module (const_eval.h call_sites): `test_step(model, images)`. The calls whose argument has a
   // known element type must agree on it; a call whose argument's type is unknown (`conv(out, ...)`
   // after a pooling the reader does not type) does not undo what another call makes plain: the
   // tensor has that type on that call, which the steps name.
   Typed from_calls(TSNode node, int depth) {
+    return from_calls(node, depth, [&](TSNode argument, int d) { return of(argument, d); });
+  }
+
+  // The same, with `read` (argument, depth) taking what a call hands over.
+  template <class Read>
+  Typed from_calls(TSNode node, int depth, Read&& read) {
     if (depth > 8) return {};
     const auto [scope, binding] = r_.lookup(r_.text(node));
     if (scope == nullptr || binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function)
@@ -743,7 +784,7 @@ class TypeReader {
       Typed t;
       {
         Resolver::ScopeVisit at(r_, site.scope);
-        t = of(site.argument, depth + 1);
+        t = read(site.argument, depth + 1);
       }
       if (!t) continue;
       if (t.scalar || (agreed && t.dtype != agreed.dtype)) return {};
