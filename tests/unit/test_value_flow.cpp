@@ -11,6 +11,14 @@
 namespace cudnnlint {
 namespace {
 
+// `text` with the first `from` replaced by `to` (a test fails where `from` is missing).
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text = text.substr(0, at) + std::string(to) + text.substr(at + from.size());
+  return text;
+}
+
 // The facts of `text` with every family, in full and in the first pass's region mode (both asked
 // to agree).
 FileFacts facts_both_ways(const std::string& text) {
@@ -99,19 +107,18 @@ TEST(ValueFlow, VggMakeLayersOverACfgListIsRunLayerByLayer) {
 TEST(ValueFlow, AStackWhoseLoopOrBranchIsNotKnownIsNotRead) {
   // The loop runs over an __init__ parameter: the construction's literal list binds it...
   std::string text = with_size(kVgg, 16);
-  text.replace(text.find("make_layers(CFG, batch_norm=True)"), 33, "make_layers(cfg, batch_norm=True)");
-  text.replace(text.find("def __init__(self):"), 19, "def __init__(self, cfg):");
-  text.replace(text.find("net = VGG()"), 11, "net = VGG(CFG)");
+  text = replaced(text, "make_layers(CFG, batch_norm=True)", "make_layers(cfg, batch_norm=True)");
+  text = replaced(text, "def __init__(self):", "def __init__(self, cfg):");
+  text = replaced(text, "net = VGG()", "net = VGG(CFG)");
   const FileFacts bound = facts_both_ways(text);
   ASSERT_EQ(bound.shape_chains.size(), 1u);
   EXPECT_EQ(bound.shape_chains.front().rejected_by, "pool");
   // ...a value the reader does not know leaves how many layers unknown, so no chain.
-  text.replace(text.find("net = VGG(CFG)"), 14, "net = VGG(load_cfg())");
+  text = replaced(text, "net = VGG(CFG)", "net = VGG(load_cfg())");
   EXPECT_TRUE(facts_both_ways(text).shape_chains.empty());
   // The list handed to a call that may change it.
   std::string handed = with_size(kVgg, 16);
-  handed.replace(handed.find("    return nn.Sequential(*layers)"), 33,
-                 "    shuffle_layers(layers)\n    return nn.Sequential(*layers)");
+  handed = replaced(handed, "    return nn.Sequential(*layers)", "    shuffle_layers(layers)\n    return nn.Sequential(*layers)");
   EXPECT_TRUE(facts_both_ways(handed).shape_chains.empty());
 }
 
@@ -241,7 +248,7 @@ TEST(ValueFlow, NestedSequencesAreBoundedNotBuiltWhole) {
       "    return model(torch.randn(1, 3, 8, 8))\n";
   auto with_grid = [&](std::string_view grid) {
     std::string text = code;
-    text.replace(text.find("GRID"), 4, grid);
+    text = replaced(text, "GRID", grid);
     return text;
   };
   EXPECT_TRUE(facts_both_ways(with_grid("[[0] * 256] * 256")).shape_chains.empty());
@@ -268,13 +275,6 @@ std::pair<std::optional<double>, std::optional<double>> folded_division(const st
   const LoaderFact& loader = facts.loaders[0];
   return {loader.batch.value ? std::optional(loader.batch.value->value) : std::nullopt,
           loader.divisor.value ? std::optional(loader.divisor.value->value) : std::nullopt};
-}
-
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-  const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text = text.substr(0, at) + std::string(to) + text.substr(at + from.size());
-  return text;
 }
 
 const char* const kClassConfig =
@@ -460,8 +460,8 @@ TEST(ValueFlow, BroadcastingKeepsTheSizeOfASideAbove1AndNoOtherOne) {
   // A side whose size is 1 meets a tensor the reader does not know: the result may be larger, so
   // the chain stops there.
   std::string unknown = gated("4");
-  unknown.replace(unknown.find("self.gate(y) + y"), 16, "self.gate(y) + z");
-  unknown.replace(unknown.find("def forward(self, x):"), 21, "def forward(self, x, z=None):");
+  unknown = replaced(unknown, "self.gate(y) + y", "self.gate(y) + z");
+  unknown = replaced(unknown, "def forward(self, x):", "def forward(self, x, z=None):");
   EXPECT_TRUE(facts_both_ways(unknown).shape_chains.empty());
 }
 
@@ -482,19 +482,19 @@ TEST(ValueFlow, ConcatenatedChannelsAndAConditionalOfOneSizeKeepTheSize) {
       "        return self.head(out)\n\n\n"
       "Dense()(torch.rand(1, 3, 4, 4))\n";
   std::string channels = model;
-  channels.replace(channels.find("JOIN"), 4, "1");
+  channels = replaced(channels, "JOIN", "1");
   const FileFacts joined = facts_both_ways(channels);
   ASSERT_EQ(joined.shape_chains.size(), 1u);
   EXPECT_EQ(joined.shape_chains.front().rejected_by, "conv");
   EXPECT_EQ(joined.shape_chains.front().channels, 7);
   // Joined along a spatial axis the size changes: not followed.
   std::string height = model;
-  height.replace(height.find("JOIN"), 4, "2");
+  height = replaced(height, "JOIN", "2");
   EXPECT_TRUE(facts_both_ways(height).shape_chains.empty());
   // A side of the conditional that a layer rejects may never run: no finding from it.
   std::string pooled = channels;
-  pooled.replace(pooled.find("out * 2 if"), 10, "self.head(out) if");
-  pooled.replace(pooled.find("return self.head(out)"), 21, "return out");
+  pooled = replaced(pooled, "out * 2 if", "self.head(out) if");
+  pooled = replaced(pooled, "return self.head(out)", "return out");
   EXPECT_TRUE(facts_both_ways(pooled).shape_chains.empty());
 }
 
@@ -532,17 +532,17 @@ TEST(ValueFlow, ABranchInForwardKeepsTheSizesEveryWayGivesAndABranchUndecidedInA
       "        return self.pool(self.layer(x))\n\n\n"
       "Net()(torch.rand(1, 3, 8, 8))\n";
   std::string too_big = model;
-  too_big.replace(too_big.find("POOL"), 4, "8");
+  too_big = replaced(too_big, "POOL", "8");
   const FileFacts rejected = facts_both_ways(too_big);
   ASSERT_EQ(rejected.shape_chains.size(), 1u);
   EXPECT_EQ(rejected.shape_chains.front().rejected_by, "pool");
   EXPECT_EQ(rejected.shape_chains.front().padded_input, (std::vector<std::int64_t>{4, 4}));
   std::string fits = model;
-  fits.replace(fits.find("POOL"), 4, "4");
+  fits = replaced(fits, "POOL", "4");
   EXPECT_TRUE(facts_both_ways(fits).shape_chains.empty());
   // A branch whose layer rejects the size (a 9x9 kernel on 8x8) may never run: no finding from it.
   std::string branch = fits;
-  branch.replace(branch.find("            residual = self.downsample(x)"), 41, "            residual = self.big(x)");
+  branch = replaced(branch, "            residual = self.downsample(x)", "            residual = self.big(x)");
   EXPECT_TRUE(facts_both_ways(branch).shape_chains.empty());
 }
 
@@ -564,8 +564,8 @@ TEST(ValueFlow, AMethodBoundToAModuleNameIsACallableOfTheModule) {
   EXPECT_EQ(aliased.loaders[0].batch.ref->index, 0);
   // Without the alias, a method called as `Trainer().train()` is no callable of the module.
   std::string plain = text;
-  plain.replace(plain.find("train = Trainer().train\n"), 24, "");
-  plain.replace(plain.find("    train()\n"), 12, "    Trainer().train()\n");
+  plain = replaced(plain, "train = Trainer().train\n", "");
+  plain = replaced(plain, "    train()\n", "    Trainer().train()\n");
   const FileFacts method = facts_both_ways(plain);
   ASSERT_EQ(method.loaders.size(), 1u);
   EXPECT_FALSE(method.loaders[0].batch.ref);
@@ -589,14 +589,14 @@ TEST(ValueFlow, AComprehensionBuiltStackAndAnInstanceAttributeSetFromAnInitParam
       "enc = TCN(WINDOW)\n"
       "enc(torch.randn(2, 8, enc.win_size))\n";
   std::string short_window = model;
-  short_window.replace(short_window.find("WINDOW"), 6, "win_size=16");
+  short_window = replaced(short_window, "WINDOW", "win_size=16");
   const FileFacts rejected = facts_both_ways(short_window);
   ASSERT_EQ(rejected.shape_chains.size(), 1u);
   // 16 -> 14 -> 10 -> 2, then a kernel of 17 (dilation 8).
   EXPECT_EQ(rejected.shape_chains.front().padded_input, (std::vector<std::int64_t>{2}));
   EXPECT_EQ(rejected.shape_chains.front().kernel_extent, (std::vector<std::int64_t>{17}));
   std::string long_window = model;
-  long_window.replace(long_window.find("WINDOW"), 6, "win_size=64");
+  long_window = replaced(long_window, "WINDOW", "win_size=64");
   EXPECT_TRUE(facts_both_ways(long_window).shape_chains.empty());
   // The loop variable also names a module constant: which one a fold would read is not sure.
   EXPECT_TRUE(facts_both_ways("i = 0\n" + short_window).shape_chains.empty());
