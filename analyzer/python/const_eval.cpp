@@ -383,6 +383,35 @@ std::string_view bound_method_alias(std::string_view source, std::size_t at, std
   return bound->alias;
 }
 
+// `name.method(` where `.method` stands at `at` and `name` is a plain name other than `self` (an
+// instance: `trainer.setup(...)`), or `...).method(` (a new one: `Trainer(cfg).setup()`): true;
+// false for anything else (`self.a.method`, `name.method` not called). Which object the call
+// is on is read from the parsed call (instance_calls_named).
+bool called_on_an_object(std::string_view source, std::size_t at, std::size_t method_size) {
+  const std::size_t next = source.find_first_not_of(" \t", at + method_size);
+  if (next == std::string_view::npos || source[next] != '(') return false;
+  std::size_t i = at;
+  while (i > 0 && (source[i - 1] == ' ' || source[i - 1] == '\t')) --i;
+  if (i == 0 || source[i - 1] != '.') return false;
+  --i;
+  while (i > 0 && (source[i - 1] == ' ' || source[i - 1] == '\t')) --i;
+  if (i > 0 && source[i - 1] == ')') return true;
+  const std::size_t name_end = i;
+  while (i > 0 && is_identifier_char(source[i - 1])) --i;
+  if (i == name_end || (i > 0 && source[i - 1] == '.') || source.substr(i, name_end - i) == "self") return false;
+  return !(source[i] >= '0' && source[i] <= '9');
+}
+
+// Whether the text defines a class `name` at column 0 (`class Name:`, `class Name(Base):`).
+bool defines_top_level_class(std::string_view source, std::string_view name) {
+  for (const std::size_t at : name_positions(source, name, false)) {
+    if (at < 6 || source.substr(at - 6, 6) != "class " || (at > 6 && source[at - 7] != '\n')) continue;
+    const std::size_t next = source.find_first_not_of(" \t", at + name.size());
+    if (next != std::string_view::npos && (source[next] == ':' || source[next] == '(')) return true;
+  }
+  return false;
+}
+
 // Whether every mention of `alias` in the text but its binding at `binding` (and the method's own
 // `def` at `method_def`, when the alias takes the method's name) calls it: no other binding
 // (`def alias`, a parameter, a loop or keyword), no other use (handed on, stored).
@@ -569,15 +598,13 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
   }));
   if (mentions.size() - supers != calls.size() + 1) return std::nullopt;
   // The region planner keeps the calls of a function mentioned at most kMaxCallSites + 1 times,
-  // attributes of that name included, and only from module statements and module functions
-  // (python/regions.cpp include_callers): the same calls are read in both parse modes.
+  // attributes of that name included, from module statements, module functions and the methods of
+  // module classes (python/regions.cpp include_callers): the same calls are read in both parse modes.
   if (mentions.size() + name_positions(code, callee, true).size() > kMaxCallSites + 1) return std::nullopt;
   std::vector<CallSite> sites;
   for (const TSNode call : calls) {
     const Scope* at = scope_around(call);
     if (scopes_.lookup(at, callee).second != binding) return std::nullopt;
-    for (const Scope* s = at; s != nullptr; s = s->parent)
-      if (s->kind == Scope::Kind::Class) return std::nullopt;
     bool use_default = false;
     const auto argument = argument_for(call, parameter, locator_.source, use_default);
     if (!argument) return std::nullopt;
@@ -604,11 +631,16 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
   for (const std::size_t at : name_positions(code, owner.name, false))
     if (in_class_header(code, at)) return std::nullopt;
   std::size_t self_mentions = 0;
+  std::size_t instance_mentions = 0;  // `trainer.train(...)`
   // `train = Trainer().train`, then `train()`: each alias with where its line starts.
   std::vector<std::pair<std::string_view, std::size_t>> aliases;
   for (const std::size_t at : name_positions(code, method.name, true)) {
     if (preceded_by_word(code, at, "self.")) {
       ++self_mentions;
+      continue;
+    }
+    if (called_on_an_object(code, at, method.name.size())) {
+      ++instance_mentions;
       continue;
     }
     const std::string_view alias = bound_method_alias(code, at, owner.name);
@@ -622,6 +654,40 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
   const std::vector<TSNode>& all_calls = self_calls_named(method.name);
   if (all_calls.size() != self_mentions) return std::nullopt;  // a `self.name` that is no call, or unparsed
   std::vector<CallSite> sites;
+  const std::vector<TSNode>& instance_calls = instance_calls_named(method.name);
+  if (instance_calls.size() != instance_mentions) return std::nullopt;
+  for (const TSNode call : instance_calls) {
+    // The object is made by a module class where the call can see it: `Trainer(cfg).setup()`, or
+    // `trainer.setup()` with `trainer = Trainer(cfg)` bound once in that scope. Made by the owner,
+    // the call is one of the method; by another class, it is not (the owner is subclassed
+    // nowhere); anything else may be either.
+    const Grammar& g = Grammar::get();
+    const Scope* at = scope_around(call);
+    TSNode made = field(field(call, g.f_function), g.f_object);
+    const Scope* made_in = at;
+    if (is(made, g.identifier)) {
+      const auto [defining, instance] = scopes_.lookup(at, node_text(made, locator_.source));
+      if (instance == nullptr || !instance->simple()) return std::nullopt;
+      made = instance->value;
+      made_in = defining;
+    }
+    const TSNode made_by = is(made, g.call) ? field(made, g.f_function) : TSNode{};
+    if (!is(made_by, g.identifier)) return std::nullopt;
+    // Which module class, read from the text where it is another's: the region plan may leave that
+    // class out, and both parse modes must answer alike.
+    const std::string_view made_by_name = node_text(made_by, locator_.source);
+    const auto [class_scope, class_binding] = scopes_.lookup(made_in, made_by_name);
+    if (class_scope != &scopes_.module() || class_binding == nullptr || class_binding->count != 1) return std::nullopt;
+    if (made_by_name != owner.name) {
+      if (!defines_top_level_class(code, made_by_name)) return std::nullopt;
+      continue;  // another class's method of that name
+    }
+    if (sites.size() == kMaxCallSites) return std::nullopt;
+    bool use_default = false;
+    const auto argument = argument_for(call, parameter, locator_.source, use_default);
+    if (!argument) return std::nullopt;
+    sites.push_back(CallSite{call, *argument, use_default ? &owner : at, use_default});
+  }
   for (const auto& [alias, binding] : aliases) {
     // Bound once, at module level; called, and only called, everywhere else, each call parsed.
     const auto bound = scopes_.module().bindings.find(alias);
@@ -660,6 +726,19 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
   }
   if (sites.empty()) return std::nullopt;
   return sites;
+}
+
+const std::vector<TSNode>& ConstantFolder::instance_calls_named(std::string_view name) const {
+  if (!instance_calls_)
+    instance_calls_ = index_calls(scopes_.module().node, [&](TSNode callee) -> std::optional<std::string_view> {
+      const Grammar& g = Grammar::get();
+      if (!is(callee, g.attribute)) return std::nullopt;
+      const TSNode object = field(callee, g.f_object);
+      const bool on_a_name = is(object, g.identifier) && node_text(object, locator_.source) != "self";
+      if (!on_a_name && !(is(object, g.call) && is(field(object, g.f_function), g.identifier))) return std::nullopt;
+      return node_text(field(callee, g.f_attribute), locator_.source);
+    });
+  return calls_in(*instance_calls_, name);
 }
 
 const std::vector<TSNode>& ConstantFolder::self_calls_named(std::string_view name) const {

@@ -175,6 +175,9 @@ class ConstantFolder {
   const std::vector<TSNode>& calls_named(std::string_view name) const;
   // The calls `self.name(...)` in the module (indexed on first use).
   const std::vector<TSNode>& self_calls_named(std::string_view name) const;
+  // The calls `name.method(...)` in the module on a plain name other than `self`, and the calls
+  // `Name(...).method(...)`, by method.
+  const std::vector<TSNode>& instance_calls_named(std::string_view method) const;
   std::optional<std::vector<CallSite>> method_call_sites(const Scope& method, const Parameter& parameter) const;
   const NodeLocator& locator_;
   const ScopeTree& scopes_;
@@ -184,7 +187,7 @@ class ConstantFolder {
   mutable TSNode settled_later_{};  // ConfigReadSettledLater's read
   mutable bool truth_values_ = false;  // while fold_truth runs: True and False fold to 1 and 0
   mutable const ConstantBindings* bindings_ = nullptr;
-  mutable std::optional<CallIndex> calls_, self_calls_;
+  mutable std::optional<CallIndex> calls_, self_calls_, instance_calls_;
   // The module's text with its comments blanked (a comment naming a function calls nothing).
   std::string_view code_text() const;
   mutable std::optional<std::string> code_text_;

@@ -1454,13 +1454,14 @@ class RegionPlanner {
   // object's members (`args.bs_mult`), from every call of its function in the module, and answers
   // only when it sees them all (python/const_eval.h call_sites). The callers are parsed whole; the
   // callee's name does not become interesting, which would keep every statement naming it in the
-  // other large definitions.
+  // other large definitions. A class whose methods call one is relevant: the methods naming it are
+  // kept, and in them the statements naming it (called_names_), as in a relevant function.
   static constexpr std::size_t kMaxCallSites = 4;  // python/const_eval.cpp's
   void include_callers() {
-    std::vector<std::size_t> callees;
+    std::vector<std::string_view> callees;
     for (std::size_t k = 0; k < chunks_.size(); ++k)
       if (relevant_[k] != Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class && !chunks_[k].name.empty())
-        callees.push_back(k);
+        callees.push_back(chunks_[k].name);
     // The folder reads no function called more than kMaxCallSites times (each a mention here; the
     // folder counts comments and strings too): timm's `_create_model`, called by a hundred
     // registered variants, brings none of them.
@@ -1469,21 +1470,63 @@ class RegionPlanner {
       for (const auto word : ids) ++mentions[word];
     for (int round = 0; round < 2 && !callees.empty(); ++round) {
       WordSetView names;
-      for (const std::size_t k : callees) {
-        if (mentions[chunks_[k].name] > kMaxCallSites + 1) continue;
-        names.insert(chunks_[k].name);
-      }
+      for (const std::string_view name : callees)
+        if (mentions[name] <= kMaxCallSites + 1) names.insert(name);
       if (names.empty()) break;
-      std::vector<std::size_t> callers;
-      for (std::size_t k = 0; k < chunks_.size(); ++k)
-        if (relevant_[k] == Relevance::No && !chunks_[k].is_class &&
-            std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return names.count(w) > 0; })) {
-          relevant_[k] = Relevance::Yes;  // a function, or a module statement (`build(data, None)`)
-          if (!chunks_[k].is_definition) continue;
-          whole_[k] = true;  // parsed whole: its statements name no trigger the statement split keeps
-          callers.push_back(k);
-        }
+      called_names_.insert(names.begin(), names.end());
+      std::vector<std::string_view> callers;
+      for (std::size_t k = 0; k < chunks_.size(); ++k) {
+        if (!std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return names.count(w) > 0; }))
+          continue;
+        // A class's methods that call one are callers in turn (`trainer.setup()`, `self.setup()`:
+        // the folder reads a method's parameters at those calls), whether or not the class was
+        // relevant already; include_class_members keeps them by called_names_.
+        if (chunks_[k].is_class) methods_naming(k, names, callers);
+        if (relevant_[k] != Relevance::No) continue;
+        relevant_[k] = Relevance::Yes;  // a function, a class, or a module statement (`build(data, None)`)
+        if (chunks_[k].is_class) caller_classes_.insert(chunks_[k].begin);  // relevant for its calls only
+        if (!chunks_[k].is_definition || chunks_[k].is_class) continue;
+        whole_[k] = true;  // parsed whole: its statements name no trigger the statement split keeps
+        if (!chunks_[k].name.empty() && takes_arguments(text_of(k), false)) callers.push_back(chunks_[k].name);
+      }
       callees = std::move(callers);
+    }
+  }
+
+  // Whether a def's header lists a parameter (beside a method's first): the folder reads the calls
+  // of a function only for what they bind to its parameters, so one without any needs no callers.
+  // True where the lexer cannot tell.
+  static bool takes_arguments(std::string_view def, bool method) {
+    std::size_t at = def.find("def ");
+    if (at == std::string_view::npos) return true;
+    at = def.find('(', at);
+    if (at == std::string_view::npos) return true;
+    auto skip_blanks_from = [&](std::size_t i) {
+      while (i < def.size() && (def[i] == ' ' || def[i] == '\t' || def[i] == '\n' || def[i] == '\r')) ++i;
+      return i;
+    };
+    std::size_t i = skip_blanks_from(at + 1);
+    if (method) {
+      while (i < def.size() && is_identifier_char(def[i])) ++i;
+      i = skip_blanks_from(i);
+      if (i < def.size() && def[i] == ',') i = skip_blanks_from(i + 1);
+    }
+    return i >= def.size() || def[i] != ')';
+  }
+
+  // The names of the methods of class k whose code names one of `names`, appended to `out`.
+  void methods_naming(std::size_t k, const WordSetView& names, std::vector<std::string_view>& out) {
+    auto [at, fresh] = bodies_.try_emplace(k);
+    if (fresh) at->second = split_body(source_, chunks_[k]);
+    if (!at->second) return;
+    for (const TopLevelChunk& member : at->second->members) {
+      if (!member.is_definition || member.is_class || member.name.empty() || member.name.starts_with("__") ||
+          !takes_arguments(member_text(member), true))
+        continue;
+      const std::string_view text = member_text(member);
+      const auto ids = ids_within(ids_[k], text.data(), text.data() + text.size());
+      if (std::any_of(ids.begin(), ids.end(), [&](std::string_view w) { return names.count(w) > 0; }))
+        out.push_back(member.name);
     }
   }
 
@@ -1565,6 +1608,12 @@ class RegionPlanner {
           else pair_words_.insert(word);
         }
       }
+  }
+
+  // Whether a member names a function include_callers follows the calls of.
+  bool names_a_called(std::span<const std::string_view> code_ids) const {
+    return !called_names_.empty() &&
+           std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return called_names_.count(w) > 0; });
   }
 
   bool names_a_pair_half(std::string_view text, std::span<const std::string_view> code_ids) const {
@@ -1655,11 +1704,14 @@ class RegionPlanner {
         names_a_trigger_in(header, members.header_ids) ||
         std::any_of(members.header_ids.begin(), members.header_ids.end(),
                     [&](std::string_view w) { return interesting_.count(w) > 0; });
+    // A class relevant only for the calls its methods make (include_callers) keeps those methods.
+    const bool for_calls = caller_classes_.count(chunk.begin) > 0;
     for (std::size_t m = 0; m < list.size(); ++m) {
       const TopLevelChunk& member = list[m];
       const std::string_view text = member_text(member);
-      if (!member.is_definition || (member.name == "__init__" && header_names_api) ||
-          relevant_text(text, members.ids[m]) || holds_a_pair(text, members.ids[m]))
+      if (!member.is_definition || names_a_called(members.ids[m]) ||
+          (!for_calls && ((member.name == "__init__" && header_names_api) || relevant_text(text, members.ids[m]) ||
+                          holds_a_pair(text, members.ids[m]))))
         members.kept[m] = true;
     }
     // Kept members' self attributes are needed; a member that assigns a needed one is kept.
@@ -1710,6 +1762,7 @@ class RegionPlanner {
     for (std::size_t m = 0; m < count; ++m) {
       const std::string_view text = member_text(list[m]);
       if (relevant_text(text, members.ids[m]) || names_a_pair_half(text, members.ids[m]) ||
+          names_a_called(members.ids[m]) ||
           (in_api_class && std::any_of(members.ids[m].begin(), members.ids[m].end(),
                                        [](std::string_view w) { return w == "__init__"; })))
         relevant[m] = Relevance::Yes;
@@ -1799,6 +1852,8 @@ class RegionPlanner {
   // __init__ and forward are read together, whatever they name).
   std::vector<bool> whole_;
   WordSetView interesting_;                   // names relevant chunks bind
+  WordSetView called_names_;                  // functions whose calls include_callers keeps
+  std::unordered_set<std::uint32_t> caller_classes_;  // by start: classes relevant for those calls only
   std::vector<std::string_view> fresh_words_;  // interesting words the index has not followed yet
 
   // Pairs (phase 3).

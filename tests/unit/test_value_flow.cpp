@@ -562,14 +562,36 @@ TEST(ValueFlow, AMethodBoundToAModuleNameIsACallableOfTheModule) {
   ASSERT_TRUE(aliased.loaders[0].batch.ref);
   EXPECT_EQ(aliased.loaders[0].batch.ref->target, "model.train");
   EXPECT_EQ(aliased.loaders[0].batch.ref->index, 0);
-  // Without the alias, a method called as `Trainer().train()` is no callable of the module.
+  // Without the alias, a method called as `Trainer().train()` is no callable of the module, but
+  // that call is one of the method (a new instance of its class), which leaves the default.
   std::string plain = text;
   plain = replaced(plain, "train = Trainer().train\n", "");
   plain = replaced(plain, "    train()\n", "    Trainer().train()\n");
   const FileFacts method = facts_both_ways(plain);
   ASSERT_EQ(method.loaders.size(), 1u);
   EXPECT_FALSE(method.loaders[0].batch.ref);
-  EXPECT_FALSE(method.loaders[0].batch.value);
+  ASSERT_TRUE(method.loaders[0].batch.value);
+  EXPECT_EQ(method.loaders[0].batch.value->value, 0);
+  // Called on an instance bound once (`trainer = Trainer()`), the same; with another argument
+  // there, that one.
+  const std::string instance = replaced(plain, "    Trainer().train()\n", "    trainer = Trainer()\n    trainer.train(4)\n");
+  const FileFacts bound = facts_both_ways(instance);
+  ASSERT_EQ(bound.loaders.size(), 1u);
+  ASSERT_TRUE(bound.loaders[0].batch.value);
+  EXPECT_EQ(bound.loaders[0].batch.value->value, 4);
+  // A call on an object the module does not make (a parameter) may be any class's: unknown.
+  const std::string handed = replaced(plain, "def main():\n    Trainer().train()\n",
+                                      "def main(trainer):\n    trainer.train(4)\n");
+  const FileFacts unknown = facts_both_ways(handed);
+  ASSERT_EQ(unknown.loaders.size(), 1u);
+  EXPECT_FALSE(unknown.loaders[0].batch.value);
+  // A call on another class's instance is none of this method's.
+  const std::string other = replaced(
+      instance, "def main():\n", "class Other:\n    def train(self, n):\n        return n\n\n\ndef main():\n    Other().train(-1)\n");
+  const FileFacts others = facts_both_ways(other);
+  ASSERT_EQ(others.loaders.size(), 1u);
+  ASSERT_TRUE(others.loaders[0].batch.value);
+  EXPECT_EQ(others.loaders[0].batch.value->value, 4);
 }
 
 TEST(ValueFlow, AComprehensionBuiltStackAndAnInstanceAttributeSetFromAnInitParameter) {

@@ -945,11 +945,15 @@ class TypeReader {
   std::optional<Typed> project_return(TSNode callee, TSNode call, int depth) {
     // A module-level function, or a closure of the function the call stands in (`def load(): def
     // inner(): return np.zeros(..., np.uint8); return inner()`).
+    // Or a method bound to a module-level name (`load = Loader().load`, const_eval.h
+    // bound_method_definition).
     const auto [scope, binding] = r_.lookup(r_.text(callee));
-    if (scope == nullptr || scope->kind == Scope::Kind::Class || binding == nullptr || !binding->only_definition() ||
-        !is(binding->definition, g_.function_definition) || depth > kMaxDepth - 4)
+    if (scope == nullptr || scope->kind == Scope::Kind::Class || binding == nullptr || depth > kMaxDepth - 4)
       return std::nullopt;
-    const TSNode definition = binding->definition;
+    TSNode definition{};
+    if (binding->only_definition()) definition = binding->definition;
+    else if (binding->simple() && scope->kind == Scope::Kind::Module) definition = r_.bound_method_definition(binding->value);
+    if (!is(definition, g_.function_definition)) return std::nullopt;
     const Scope* function = r_.scope_of(definition);
     if (function == nullptr) return std::nullopt;
     std::vector<TSNode> returns;
