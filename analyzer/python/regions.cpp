@@ -1069,7 +1069,8 @@ class RegionPlanner {
   // Whether a member of a definition (its text and code identifiers) holds both halves of pair p.
   bool member_holds_pair(std::string_view text, std::span<const std::string_view> member_ids, std::size_t p) const {
     const bool second_called = pairs_[p].second_called_in_methods;
-    std::uint64_t bits = 0;
+    // A method holds a half through the module functions it calls too (called_function_bits).
+    std::uint64_t bits = bits_of_calls(member_ids, "");
     for (const auto word : member_ids)
       if (const auto it = half_bits_.find(word); it != half_bits_.end())
         bits |= second_called && !called_in(source_, word) ? it->second & ~second_bit(p) : it->second;
@@ -1117,6 +1118,14 @@ class RegionPlanner {
   // calls: a script's statements or its `main()` glue helpers together (`images = load_images()`, a
   // uint8 array, then `model_fn(images)`, which builds a Conv2D), and hold a pair through them.
   std::uint64_t called_function_bits(std::size_t k) {
+    index_function_bits();
+    // A class: what its methods call (a trainer's `run()` calling `load_data()`).
+    return function_bits_->empty() ? 0 : bits_of_calls(ids_[k], chunks_[k].is_definition ? chunks_[k].name : "");
+  }
+
+  // function_bits_ and function_chunks_, made once (mark_pairs makes them before any method is
+  // asked whether it holds a pair).
+  void index_function_bits() {
     if (!function_bits_) {
       function_bits_.emplace();
       for (std::size_t c = 0; c < chunks_.size(); ++c) {
@@ -1130,10 +1139,14 @@ class RegionPlanner {
         }
       }
     }
+  }
+
+  // The halves of the module-level functions that `code_ids` call (`own`: a def's own name).
+  std::uint64_t bits_of_calls(std::span<const std::string_view> code_ids, std::string_view own) const {
     std::uint64_t bits = 0;
-    if (function_bits_->empty() || chunks_[k].is_class) return bits;
-    for (const auto word : ids_[k])
-      if (word != chunks_[k].name || !chunks_[k].is_definition)
+    if (!function_bits_) return bits;
+    for (const auto word : code_ids)
+      if (word != own)
         if (const auto it = function_bits_->find(word); it != function_bits_->end() && called_in(source_, word))
           bits |= it->second;
     return bits;
@@ -1142,7 +1155,7 @@ class RegionPlanner {
   // The module-level functions holding a half of pair p that chunk k calls: relevant, read whole, and
   // made relevant by this pair (the classes they build are read where they use them).
   void include_glued_helpers(std::size_t k, std::size_t p, std::vector<bool>& now_relevant) {
-    if (!function_bits_ || chunks_[k].is_class) return;
+    if (!function_bits_) return;
     const std::uint64_t halves = first_bit(p) | second_bit(p);
     for (const auto word : ids_[k]) {
       if ((chunks_[k].is_definition && word == chunks_[k].name) || !called_in(source_, word)) continue;
@@ -1160,6 +1173,7 @@ class RegionPlanner {
   // one script (`x = torch.randint(...)` on one line, `model(x)` on another), and each of them
   // naming a half is relevant when the script holds both.
   void mark_pairs() {
+    index_function_bits();
     for (std::size_t p = 0; p < pairs_.size(); ++p) mark_pair(p);
   }
 
@@ -1218,7 +1232,7 @@ class RegionPlanner {
       for (std::size_t k = 0; k < chunks_.size() && !whole_[c]; ++k)
         if (relevant_[k] != Relevance::No && k != c &&
             (pair.classes || !chunks_[k].is_class || a_method_holds_pair(k, p)) &&
-            (now_relevant[k] || holds_first(k, p) ||
+            (now_relevant[k] || holds_first_or_calls_it(k, p) ||
              (script_holds_pair && script_feeds_first(k, p, script_chunks))) &&
             std::find(ids_[k].begin(), ids_[k].end(), name) != ids_[k].end()) {
           relevant_[c] = Relevance::Yes;
@@ -1242,6 +1256,12 @@ class RegionPlanner {
     }
   }
 
+  // Or through the module-level functions it calls (`images, labels = load_data()`, a helper
+  // returning uint8 arrays: called_function_bits).
+  bool holds_first_or_calls_it(std::size_t k, std::size_t p) {
+    return holds_first(k, p) || (called_function_bits(k) & first_bit(p)) != 0;
+  }
+
   bool holds_first(std::size_t k, std::size_t p) const {
     if (first_in_file_[p]) return true;
     return std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
@@ -1252,14 +1272,14 @@ class RegionPlanner {
 
   // A module statement naming the class feeds the first half when a statement holding the first
   // half uses a name it binds (`net = Net()`, then `net(torch.randn(...))`).
-  bool script_feeds_first(std::size_t k, std::size_t p, std::span<const std::size_t> script_chunks) const {
+  bool script_feeds_first(std::size_t k, std::size_t p, std::span<const std::size_t> script_chunks) {
     if (chunks_[k].is_definition) return false;
     std::vector<std::string_view> binds;
     bound_names(text_of(k), binds, [](std::string_view) { return true; });
     if (binds.empty()) return false;
     const WordSetView bound(binds.begin(), binds.end());
     for (const std::size_t j : script_chunks)
-      if (j != k && holds_first(j, p) &&
+      if (j != k && holds_first_or_calls_it(j, p) &&
           std::any_of(ids_[j].begin(), ids_[j].end(), [&](std::string_view w) { return bound.count(w) > 0; }))
         return true;
     // Or through module statements that use what the first half's statements bind: `X =
@@ -1267,7 +1287,8 @@ class RegionPlanner {
     // the loader over it, then `for x, y in loader: net(x)`. Followed kFeedHops statements deep.
     std::vector<std::string_view> first_binds;
     for (const std::size_t i : script_chunks)
-      if (i != k && holds_first(i, p)) bound_names(text_of(i), first_binds, [](std::string_view) { return true; });
+      if (i != k && holds_first_or_calls_it(i, p))
+        bound_names(text_of(i), first_binds, [](std::string_view) { return true; });
     std::vector<bool> derived(chunks_.size(), false);  // binds a name made from the first half
     for (int hop = 0; hop < kFeedHops && !first_binds.empty(); ++hop) {
       const WordSetView from_first(first_binds.begin(), first_binds.end());

@@ -141,7 +141,7 @@ bool may_bind(TSNode node, std::string_view name, Resolver& r) {
   return binds;
 }
 
-TSNode previous_assignment(TSNode identifier, Resolver& r) {
+TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked) {
   const Grammar& g = Grammar::get();
   const std::string_view name = r.text(identifier);
   TSNode statement = identifier;
@@ -156,6 +156,18 @@ TSNode previous_assignment(TSNode identifier, Resolver& r) {
       if (is(assignment, g.assignment) && is(field(assignment, g.f_left), g.identifier) &&
           r.text(field(assignment, g.f_left)) == name)
         return field(assignment, g.f_right);
+      if (unpacked != nullptr && is(assignment, g.assignment)) {
+        const TSNode left = field(assignment, g.f_left);
+        if (is(left, g.pattern_list) || is(left, g.tuple_pattern)) {
+          const std::vector<TSNode> names = named_children(left);
+          for (std::size_t i = 0; i < names.size(); ++i)
+            if (is(names[i], g.identifier) && r.text(names[i]) == name) {
+              if (!std::all_of(names.begin(), names.end(), [&](TSNode n) { return is(n, g.identifier); })) return {};
+              *unpacked = Unpacked{i, names.size()};
+              return field(assignment, g.f_right);
+            }
+        }
+      }
       // `if FP16: x = x.half()`, with FP16 fixed: the branch the code takes.
       if (is(before, g.if_statement) && mentions_identifier(r.text(before), name)) {
         bool found = false;
@@ -257,11 +269,37 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_o
   out.loop = loop;
   TSNode source = iterable;
   bool through_loader = false;  // batches, not single samples
+  bool through_tf_data = false;  // a tf.data pipeline's methods
+  // `ds.shuffle(n).batch(8)`: a tf.data pipeline's methods that keep its elements' types, `batch`
+  // stacking them (`map` may change them: not followed).
+  const auto peel_pipeline = [&]() -> bool {
+    for (int peel = 0; peel < 8 && is(source, g.call); ++peel) {
+      const TSNode callee = strip(field(source, g.f_function));
+      if (!is(callee, g.attribute) || !qualified(callee, r).empty()) return true;
+      const std::string method(r.text(field(callee, g.f_attribute)));
+      if (method == "batch") {
+        if (through_loader) return false;
+        const CallArgs batch = collect_args(field(source, g.f_arguments), r.source());
+        out.batch_size = batch.positional.empty() ? TSNode{} : batch.positional[0];
+        for (const auto& [key, value] : batch.keywords)
+          if (key == "batch_size") out.batch_size = value;
+        through_loader = true;
+      } else if (!one_of(method, {"shuffle", "prefetch", "cache", "repeat", "take", "skip", "with_options"})) {
+        return true;
+      }
+      through_tf_data = true;
+      source = strip(field(callee, g.f_object));
+    }
+    return true;
+  };
+  if (!peel_pipeline()) return std::nullopt;
   for (int hops = 0; hops < 4 && is(source, g.identifier); ++hops) {
     const TSNode value = strip(definition_of(source, r));
     if (ts_node_is_null(value)) return std::nullopt;
     out.steps.push_back(defined_here(source, value, r));
     source = value;
+    if (!peel_pipeline()) return std::nullopt;
+    if (is(source, g.identifier)) continue;
     if (!is(source, g.call)) return std::nullopt;
     const std::string callee = qualified(field(source, g.f_function), r);
     if (one_of(callee, {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})) {
@@ -280,6 +318,17 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_o
     }
   }
   if (!is(source, g.call)) return std::nullopt;
+  if (through_tf_data) {
+    // `tf.data.Dataset.from_tensor_slices((images, labels))`: each element a slice of each array.
+    if (qualified(field(source, g.f_function), r) != "tensorflow.data.Dataset.from_tensor_slices") return std::nullopt;
+    const CallArgs slices = collect_args(field(source, g.f_arguments), r.source());
+    if (slices.first_star >= 0 || !slices.keywords.empty() || slices.positional.size() != 1) return std::nullopt;
+    const TSNode arrays = strip(slices.positional[0]);
+    if (!is(arrays, g.tuple) || ts_node_named_child_count(arrays) != names.size()) return std::nullopt;
+    out.tensor = ts_node_named_child(arrays, static_cast<std::uint32_t>(position));
+    out.steps.push_back({r.locate(loop), "`" + std::string(name) + "` is a batch of this loop"});
+    return out;
+  }
   if (!one_of(qualified(field(source, g.f_function), r),
               {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})) {
     // Another dataset's samples, (image, target): the caller reads what the call gives.

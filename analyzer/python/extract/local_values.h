@@ -21,7 +21,13 @@ std::string short_text(std::string_view text);
 TSNode strip(TSNode node);
 // `ds = ds.map(f)` then `ds = ds.batch(16)`: the value assigned to `identifier` in the statement
 // just before the use's, in the same block, with nothing between that may rebind it.
-TSNode previous_assignment(TSNode identifier, Resolver& r);
+// With `unpacked`, also `a, b = load()`: the right-hand side, and where the name stands in the
+// target (`unpacked->position` of `unpacked->arity` plain names).
+struct Unpacked {
+  std::size_t position = 0;
+  std::size_t arity = 0;
+};
+TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked = nullptr);
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the scope's
 // single one, else the one just before the use. Null when neither.
 TSNode definition_of(TSNode identifier, Resolver& r);

@@ -710,6 +710,7 @@ class TypeReader {
         return t;
       }
       if (Typed t = from_calls(node, depth); t) return t;
+      if (Typed t = unpacked_return(node, depth); t) return t;
       return parameter(node);
     }
     Typed t = of(value, depth + 1);
@@ -792,6 +793,20 @@ class TypeReader {
       if (!agreed) agreed = std::move(t);
     }
     return agreed;
+  }
+
+  // `images, labels = load_data()`, a function of the module returning `images, labels`: the
+  // type of that item of every return.
+  Typed unpacked_return(TSNode identifier, int depth) {
+    Unpacked unpacked;
+    const TSNode value = strip(previous_assignment(identifier, r_, &unpacked));
+    if (unpacked.arity == 0 || !is(value, g_.call) || !is(strip(field(value, g_.f_function)), g_.identifier)) return {};
+    auto returned = project_return(strip(field(value, g_.f_function)), value, depth, unpacked);
+    if (!returned || !*returned) return {};
+    returned->steps.push_back({r_.locate(ts_node_parent(value)), "`" + std::string(r_.text(identifier)) + "` is item " +
+                                                                     std::to_string(unpacked.position + 1) + " of " +
+                                                                     short_text(r_.text(value)) + " here"});
+    return *returned;
   }
 
   // The first parameter of a Keras layer's `call` under a float16 policy holds float16: Keras casts
@@ -942,7 +957,8 @@ class TypeReader {
   // A call of a module-level function of this file whose every return gives a tensor of one plain
   // type (`def load_images(): return np.random.randint(...).astype(np.uint8)`): that type, with the
   // call as a step. nullopt when `callee` is not such a function.
-  std::optional<Typed> project_return(TSNode callee, TSNode call, int depth) {
+  // With `item` (an unpacking of the call), the type of that item of each returned tuple.
+  std::optional<Typed> project_return(TSNode callee, TSNode call, int depth, std::optional<Unpacked> item = {}) {
     // A module-level function, or a closure of the function the call stands in (`def load(): def
     // inner(): return np.zeros(..., np.uint8); return inner()`).
     // Or a method bound to a module-level name (`load = Loader().load`, const_eval.h
@@ -972,7 +988,24 @@ class TypeReader {
     Typed out;
     for (const TSNode ret : returns) {
       if (ts_node_named_child_count(ret) == 0) return Typed{};
-      Typed t = of(ts_node_named_child(ret, 0), depth + 4);
+      TSNode returned = ts_node_named_child(ret, 0);
+      Typed t;
+      if (item) {
+        returned = strip(returned);
+        const TSNode inner = is(returned, g_.call) ? strip(field(returned, g_.f_function)) : TSNode{};
+        if (is(inner, g_.identifier)) {  // `return load()`: that function's returns, item by item
+          auto passed_on = project_return(inner, returned, depth + 4, item);
+          if (!passed_on) return Typed{};
+          t = std::move(*passed_on);
+        } else if ((is(returned, g_.expression_list) || is(returned, g_.tuple)) &&
+                   ts_node_named_child_count(returned) == item->arity) {
+          t = of(ts_node_named_child(returned, static_cast<std::uint32_t>(item->position)), depth + 4);
+        } else {
+          return Typed{};
+        }
+      } else {
+        t = of(returned, depth + 4);
+      }
       if (t.dtype == DType::Unknown || t.scalar || (out.dtype != DType::Unknown && t.dtype != out.dtype)) return Typed{};
       if (out.dtype == DType::Unknown) out = std::move(t);
     }
@@ -1033,7 +1066,10 @@ class TypeReader {
                          "torch.arange", "torch.randint", "torch.zeros_like", "torch.ones_like", "torch.empty_like",
                          "torch.rand_like", "torch.randn_like", "torch.linspace", "tensorflow.zeros", "tensorflow.ones",
                          "tensorflow.fill", "tensorflow.random.normal", "tensorflow.random.uniform", "numpy.zeros",
-                         "numpy.ones", "numpy.empty", "numpy.full", "numpy.arange"});
+                         "numpy.ones", "numpy.empty", "numpy.full", "numpy.arange", "numpy.random.randint",
+                         "numpy.zeros_like", "numpy.ones_like", "numpy.empty_like", "numpy.full_like", "numpy.eye",
+                         "numpy.identity", "numpy.linspace", "torch.full_like", "torch.randint_like", "torch.eye",
+                         "tensorflow.zeros_like", "tensorflow.ones_like", "tensorflow.range"});
   }
   // Factories whose result is float32 when no dtype is given (torch's default dtype).
   static bool float_factory(const std::string& name) {
