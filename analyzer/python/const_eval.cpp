@@ -863,6 +863,14 @@ std::optional<ConstantValue> ConstantFolder::init_attribute(const Scope& class_s
   return fold_at_depth(value, &init, depth + 1, {});
 }
 
+const SelfAttribute* ConstantFolder::sole_self_attribute(TSNode attribute, const Scope* scope) const {
+  const SelfAttribute* set = self_attribute(attribute, scope);
+  if (set == nullptr || attributes_written_dynamically() ||
+      attribute_writes(locator_.source, node_text(field(attribute, Grammar::get().f_attribute), locator_.source)) != 1)
+    return nullptr;
+  return set;
+}
+
 TSNode ConstantFolder::bound_method_definition(TSNode value) const {
   const Grammar& g = Grammar::get();
   const std::string_view source = locator_.source;
@@ -1262,6 +1270,10 @@ std::optional<ValueRef> ValueEvaluator::parameter_ref(const Scope& function, con
 }
 
 const SelfAttribute* ValueEvaluator::self_attribute(TSNode attribute, const Scope* scope) const {
+  return folder_.self_attribute(attribute, scope);
+}
+
+const SelfAttribute* ConstantFolder::self_attribute(TSNode attribute, const Scope* scope) const {
   const Grammar& g = Grammar::get();
   if (!is(attribute, g.attribute)) return nullptr;
   const TSNode object = field(attribute, g.f_object);

@@ -70,6 +70,12 @@ class ConstantFolder {
   // `Runner().main` (a method of a new instance of a module class, bound to a name): the method's
   // def; null otherwise.
   TSNode bound_method_definition(TSNode value) const;
+  // `self.name` read in a method of a class: the class's one assignment of it; null when there is
+  // none or several, or when `scope` is no method whose self the object names.
+  const SelfAttribute* self_attribute(TSNode attribute, const Scope* scope) const;
+  // The same, when that assignment is the only write of `.name` the text holds (no other object's,
+  // no subclass's, no setattr): what the attribute holds wherever the instance is used.
+  const SelfAttribute* sole_self_attribute(TSNode attribute, const Scope* scope) const;
   // Every call of `function` (a module-level def, a module class's __init__, or a method of one that
   // only its class's methods call, as `self.name(...)`) in the module with what it binds to
   // `parameter`; nullopt when the function's name stands anywhere in the text but at its definition

@@ -1379,6 +1379,19 @@ class RegionPlanner {
   // Also a function that loops over one of its parameters (`def validate(data, model): for x in
   // data: model(x)`): the loader reader follows a loader, and the model beside it, into the function
   // that runs the loop (python/extract/single_sample_consumer.cpp).
+  // A small class naming a helper word (numpy) and holding a first half and no second half of a
+  // pair (a replay buffer keeping uint8 frames, `self.obs = np.zeros(..., dtype=np.uint8)`): what its methods return
+  // feeds what a relevant chunk holds (include_called_helpers reads it whole where one uses it).
+  bool data_class(std::size_t k, const std::unordered_set<std::string_view>& helper_words) const {
+    if (chunks_[k].end - chunks_[k].begin > kMaxDataClass ||
+        std::none_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }))
+      return false;
+    for (std::size_t p = 0; p < pairs_.size(); ++p)
+      if ((chunk_bits_[k] & first_bit(p)) != 0 && (chunk_bits_[k] & second_bit(p)) == 0) return true;
+    return false;
+  }
+  static constexpr std::uint32_t kMaxDataClass = 4096;
+
   void include_called_helpers() {
     const bool pairs = chunk_bits_.size() == chunks_.size();
     std::unordered_set<std::string_view> helper_words;
@@ -1389,8 +1402,8 @@ class RegionPlanner {
         if (relevant_[k] != Relevance::No) used.insert(ids_[k].begin(), ids_[k].end());
       bool grew = false;
       for (std::size_t k = 0; k < chunks_.size(); ++k)
-        if (relevant_[k] == Relevance::No && chunks_[k].is_definition &&
-            !chunks_[k].is_class && !chunks_[k].name.empty() && used.count(chunks_[k].name) > 0 &&
+        if (relevant_[k] == Relevance::No && chunks_[k].is_definition && !chunks_[k].name.empty() &&
+            used.count(chunks_[k].name) > 0 && (!chunks_[k].is_class || (pairs && data_class(k, helper_words))) &&
             ((pairs && chunk_bits_[k] != 0) ||
              std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }) ||
              loops_over_parameter(text_of(k)))) {

@@ -28,6 +28,9 @@ struct Unpacked {
   std::size_t arity = 0;
 };
 TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked = nullptr);
+// Whether anything under `node` may bind `name` (an assignment, a loop or `with` target, a walrus,
+// `del`, `global`): conservatively, any of those whose text names it.
+bool may_bind(TSNode node, std::string_view name, Resolver& r);
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the scope's
 // single one, else the one just before the use. Null when neither.
 TSNode definition_of(TSNode identifier, Resolver& r);

@@ -663,6 +663,7 @@ class TypeReader {
     }
     if (is(node, g_.binary_operator)) return binary(node, depth);
     if (is(node, g_.call)) return call(node, depth);
+    if (is(node, g_.attribute)) return self_attribute(node, depth);
     return {};
   }
 
@@ -731,6 +732,22 @@ class TypeReader {
     return t;
   }
 
+  // `self.obs` in a method: what the class's one write of `.obs` assigns (`self.obs =
+  // np.zeros(..., dtype=np.uint8)` in __init__), read where it stands.
+  Typed self_attribute(TSNode node, int depth) {
+    const SelfAttribute* set = r_.evaluator().folder().sole_self_attribute(node, r_.scope());
+    if (set == nullptr || set->method == nullptr) return {};
+    Typed t;
+    {
+      Resolver::ScopeVisit in_method(r_, set->method);
+      t = of(set->value, depth + 1);
+    }
+    if (t && !t.scalar)
+      t.steps.push_back({r_.locate(ts_node_parent(set->value)), std::string(r_.text(node)) + " = " +
+                                                                    short_text(r_.text(set->value)) + " is set here"});
+    return t;
+  }
+
   // The text of a plain string literal (`"x"`, `'x'`), as a dict key; nullopt for anything else.
   std::optional<std::string_view> string_key(TSNode node) const {
     node = strip(node);
@@ -775,8 +792,10 @@ class TypeReader {
   Typed from_calls(TSNode node, int depth, Read&& read) {
     if (depth > 8) return {};
     const auto [scope, binding] = r_.lookup(r_.text(node));
-    if (scope == nullptr || binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function)
+    if (scope == nullptr || binding == nullptr || binding->parameter < 0 || scope->kind != Scope::Kind::Function)
       return {};
+    // `obs = torch.from_numpy(obs)`: a parameter the function rebinds, read before it does.
+    if (!binding->only_parameter() && !read_before_rebinding(node, *scope)) return {};
     const Parameter& parameter = scope->parameters[static_cast<std::size_t>(binding->parameter)];
     const auto sites = r_.evaluator().folder().call_sites(*scope, parameter);
     if (!sites) return {};
@@ -807,6 +826,35 @@ class TypeReader {
                                                                      std::to_string(unpacked.position + 1) + " of " +
                                                                      short_text(r_.text(value)) + " here"});
     return *returned;
+  }
+
+  // Whether `identifier` stands in `function`'s body where no statement before it may rebind it
+  // (through `with`, `try` and `if` blocks, not loops, whose later statements run before a next
+  // round): there it holds what the call passed.
+  bool read_before_rebinding(TSNode identifier, const Scope& function) {
+    const TSNode body = field(function.node, g_.f_body);
+    const std::string_view name = r_.text(identifier);
+    TSNode statement = identifier;
+    while (!ts_node_is_null(statement) && !ts_node_eq(statement, body)) {
+      const TSNode parent = ts_node_parent(statement);
+      if (ts_node_is_null(parent)) return false;
+      if (is(parent, g_.block)) {
+        for (TSNode before = ts_node_prev_named_sibling(statement); !ts_node_is_null(before);
+             before = ts_node_prev_named_sibling(before))
+          if (may_bind(before, name, r_)) return false;
+        if (ts_node_eq(parent, body)) return true;
+        const TSNode holder = ts_node_parent(parent);
+        if (!(is(holder, g_.with_statement) || is(holder, g_.try_statement) || is(holder, g_.if_statement) ||
+              is(holder, g_.else_clause) || is(holder, g_.elif_clause) || is(holder, g_.except_clause) ||
+              is(holder, g_.finally_clause)))
+          return false;
+      } else if (is(parent, g_.for_statement) || is(parent, g_.while_statement) || is(parent, g_.function_definition) ||
+                 is(parent, g_.lambda) || is(parent, g_.class_definition)) {
+        return false;
+      }
+      statement = parent;
+    }
+    return false;
   }
 
   // The first parameter of a Keras layer's `call` under a float16 policy holds float16: Keras casts
@@ -885,6 +933,9 @@ class TypeReader {
           if (autocast_float32(method) && autocast_around(node, r_)) return {};
           return of(object, depth + 1);
         }
+        // `buf.sample()` on an instance of a module class: what that method returns.
+        if (name.empty() && is(strip(object), g_.identifier))
+          if (auto returned = project_return(callee, node, depth)) return *returned;
         if (name.empty()) return {};
       }
     }
@@ -954,6 +1005,26 @@ class TypeReader {
     return {};
   }
 
+  // `name.method` where `name` is bound once to `Cls(...)`, Cls a class of the module that defines
+  // `method` itself: that def; null otherwise.
+  TSNode instance_method_definition(TSNode callee) {
+    const TSNode object = strip(field(callee, g_.f_object));
+    if (!is(object, g_.identifier)) return {};
+    const auto [scope, instance] = r_.lookup(r_.text(object));
+    if (instance == nullptr || !instance->simple() || !is(strip(instance->value), g_.call)) return {};
+    const TSNode made_by = strip(field(strip(instance->value), g_.f_function));
+    if (!is(made_by, g_.identifier)) return {};
+    const auto [class_scope, class_binding] = r_.lookup(r_.text(made_by));
+    if (class_scope == nullptr || class_scope->kind != Scope::Kind::Module || class_binding == nullptr ||
+        !class_binding->only_definition() || !is(class_binding->definition, g_.class_definition))
+      return {};
+    const Scope* owner = r_.scope_of(class_binding->definition);
+    if (owner == nullptr) return {};
+    const auto method = owner->bindings.find(r_.text(field(callee, g_.f_attribute)));
+    if (method == owner->bindings.end() || !method->second.only_definition()) return {};
+    return method->second.definition;
+  }
+
   // A call of a module-level function of this file whose every return gives a tensor of one plain
   // type (`def load_images(): return np.random.randint(...).astype(np.uint8)`): that type, with the
   // call as a step. nullopt when `callee` is not such a function.
@@ -963,12 +1034,17 @@ class TypeReader {
     // inner(): return np.zeros(..., np.uint8); return inner()`).
     // Or a method bound to a module-level name (`load = Loader().load`, const_eval.h
     // bound_method_definition).
-    const auto [scope, binding] = r_.lookup(r_.text(callee));
-    if (scope == nullptr || scope->kind == Scope::Kind::Class || binding == nullptr || depth > kMaxDepth - 4)
-      return std::nullopt;
+    // Or a method called on an instance (`buf = ReplayBuffer(10)`, then `buf.sample()`).
+    if (depth > kMaxDepth - 4) return std::nullopt;
     TSNode definition{};
-    if (binding->only_definition()) definition = binding->definition;
-    else if (binding->simple() && scope->kind == Scope::Kind::Module) definition = r_.bound_method_definition(binding->value);
+    if (is(callee, g_.attribute)) {
+      definition = instance_method_definition(callee);
+    } else {
+      const auto [scope, binding] = r_.lookup(r_.text(callee));
+      if (scope == nullptr || scope->kind == Scope::Kind::Class || binding == nullptr) return std::nullopt;
+      if (binding->only_definition()) definition = binding->definition;
+      else if (binding->simple() && scope->kind == Scope::Kind::Module) definition = r_.bound_method_definition(binding->value);
+    }
     if (!is(definition, g_.function_definition)) return std::nullopt;
     const Scope* function = r_.scope_of(definition);
     if (function == nullptr) return std::nullopt;
