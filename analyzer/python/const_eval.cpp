@@ -458,6 +458,17 @@ std::size_t attribute_writes(std::string_view source, std::string_view key) {
   return writes;
 }
 
+// The writes attribute_writes counts but those of `self.key` outside [begin, end): another class's
+// own attribute (each class's `self.samples = ...` in a project of several datasets).
+std::size_t attribute_writes_within(std::string_view source, std::string_view key, std::size_t begin, std::size_t end) {
+  std::size_t writes = 0;
+  for (const std::size_t at : name_positions(source, key, true))
+    if (assignment_follows(source, at + key.size()) &&
+        ((at >= begin && at < end) || !preceded_by_word(source, at, "self.")))
+      ++writes;
+  return writes;
+}
+
 // Whether the text may change an item of the object named `name`: `name[...] = ...`, `del name[...]`,
 // or a call of a mutating dict method on it.
 bool items_may_change(std::string_view source, std::string_view name) {
@@ -817,7 +828,7 @@ std::optional<ConstantValue> ConstantFolder::member(TSNode object, std::string_v
   if (std::find(shadowed.begin(), shadowed.end(), name) != shadowed.end()) return std::nullopt;
   const auto [defining, binding] = scopes_.lookup(scope, name);
   if (binding == nullptr) return std::nullopt;
-  if (item && items_may_change(locator_.source, name)) return std::nullopt;
+  if (item && cudnnlint::python::items_may_change(locator_.source, name)) return std::nullopt;
   if (binding->only_parameter() && defining->kind == Scope::Kind::Function)
     return at_call_sites(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)], depth,
                          [&](TSNode argument, const Scope* at, int d) { return member(argument, key, item, at, d, {}); });
@@ -863,10 +874,21 @@ std::optional<ConstantValue> ConstantFolder::init_attribute(const Scope& class_s
   return fold_at_depth(value, &init, depth + 1, {});
 }
 
+bool ConstantFolder::items_may_change(std::string_view name) const {
+  return cudnnlint::python::items_may_change(locator_.source, name);
+}
+
 const SelfAttribute* ConstantFolder::sole_self_attribute(TSNode attribute, const Scope* scope) const {
   const SelfAttribute* set = self_attribute(attribute, scope);
-  if (set == nullptr || attributes_written_dynamically() ||
-      attribute_writes(locator_.source, node_text(field(attribute, Grammar::get().f_attribute), locator_.source)) != 1)
+  if (set == nullptr || set->method == nullptr || set->method->parent == nullptr || attributes_written_dynamically())
+    return nullptr;
+  const TSNode owner = set->method->parent->node;
+  const std::string_view key = node_text(field(attribute, Grammar::get().f_attribute), locator_.source);
+  // The owner's name in another class's bases makes a subclass, whose methods' `self` may be one.
+  const std::string_view owner_name = set->method->parent->name;
+  for (const std::size_t at : name_positions(code_text(), owner_name, false))
+    if (in_class_header(code_text(), at)) return nullptr;
+  if (attribute_writes_within(locator_.source, key, ts_node_start_byte(owner), ts_node_end_byte(owner)) != 1)
     return nullptr;
   return set;
 }

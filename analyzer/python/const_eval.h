@@ -70,6 +70,9 @@ class ConstantFolder {
   // `Runner().main` (a method of a new instance of a module class, bound to a name): the method's
   // def; null otherwise.
   TSNode bound_method_definition(TSNode value) const;
+  // Whether the text may change an item of the object named `name` (`name[k] = v`, `del name[k]`,
+  // `name.update(...)`), read from the text so that both parse modes answer alike.
+  bool items_may_change(std::string_view name) const;
   // `self.name` read in a method of a class: the class's one assignment of it; null when there is
   // none or several, or when `scope` is no method whose self the object names.
   const SelfAttribute* self_attribute(TSNode attribute, const Scope* scope) const;

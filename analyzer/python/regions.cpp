@@ -1392,6 +1392,13 @@ class RegionPlanner {
   }
   static constexpr std::uint32_t kMaxDataClass = 4096;
 
+  // A small class defining `__len__` (a dataset): a loader over an instance of it reads its length
+  // (local_values.cpp dataset_class_length).
+  bool sized_class(std::size_t k) const {
+    return chunks_[k].end - chunks_[k].begin <= kMaxDataClass &&
+           mentions_identifier(text_of(k), "__len__");
+  }
+
   void include_called_helpers() {
     const bool pairs = chunk_bits_.size() == chunks_.size();
     std::unordered_set<std::string_view> helper_words;
@@ -1407,6 +1414,14 @@ class RegionPlanner {
             ((pairs && chunk_bits_[k] != 0) ||
              std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }) ||
              loops_over_parameter(text_of(k)))) {
+          relevant_[k] = Relevance::Yes;
+          whole_[k] = grew = true;
+        }
+      // A dataset class a relevant chunk uses, relevant already or not (`class Data(Dataset)` names
+      // an API): read whole, for its __len__ and what that reads.
+      for (std::size_t k = 0; k < chunks_.size(); ++k)
+        if (chunks_[k].is_class && !whole_[k] && !chunks_[k].name.empty() && used.count(chunks_[k].name) > 0 &&
+            sized_class(k)) {
           relevant_[k] = Relevance::Yes;
           whole_[k] = grew = true;
         }

@@ -374,7 +374,8 @@ void Resolver::handle_call(TSNode call) {
   }
   if (qualified) {
     if (const ApiEntry* api = table_.find(*qualified)) {
-      const CallArgs args = collect_args(arguments, source_);
+      CallArgs args = collect_args(arguments, source_);
+      if (args.has_double_star) expand_dict_splats(arguments, args);
       const std::string spelled(node_text(callee, source_));
       dispatch(ApiUse{*api, *qualified, spelled, call, args, 0, "call"});
       remember_construction(call, Resolved{api, *qualified, spelled});
@@ -387,6 +388,55 @@ void Resolver::handle_call(TSNode call) {
     return;
   }
   for (Extractor* extractor : extractors_) extractor->on_other_call(call, *this);
+}
+
+// `DataLoader(ds, **loader_cfg)` with `loader_cfg = dict(batch_size=16, drop_last=True)` (or a
+// `{"batch_size": 16}` literal) bound once where the call sees it: its entries as the call's
+// keywords, when the text changes no item of it (python/const_eval.h items_may_change) and each
+// value is a literal or the dict stands in the call's own scope (its names mean the same there).
+// Any other `**` leaves the arguments as they are (has_double_star: unresolvable).
+void Resolver::expand_dict_splats(TSNode arguments, CallArgs& args) const {
+  std::vector<std::pair<std::string_view, TSNode>> entries;
+  for (const TSNode arg : named_children(arguments)) {
+    if (!is(arg, g_.dictionary_splat)) continue;
+    const TSNode name = ts_node_named_child(arg, 0);
+    if (!is(name, g_.identifier)) return;
+    const auto [defining, binding] = scopes_.lookup(scope(), node_text(name, source_));
+    if (binding == nullptr || !binding->simple() || evaluator_.folder().items_may_change(node_text(name, source_)))
+      return;
+    const TSNode dict = binding->value;
+    const bool same_scope = defining == scope();
+    auto literal = [&](TSNode value) {
+      if (is(value, g_.unary_operator)) value = field(value, g_.f_argument);
+      return is(value, g_.integer) || is(value, g_.float_) || is(value, g_.string) || is(value, g_.true_) ||
+             is(value, g_.false_) || is(value, g_.none);
+    };
+    auto take = [&](std::string_view key, TSNode value) {
+      if (!same_scope && !literal(value)) return false;
+      entries.emplace_back(key, value);
+      return true;
+    };
+    if (is(dict, g_.dictionary)) {
+      for (const TSNode pair : named_children(dict)) {
+        if (is(pair, g_.comment)) continue;
+        const TSNode key = field(pair, g_.f_key);
+        const std::string_view text = node_text(key, source_);
+        if (!is(pair, g_.pair) || !is(key, g_.string) || text.size() < 2 ||
+            text.find_first_of("\\{", 1) != std::string_view::npos || (text.front() != '"' && text.front() != '\'') ||
+            text.back() != text.front() || !take(text.substr(1, text.size() - 2), field(pair, g_.f_value)))
+          return;
+      }
+    } else if (is(dict, g_.call) && is_builtin(field(dict, g_.f_function), "dict")) {
+      const CallArgs made = collect_args(field(dict, g_.f_arguments), source_);
+      if (!made.positional.empty() || made.has_double_star) return;
+      for (const auto& [key, value] : made.keywords)
+        if (!take(key, value)) return;
+    } else {
+      return;
+    }
+  }
+  args.keywords.insert(args.keywords.end(), entries.begin(), entries.end());
+  args.has_double_star = false;
 }
 
 // `super().__init__(c, eps=...)` in a subclass of an API, or `nn.BatchNorm2d.__init__(self, c, eps=...)`.

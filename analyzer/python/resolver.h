@@ -222,6 +222,7 @@ class Resolver {
   void add_guard(TSNode subject, TSNode classes);
   void dispatch(const ApiUse& use);
   void handle_call(TSNode call);
+  void expand_dict_splats(TSNode arguments, CallArgs& args) const;
   void handle_base_init(TSNode call, TSNode object, TSNode arguments);
   void handle_partial(TSNode call, const CallArgs& partial_args);
   bool handle_call_through_partial(TSNode call, TSNode callee, TSNode arguments);

@@ -527,6 +527,43 @@ std::optional<IntegerValue> leading_rows(TSNode first, Resolver& r, std::vector<
   return std::nullopt;
 }
 
+// `CustomDataset()`, a class of the module whose `__len__` only returns `len(self.samples)` (the
+// class's one write of `.samples`, sized by rows_of) or a whole number: that length.
+std::optional<IntegerValue> dataset_class_length(TSNode call, Resolver& r, std::vector<ProvenanceStep>& steps,
+                                                 int depth) {
+  const Grammar& g = Grammar::get();
+  const TSNode callee = strip(field(call, g.f_function));
+  if (!is(callee, g.identifier) || depth > 8) return std::nullopt;
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.class_definition))
+    return std::nullopt;
+  const Scope* owner = r.scope_of(binding->definition);
+  if (owner == nullptr) return std::nullopt;
+  const auto len = owner->bindings.find("__len__");
+  if (len == owner->bindings.end() || !len->second.only_definition()) return std::nullopt;
+  const Scope* method = r.scope_of(len->second.definition);
+  const std::vector<TSNode> body = named_children(field(len->second.definition, g.f_body));
+  if (method == nullptr || body.size() != 1 || !is(body[0], g.return_statement) || ts_node_named_child_count(body[0]) != 1)
+    return std::nullopt;
+  const TSNode returned = strip(ts_node_named_child(body[0], 0));
+  Resolver::ScopeVisit in_len(r, method);
+  std::optional<IntegerValue> size;
+  const TSNode len_of = is(returned, g.call) ? field(returned, g.f_function) : TSNode{};
+  if (is(len_of, g.identifier) && r.is_builtin(len_of, "len")) {
+    const CallArgs of = collect_args(field(returned, g.f_arguments), r.source());
+    if (of.positional.size() != 1 || !of.keywords.empty() || !is(strip(of.positional[0]), g.attribute)) return std::nullopt;
+    const SelfAttribute* set = r.evaluator().folder().sole_self_attribute(strip(of.positional[0]), method);
+    if (set == nullptr || set->method == nullptr) return std::nullopt;
+    Resolver::ScopeVisit in_init(r, set->method);
+    size = rows_of(set->value, r, steps, depth + 1);
+  } else {
+    size = integer_of(returned, r);
+  }
+  if (size) steps.push_back({r.locate(call), "len(" + std::string(r.text(callee)) + "()) is " + std::to_string(size->value)});
+  return size;
+}
+
 std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth) {
   const Grammar& g = Grammar::get();
   node = strip(node);
@@ -563,10 +600,17 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
       if (is(ts_node_named_child(node, i), g.list_splat)) return std::nullopt;
     return IntegerValue{n, std::string(r.text(node)), r.locate(node), {}};
   }
+  // `[torch.rand(3, 8, 8) for _ in range(10)]`: an item for each round of its one `for` clause
+  // (no `if` clause, no nested `for`: body and clause are its only children).
+  if (is(node, g.list_comprehension)) {
+    if (ts_node_named_child_count(node) != 2 || !is(ts_node_named_child(node, 1), g.for_in_clause)) return std::nullopt;
+    return rows_of(field(ts_node_named_child(node, 1), g.f_right), r, steps, depth + 1);
+  }
   if (!is(node, g.call)) return std::nullopt;
   const TSNode callee = field(node, g.f_function);
   const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
   if (args.first_star >= 0 || args.has_double_star) return std::nullopt;
+  if (auto sized = dataset_class_length(node, r, steps, depth)) return sized;
   auto range_size = [&]() -> std::optional<IntegerValue> {
     if (args.positional.size() == 1) {
       auto n = integer_of(args.positional[0], r);

@@ -8,7 +8,7 @@
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-train_dataloader = dict(batch_size=16, num_workers=0, shuffle=True, drop_last=True)
+train_dataloader = dict(batch_size=16, num_workers=0, shuffle=True, drop_last=True)  # expect-here
 
 
 class CustomDataset(Dataset):
