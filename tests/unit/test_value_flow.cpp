@@ -626,5 +626,52 @@ TEST(ValueFlow, AComprehensionBuiltStackAndAnInstanceAttributeSetFromAnInitParam
   EXPECT_TRUE(facts_both_ways(short_window + "enc.win_size = 64\n").shape_chains.empty());
 }
 
+TEST(ValueFlow, AnInstanceAttributeAMethodReturnsAndAParameterReadBeforeItIsRebound) {
+  // A replay buffer's uint8 frames, returned by a method of an instance, handed to a helper that
+  // rebinds its parameter after reading it.
+  const std::string text =
+      "import numpy as np\nimport torch\nimport torch.nn as nn\n\n\n"
+      "class Buffer:\n"
+      "    def __init__(self, size):\n"
+      "        self.frames = np.zeros((size, 4, 84, 84), dtype=np.uint8)\n\n"
+      "    def latest(self):\n"
+      "        return self.frames[-1]\n\n\n"
+      "def act(net, obs):\n"
+      "    obs = torch.from_numpy(obs).unsqueeze(0)\n"
+      "    return net(obs)\n\n\n"
+      "if __name__ == '__main__':\n"
+      "    buffer = Buffer(8)\n"
+      "    q = nn.Conv2d(4, 8, 3)\n"
+      "    act(q, buffer.latest())\n";
+  const FileFacts facts = facts_both_ways(text);
+  ASSERT_EQ(facts.tensor_inputs.size(), 1u);
+  EXPECT_EQ(facts.tensor_inputs[0].dtype, DType::UInt8);
+  // A subclass may set the attribute otherwise; another write of `.frames` may be to this
+  // instance; a loop may read the parameter after a round rebound it: unknown, each.
+  EXPECT_TRUE(facts_both_ways(text + "\n\nclass Scaled(Buffer):\n    pass\n").tensor_inputs.empty());
+  EXPECT_TRUE(facts_both_ways(text + "    buffer.frames = np.zeros((8, 4, 84, 84), np.float32)\n").tensor_inputs.empty());
+  const std::string looped = replaced(text, "    obs = torch.from_numpy(obs).unsqueeze(0)\n    return net(obs)\n",
+                                      "    for _ in range(2):\n        obs = torch.from_numpy(obs).unsqueeze(0)\n"
+                                      "        net(obs)\n");
+  EXPECT_TRUE(facts_both_ways(looped).tensor_inputs.empty());
+  // Another class's own `self.frames` is not this one's.
+  EXPECT_EQ(facts_both_ways(text + "\n\nclass Other:\n    def __init__(self):\n        self.frames = []\n")
+                .tensor_inputs.size(),
+            1u);
+}
+
+TEST(ValueFlow, ADictSplattedIntoTheLoaderIsItsKeywordsUnlessTheCodeChangesIt) {
+  const std::string text =
+      "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\n"
+      "cfg = dict(batch_size=0, shuffle=True)\n"
+      "loader = DataLoader(TensorDataset(torch.rand(10, 3)), **cfg)\n";
+  EXPECT_EQ(folded_batch(text), 0);
+  EXPECT_EQ(folded_batch(replaced(text, "dict(batch_size=0, shuffle=True)", "{'batch_size': 0}")), 0);
+  // An item written later, or a dict the code builds otherwise: unknown.
+  EXPECT_FALSE(folded_batch(text + "cfg['batch_size'] = 4\n"));
+  EXPECT_FALSE(folded_batch(text + "cfg.update(batch_size=4)\n"));
+  EXPECT_FALSE(folded_batch(replaced(text, "dict(batch_size=0, shuffle=True)", "dict(base, batch_size=0)")));
+}
+
 }  // namespace
 }  // namespace cudnnlint
