@@ -2,6 +2,7 @@
 
 #include "cli/config.h"
 #include "cli/version.h"
+#include "core/suggest.h"
 #include "rules/rule.h"
 
 #include <cstdlib>
@@ -132,10 +133,13 @@ void apply_configuration(const CommandLine& line, const ProjectConfig& config, A
   if (line.max_file_size > 0) effective.max_file_size = static_cast<std::uintmax_t>(line.max_file_size);
   if (!line.cudnn_version_text.empty()) effective.cudnn_version.reset();
   apply_project_config(effective, options);
-  for (const auto& id : options.select)
-    if (!find_rule(id)) throw std::invalid_argument("--select: unknown rule '" + id + "' (see `cudnnlint rules`)");
-  for (const auto& id : options.ignore)
-    if (!find_rule(id)) throw std::invalid_argument("--ignore: unknown rule '" + id + "' (see `cudnnlint rules`)");
+  std::vector<std::string> ids;
+  for (const RuleInfo& rule : all_rules()) ids.emplace_back(rule.id);
+  for (const auto* list : {&options.select, &options.ignore})
+    for (const auto& id : *list)
+      if (!find_rule(id))
+        throw std::invalid_argument(std::string(list == &options.select ? "--select" : "--ignore") +
+                                    ": unknown rule '" + id + "'" + did_you_mean(id, ids) + " (see `cudnnlint rules`)");
 }
 
 void apply_cache_and_target(const CommandLine& line, AnalysisOptions& options) {

@@ -79,6 +79,9 @@ void write_text(std::ostream& out, const Report& report, bool color) {
     out << "  " << p.dim() << "explain:" << p.reset() << " cudnnlint explain " << f.kb_id << '\n';
   }
   const std::size_t total = report.result.findings.size();
+  // Nothing was read because a named path is missing: the error said so; "No findings in 0
+  // files" would read as a clean run.
+  if (report.result.usage_error && report.result.files_discovered == 0 && total == 0) return;
   out << (total == 0 ? "No findings" : std::to_string(total) + (total == 1 ? " finding" : " findings"));
   if (total != 0)
     out << " (" << counts[2] << " error" << (counts[2] == 1 ? "" : "s") << ", " << counts[1] << " warning"

@@ -4,6 +4,7 @@
 // tool error.
 #include "cli/command_line.h"
 #include "cli/subcommands.h"
+#include "core/suggest.h"
 #include "server/run_server.h"
 #include "triage/run_triage.h"
 
@@ -11,6 +12,8 @@
 
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
 #include <malloc.h>
 
 namespace {
@@ -28,6 +31,19 @@ int run_subcommand(const cli::Subcommands& sub, const cli::CommandLine& line) {
   return cli::run_analysis(line);
 }
 
+// The long and short names of the options `app` (and its subcommands) take: `--format`, `-f`.
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  std::vector<const CLI::App*> apps{&app};
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) apps.push_back(sub);
+  for (const CLI::App* each : apps)
+    for (const CLI::Option* option : each->get_options()) {
+      for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+      for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+    }
+  return names;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,6 +57,15 @@ int main(int argc, char** argv) {
   const cli::Subcommands sub = cli::define_command_line(app, line);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    // `--formt json`: name the option meant, as Ruff does, instead of CLI11's "not expected".
+    for (const std::string& extra : app.remaining())
+      if (extra.starts_with("-")) {
+        std::cerr << "cudnnlint: error: unknown option '" << extra.substr(0, extra.find('='))
+                  << "'" << did_you_mean(extra.substr(0, extra.find('=')), option_names(app)) << " (see --help)\n";
+        return cli::kExitError;
+      }
+    return app.exit(e) == 0 ? cli::kExitClean : cli::kExitError;
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? cli::kExitClean : cli::kExitError;

@@ -48,6 +48,50 @@ std::optional<TSNode> first_error(TSNode root) {
   return found;
 }
 
+// The first statement of a block (or of the module) that starts its line at another column than
+// the block's other statements: Python rejects the file (IndentationError: unindent does not match
+// any outer indentation level, unexpected indent), where tree-sitter's recovery takes the line as a
+// statement of an outer block, with no error node. Walks statements and clauses only, never
+// expressions (a lambda holds no block).
+std::optional<TSNode> misindented_statement(TSNode root, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  std::optional<TSNode> found;
+  const auto line_column = [&](TSNode node) -> std::optional<std::uint32_t> {
+    const std::uint32_t start = ts_node_start_byte(node);
+    std::uint32_t at = start;
+    while (at > 0 && (source[at - 1] == ' ' || source[at - 1] == '\t' || source[at - 1] == '\f')) --at;
+    if (at > 0 && source[at - 1] != '\n' && source[at - 1] != '\r') return std::nullopt;  // after `;` or a colon
+    return start - at;
+  };
+  const auto check = [&](TSNode block, bool module) {
+    std::optional<std::uint32_t> expected;
+    if (module) expected = 0;
+    for (const TSNode statement : named_children(block)) {
+      if (is(statement, g.comment)) continue;
+      const auto column = line_column(statement);
+      if (!column) continue;
+      if (!expected) expected = column;
+      else if (*column != *expected) {
+        found = statement;
+        return;
+      }
+    }
+  };
+  walk_tree(
+      root,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (found) return false;
+        if (is(node, g.module) || is(node, g.block)) {
+          check(node, is(node, g.module));
+          return !found;
+        }
+        const std::string_view type = ts_node_type(node);
+        return type.ends_with("_statement") || type.ends_with("_clause") || type.ends_with("_definition");
+      },
+      [](TSNode) {});
+  return found;
+}
+
 // The framework root modules of the table (torch, tensorflow, ...): names imported from them are
 // never project values.
 std::vector<std::string> framework_roots(const ApiTable& table) {
@@ -333,6 +377,13 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
       diag.message = "syntax error; the parts that parse were analysed";
     }
     result.diagnostics.push_back(std::move(diag));
+  } else if (!parsed.plan) {
+    // A whole tree only: a region parse holds the planned statements, whose columns say nothing
+    // of the file's.
+    if (const auto misindented = misindented_statement(root, source)) {
+      result.diagnostics.push_back({FileDiagnostic::Severity::Warning, file.path(), locator.locate(*misindented).range.begin,
+                                    "syntax error (an indentation Python rejects); the parts that parse were analysed"});
+    }
   }
 
   // The frameworks a file imports, read from its text: region parsing may leave out imports that

@@ -40,6 +40,27 @@ def test_usage_errors_exit_2(cli):
     assert cli.run("--version", check_code=0).stdout.startswith("cudnnlint ")
 
 
+def test_mistakes_get_a_did_you_mean(cli):
+    # A mistyped option or rule id names the one meant (exit 2, one line, the cudnnlint: prefix).
+    result = cli.run("--formt", "json", FIXTURES, check_code=2)
+    assert result.stderr.strip() == "cudnnlint: error: unknown option '--formt'; did you mean '--format'? (see --help)"
+    result = cli.run("--selct=bn-eps-zero", FIXTURES, check_code=2)
+    assert "unknown option '--selct'; did you mean '--select'?" in result.stderr
+    result = cli.run("--select", "bn-eps-zeroo", FIXTURES, check_code=2)
+    assert "--select: unknown rule 'bn-eps-zeroo'; did you mean 'bn-eps-zero'?" in result.stderr
+    result = cli.run("--ignore", "bn-eps-negativ", FIXTURES, check_code=2)
+    assert "did you mean 'bn-eps-negative'?" in result.stderr
+    # Nothing close: no guess.
+    result = cli.run("--select", "completely-unrelated-name", FIXTURES, check_code=2)
+    assert "did you mean" not in result.stderr and "unknown rule 'completely-unrelated-name'" in result.stderr
+
+
+def test_a_missing_path_alone_reads_as_an_error_not_a_clean_run(cli, tmp_path):
+    result = cli.run(tmp_path / "nosuch", check_code=2)
+    assert "no such file or directory" in result.stderr
+    assert "No findings" not in result.stdout
+
+
 def test_missing_path_is_reported_and_the_rest_still_analysed(cli, tmp_path):
     result = cli.run(tmp_path / "nope.py", FIXTURES / "keras3.py", "--framework", "keras=3")
     assert result.returncode == 2

@@ -545,6 +545,20 @@ TEST(SyntaxErrors, DiagnosedAndTheRestIsStillAnalysed) {
   EXPECT_DOUBLE_EQ(analysis.facts.normalizations[0].eps.value->value, -1.0);
 }
 
+TEST(SyntaxErrors, AnIndentationPythonRejectsIsDiagnosedThoughTreeSitterRecovers) {
+  // A dedent to a column no outer block has: tree-sitter ends the blocks and goes on with no error
+  // node; Python raises IndentationError. Consistent blocks, one-line bodies and `;` give none.
+  const auto misindented = analyze_source("def f(x):\n    if x:\n        y = 1\n      z = 2\n    return x\n");
+  ASSERT_EQ(misindented.diagnostics.size(), 1u);
+  EXPECT_NE(misindented.diagnostics[0].message.find("indentation"), std::string::npos);
+  ASSERT_TRUE(misindented.diagnostics[0].position.has_value());
+  EXPECT_EQ(misindented.diagnostics[0].position->line, 4u);
+  EXPECT_EQ(analyze_source("x = 1\n  y = 2\n").diagnostics.size(), 1u);  // an unexpected indent
+  EXPECT_TRUE(analyze_source("def f(x):\n    if x: y = 1; z = 2\n    else:\n        pass\n    return (x,\n  1)\n"
+                             "class C:\n  a = 1\n  def g(self): return lambda: 1\n")
+                  .diagnostics.empty());
+}
+
 TEST(Positions, Utf16AndCodePointColumns) {
   // 'é' is one code point and one UTF-16 unit, '😀' one code point and two units.
   const NormalizationFact fact = only_fact("import torch.nn as nn\ns = 'é😀'; nn.BatchNorm2d(3, eps=0)\n");
