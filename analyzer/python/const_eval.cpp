@@ -880,12 +880,15 @@ bool ConstantFolder::items_may_change(std::string_view name) const {
 
 const SelfAttribute* ConstantFolder::sole_self_attribute(TSNode attribute, const Scope* scope) const {
   const SelfAttribute* set = self_attribute(attribute, scope);
-  if (set == nullptr || set->method == nullptr || set->method->parent == nullptr || attributes_written_dynamically())
-    return nullptr;
-  const TSNode owner = set->method->parent->node;
+  if (set == nullptr || set->method == nullptr || attributes_written_dynamically()) return nullptr;
+  // The class: above the method, or above the closure of a method that writes it.
+  const Scope* owner_scope = set->method->parent;
+  while (owner_scope != nullptr && owner_scope->kind != Scope::Kind::Class) owner_scope = owner_scope->parent;
+  if (owner_scope == nullptr) return nullptr;
+  const TSNode owner = owner_scope->node;
   const std::string_view key = node_text(field(attribute, Grammar::get().f_attribute), locator_.source);
   // The owner's name in another class's bases makes a subclass, whose methods' `self` may be one.
-  const std::string_view owner_name = set->method->parent->name;
+  const std::string_view owner_name = owner_scope->name;
   for (const std::size_t at : name_positions(code_text(), owner_name, false))
     if (in_class_header(code_text(), at)) return nullptr;
   if (attribute_writes_within(locator_.source, key, ts_node_start_byte(owner), ts_node_end_byte(owner)) != 1)

@@ -1128,11 +1128,17 @@ class RegionPlanner {
   void index_function_bits() {
     if (!function_bits_) {
       function_bits_.emplace();
+      std::uint64_t first_halves = 0;
+      for (std::size_t p = 0; p < pairs_.size(); ++p) first_halves |= first_bit(p);
       for (std::size_t c = 0; c < chunks_.size(); ++c) {
-        if (!chunks_[c].is_definition || chunks_[c].is_class || chunks_[c].name.empty()) continue;
+        if (!chunks_[c].is_definition || chunks_[c].name.empty()) continue;
+        // A small class gives first halves where it is instantiated (a dataset's __getitem__
+        // returning uint8 volumes); a model class's second half is second_classes' business.
+        if (chunks_[c].is_class && chunks_[c].end - chunks_[c].begin > kMaxDataClass) continue;
         std::uint64_t bits = 0;
         for (const auto word : ids_[c])
           if (const auto it = half_bits_.find(word); it != half_bits_.end()) bits |= it->second;
+        if (chunks_[c].is_class) bits &= first_halves;
         if (bits != 0) {
           (*function_bits_)[chunks_[c].name] |= bits;
           function_chunks_[chunks_[c].name].push_back(c);

@@ -148,17 +148,27 @@ void ScopeTree::bind_parameters(Scope& scope, TSNode parameters, std::string_vie
   }
 }
 
-void ScopeTree::note_self_attribute(Scope& method, TSNode target, TSNode value, std::string_view source) {
+void ScopeTree::note_self_attribute(Scope& writer, TSNode target, TSNode value, std::string_view source) {
   const Grammar& g = Grammar::get();
-  if (!is(target, g.attribute) || method.parameters.empty() || method.parameters.front().kind != Parameter::Kind::Self)
+  if (!is(target, g.attribute)) return;
+  // The method whose `self` the write goes through: the writer itself, or the method a closure
+  // stands in (`def __init__(self): def fill(): self.x = ...`) when no scope between binds that
+  // name. The value is read in the writer, where its names mean what they mean there.
+  const Scope* method = &writer;
+  while (method != nullptr && method->kind == Scope::Kind::Function && !method->is_method()) method = method->parent;
+  if (method == nullptr || !method->is_method() || method->parameters.empty() ||
+      method->parameters.front().kind != Parameter::Kind::Self)
     return;
+  const std::string_view self_name = method->parameters.front().name;
+  for (const Scope* between = &writer; between != method; between = between->parent)
+    if (between->bindings.contains(self_name)) return;
   const TSNode object = field(target, g.f_object);
-  if (!is(object, g.identifier) || node_text(object, source) != method.parameters.front().name) return;
-  Scope& owner = const_cast<Scope&>(*method.parent);
+  if (!is(object, g.identifier) || node_text(object, source) != self_name) return;
+  Scope& owner = const_cast<Scope&>(*method->parent);
   SelfAttribute& attribute = owner.self_attributes[node_text(field(target, g.f_attribute), source)];
   if (attribute.count++ == 0) {
     attribute.value = value;
-    attribute.method = &method;
+    attribute.method = &writer;
   }
 }
 
@@ -278,7 +288,7 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
         right = field(right, g.f_right);
       }
       for (const TSNode left : targets) {
-        if (current.is_method()) note_self_targets(current, left, right, source);
+        if (current.kind == Scope::Kind::Function) note_self_targets(current, left, right, source);
         if (is(left, g.identifier)) {
           Binding& binding = current.bindings[node_text(left, source)];
           if (binding.count++ == 0 && !ts_node_is_null(right)) {
@@ -294,13 +304,13 @@ void ScopeTree::build(TSNode root, std::string_view source, ImportTable& imports
     }
     if (sym == g.augmented_assignment) {
       const TSNode left = field(node, g.f_left);
-      if (current.is_method()) note_self_targets(current, left, {}, source);
+      if (current.kind == Scope::Kind::Function) note_self_targets(current, left, {}, source);
       bind_target(current, left, source);
       if (has_walrus) bind_walrus(current, field(node, g.f_right), source);
       return false;
     }
     if (sym == g.for_statement) {
-      if (current.is_method()) note_self_targets(current, field(node, g.f_left), {}, source);
+      if (current.kind == Scope::Kind::Function) note_self_targets(current, field(node, g.f_left), {}, source);
       bind_target(current, field(node, g.f_left), source);
       return true;
     }

@@ -40,7 +40,7 @@ struct Parameter {
 struct SelfAttribute {
   std::uint32_t count = 0;  // assignments to self.x in all methods
   TSNode value{};           // the first one's right-hand side
-  const struct Scope* method = nullptr;  // the method holding it
+  const struct Scope* method = nullptr;  // the method holding it (or the closure of a method that writes it)
 };
 
 struct Scope {

@@ -196,7 +196,7 @@ TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked) {
 
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the
 // scope's single one, else the one just before the use.
-std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_only) {
+std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_only, bool whole_samples) {
   const Grammar& g = Grammar::get();
   const std::string_view name = r.text(identifier);
   TSNode loop{};
@@ -219,8 +219,9 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_o
     iterable = strip(e.positional.front());
     target = strip(parts[1]);
   }
-  if (!(is(target, g.pattern_list) || is(target, g.tuple_pattern) || is(target, g.tuple))) return std::nullopt;
-  const std::vector<TSNode> names = named_children(target);
+  const bool single = whole_samples && is(target, g.identifier);
+  if (!(is(target, g.pattern_list) || is(target, g.tuple_pattern) || is(target, g.tuple) || single)) return std::nullopt;
+  const std::vector<TSNode> names = single ? std::vector<TSNode>{target} : named_children(target);
   std::size_t position = names.size();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (is(names[i], g.identifier) && r.text(names[i]) == name) position = i;
@@ -292,7 +293,28 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_o
     }
     return true;
   };
-  if (!peel_pipeline()) return std::nullopt;
+  // `DataLoader(dataset, batch_size)`: its batches, stacked samples of the dataset (false: a
+  // loader this reading cannot follow).
+  const auto open_loader = [&]() -> bool {
+    if (!is(source, g.call)) return true;
+    const std::string callee = qualified(field(source, g.f_function), r);
+    if (!one_of(callee, {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})) return true;
+    if (through_loader) return false;
+    const CallArgs loader = collect_args(field(source, g.f_arguments), r.source());
+    if (loader.first_star >= 0 || loader.has_double_star || loader.positional.size() > 4) return false;
+    TSNode dataset{};
+    for (const auto& [key, value] : loader.keywords) {
+      if (key == "collate_fn") return false;
+      if (key == "dataset") dataset = value;
+      if (key == "batch_size") out.batch_size = value;
+    }
+    if (ts_node_is_null(dataset) && !loader.positional.empty()) dataset = loader.positional[0];
+    if (ts_node_is_null(out.batch_size) && loader.positional.size() > 1) out.batch_size = loader.positional[1];
+    source = strip(dataset);
+    through_loader = true;
+    return true;
+  };
+  if (!peel_pipeline() || !open_loader()) return std::nullopt;
   for (int hops = 0; hops < 4 && is(source, g.identifier); ++hops) {
     const TSNode value = strip(definition_of(source, r));
     if (ts_node_is_null(value)) return std::nullopt;
@@ -300,22 +322,7 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_o
     source = value;
     if (!peel_pipeline()) return std::nullopt;
     if (is(source, g.identifier)) continue;
-    if (!is(source, g.call)) return std::nullopt;
-    const std::string callee = qualified(field(source, g.f_function), r);
-    if (one_of(callee, {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})) {
-      const CallArgs loader = collect_args(field(source, g.f_arguments), r.source());
-      if (loader.first_star >= 0 || loader.has_double_star || loader.positional.size() > 4) return std::nullopt;
-      TSNode dataset{};
-      for (const auto& [key, value] : loader.keywords) {
-        if (key == "collate_fn") return std::nullopt;
-        if (key == "dataset") dataset = value;
-        if (key == "batch_size") out.batch_size = value;
-      }
-      if (ts_node_is_null(dataset) && !loader.positional.empty()) dataset = loader.positional[0];
-      if (ts_node_is_null(out.batch_size) && loader.positional.size() > 1) out.batch_size = loader.positional[1];
-      source = strip(dataset);
-      through_loader = true;
-    }
+    if (!is(source, g.call) || !open_loader()) return std::nullopt;
   }
   if (!is(source, g.call)) return std::nullopt;
   if (through_tf_data) {
@@ -331,12 +338,15 @@ std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_o
   }
   if (!one_of(qualified(field(source, g.f_function), r),
               {"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})) {
-    // Another dataset's samples, (image, target): the caller reads what the call gives.
-    if (position != 0 || names.size() != 2 || !through_loader) return std::nullopt;
+    // Another dataset's samples, (image, target), or whole: the caller reads what the call gives.
+    if (!through_loader || through_tf_data || position != 0 || (!single && names.size() != 2)) return std::nullopt;
     out.dataset = source;
+    out.whole_sample = single;
     out.steps.push_back({r.locate(loop), "`" + std::string(name) + "` is a batch of this loop"});
     return out;
   }
+  // A TensorDataset's sample is a tuple, its batches lists: a single name holds no tensor.
+  if (single) return std::nullopt;
   const CallArgs tensors = collect_args(field(source, g.f_arguments), r.source());
   if (tensors.first_star >= 0 || !tensors.keywords.empty() || position >= tensors.positional.size())
     return std::nullopt;

@@ -58,11 +58,14 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
 struct LoopBatch {
   TSNode tensor{};
   TSNode dataset{};
+  bool whole_sample = false;  // `for img in loader`: the dataset's whole sample, not item 0 of a pair
   TSNode batch_size{};
   TSNode loop{};
   std::vector<ProvenanceStep> steps;
 };
-std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_only = false);
+// `whole_samples`: also a loop binding a single name to batches of a DataLoader over a dataset
+// class of the project (LoopBatch::whole_sample).
+std::optional<LoopBatch> loop_batch(TSNode identifier, Resolver& r, bool shape_only = false, bool whole_samples = false);
 
 // `X = torch.rand(...)`, then `for layer in net: X = layer(X)`: at a use of `identifier` in a for
 // loop's body before the body rebinds it, the value the statement just before the loop gives it

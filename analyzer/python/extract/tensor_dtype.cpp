@@ -659,6 +659,11 @@ class TypeReader {
       // `features["x"]` of a dict the code writes (`model_fn({"x": images})`): that entry.
       if (const auto key = string_key(field(node, g_.f_subscript)))
         if (Typed t = item(field(node, g_.f_value), *key, depth + 1); t) return t;
+      // `self.volumes[idx]` of `[np.zeros(..., dtype=np.uint8) for _ in range(n)]`: an element.
+      if (const TSNode list = list_comprehension_of(field(node, g_.f_value)); !ts_node_is_null(list)) {
+        Typed t = of(field(list, g_.f_body), depth + 1);
+        return t.scalar ? Typed{} : t;
+      }
       return of(field(node, g_.f_value), depth + 1);
     }
     if (is(node, g_.binary_operator)) return binary(node, depth);
@@ -724,12 +729,51 @@ class TypeReader {
   // element type of the dataset's tensor at that position (the default collate stacks tensors of one
   // type). nullopt when the loop is not one of these, or its body rebinds the name.
   std::optional<Typed> loader_batch(TSNode identifier, int depth) {
-    auto batch = loop_batch(identifier, r_);
-    if (!batch || ts_node_is_null(batch->tensor)) return std::nullopt;
+    auto batch = loop_batch(identifier, r_, false, true);
+    if (!batch) return std::nullopt;
+    if (ts_node_is_null(batch->tensor)) {
+      // Batches of a project dataset class: what its __getitem__ returns (the image of an
+      // (image, target) pair), stacked by the default collate.
+      if (ts_node_is_null(batch->dataset)) return std::nullopt;
+      auto sample = dataset_sample(batch->dataset, batch->whole_sample, depth);
+      if (!sample || !*sample || sample->scalar) return std::nullopt;
+      for (auto& step : batch->steps) sample->steps.push_back(std::move(step));
+      return sample;
+    }
     Typed t = of(batch->tensor, depth + 1);
     if (t.dtype == DType::Unknown || t.scalar) return std::nullopt;
     for (auto& step : batch->steps) t.steps.push_back(std::move(step));
     return t;
+  }
+
+  // The list comprehension `node` is, or that a name or a self attribute holds (its one binding);
+  // null otherwise.
+  TSNode list_comprehension_of(TSNode node) {
+    node = strip(node);
+    if (is(node, g_.identifier)) node = strip(definition_of(node, r_));
+    else if (is(node, g_.attribute))
+      if (const SelfAttribute* set = r_.evaluator().folder().sole_self_attribute(node, r_.scope()))
+        node = strip(set->value);
+    return is(node, g_.list_comprehension) ? node : TSNode{};
+  }
+
+  // `MRIDataset()` (a call of a module class defining __getitem__): the type of what its
+  // __getitem__ returns, whole or the first item of each returned pair; nullopt otherwise.
+  std::optional<Typed> dataset_sample(TSNode dataset, bool whole, int depth) {
+    dataset = strip(dataset);
+    const TSNode made_by = is(dataset, g_.call) ? strip(field(dataset, g_.f_function)) : TSNode{};
+    if (!is(made_by, g_.identifier)) return std::nullopt;
+    const auto [scope, binding] = r_.lookup(r_.text(made_by));
+    if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+        !is(binding->definition, g_.class_definition))
+      return std::nullopt;
+    const Scope* owner = r_.scope_of(binding->definition);
+    if (owner == nullptr) return std::nullopt;
+    const auto getitem = owner->bindings.find("__getitem__");
+    if (getitem == owner->bindings.end() || !getitem->second.only_definition()) return std::nullopt;
+    std::optional<Unpacked> item;
+    if (!whole) item = Unpacked{0, 2};
+    return returns_of(getitem->second.definition, dataset, std::string(r_.text(made_by)) + "().__getitem__", depth, item);
   }
 
   // `self.obs` in a method: what the class's one write of `.obs` assigns (`self.obs =
@@ -1046,6 +1090,14 @@ class TypeReader {
       else if (binding->simple() && scope->kind == Scope::Kind::Module) definition = r_.bound_method_definition(binding->value);
     }
     if (!is(definition, g_.function_definition)) return std::nullopt;
+    return returns_of(definition, call, std::string(r_.text(callee)) + "()", depth, item);
+  }
+
+  // What every return of the def `definition` gives (`item`: that item of each returned tuple),
+  // with "`label` returns it" at `call` as a step; Typed{} when they disagree or say nothing.
+  std::optional<Typed> returns_of(TSNode definition, TSNode call, const std::string& label, int depth,
+                                  std::optional<Unpacked> item) {
+    if (depth > kMaxDepth - 4) return std::nullopt;
     const Scope* function = r_.scope_of(definition);
     if (function == nullptr) return std::nullopt;
     std::vector<TSNode> returns;
@@ -1085,7 +1137,7 @@ class TypeReader {
       if (t.dtype == DType::Unknown || t.scalar || (out.dtype != DType::Unknown && t.dtype != out.dtype)) return Typed{};
       if (out.dtype == DType::Unknown) out = std::move(t);
     }
-    out.steps.push_back({r_.locate(call), std::string(r_.text(callee)) + "() returns it"});
+    out.steps.push_back({r_.locate(call), label + " returns it"});
     return out;
   }
 

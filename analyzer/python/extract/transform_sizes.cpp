@@ -57,6 +57,7 @@ struct PipelineEffect {
   std::optional<std::pair<std::int64_t, std::int64_t>> size;  // set by its last resize or crop
   bool makes_tensor = false;
   bool sets_channels = false;  // Grayscale
+  bool size_unknown = false;   // a step changed the size (Pad, Resize(256)) and no later one fixed it
   Location source;             // the step that fixes the size
   std::string source_text;
 };
@@ -85,12 +86,14 @@ std::optional<PipelineEffect> pipeline_effect(TSNode pipeline, Resolver& r) {
       out.size = both_sides(argument(args, 0, "size"), r, leaf != "Resize");
       if (!out.size && leaf != "Resize") return std::nullopt;
       if (leaf == "Resize" && !ts_node_is_null(argument(args, 2, "max_size"))) out.size.reset();
+      out.size_unknown = !out.size;
       out.source = r.locate(step);
       out.source_text = short_text(r.text(step));
     } else if (one_of(leaf, {"ToTensor", "PILToTensor", "ToImage"})) {
       out.makes_tensor = true;
     } else if (leaf == "Pad") {
       out.size.reset();  // grows the image: a crop after it fixes the size again
+      out.size_unknown = true;
     } else if (leaf == "Grayscale") {
       out.sets_channels = true;  // num_output_channels: 1 or 3
     } else if (leaf == "RandomRotation") {
@@ -162,7 +165,8 @@ std::optional<TransformedSize> dataset_sample(TSNode dataset, Resolver& r) {
   const TSNode pipeline = pipeline_of(transform, r);
   if (ts_node_is_null(pipeline)) return std::nullopt;
   const auto effect = pipeline_effect(pipeline, r);
-  if (!effect || !effect->makes_tensor) return std::nullopt;
+  // Without a size of its own the pipeline keeps the dataset's, unless a step changed it.
+  if (!effect || !effect->makes_tensor || (!effect->size && effect->size_unknown)) return std::nullopt;
   TransformedSize out;
   out.text = short_text(r.text(dataset));
   out.dims = {effect->sets_channels ? 0 : info->sample[0], info->sample[1], info->sample[2]};
