@@ -537,23 +537,34 @@ std::optional<IntegerValue> leading_rows(TSNode first, Resolver& r, std::vector<
   return std::nullopt;
 }
 
+TSNode module_class_method(TSNode made_by, std::string_view method, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  made_by = strip(made_by);
+  if (!is(made_by, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(made_by));
+  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.class_definition))
+    return {};
+  const Scope* owner = r.scope_of(binding->definition);
+  if (owner == nullptr) return {};
+  const auto found = owner->bindings.find(method);
+  if (found == owner->bindings.end() || !found->second.only_definition() ||
+      !is(found->second.definition, g.function_definition))
+    return {};
+  return found->second.definition;
+}
+
 // `CustomDataset()`, a class of the module whose `__len__` only returns `len(self.samples)` (the
 // class's one write of `.samples`, sized by rows_of) or a whole number: that length.
 std::optional<IntegerValue> dataset_class_length(TSNode call, Resolver& r, std::vector<ProvenanceStep>& steps,
                                                  int depth) {
   const Grammar& g = Grammar::get();
   const TSNode callee = strip(field(call, g.f_function));
-  if (!is(callee, g.identifier) || depth > 8) return std::nullopt;
-  const auto [scope, binding] = r.lookup(r.text(callee));
-  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
-      !is(binding->definition, g.class_definition))
-    return std::nullopt;
-  const Scope* owner = r.scope_of(binding->definition);
-  if (owner == nullptr) return std::nullopt;
-  const auto len = owner->bindings.find("__len__");
-  if (len == owner->bindings.end() || !len->second.only_definition()) return std::nullopt;
-  const Scope* method = r.scope_of(len->second.definition);
-  const std::vector<TSNode> body = named_children(field(len->second.definition, g.f_body));
+  if (depth > 8) return std::nullopt;
+  const TSNode len = module_class_method(callee, "__len__", r);
+  if (ts_node_is_null(len)) return std::nullopt;
+  const Scope* method = r.scope_of(len);
+  const std::vector<TSNode> body = named_children(field(len, g.f_body));
   if (method == nullptr || body.size() != 1 || !is(body[0], g.return_statement) || ts_node_named_child_count(body[0]) != 1)
     return std::nullopt;
   const TSNode returned = strip(ts_node_named_child(body[0], 0));

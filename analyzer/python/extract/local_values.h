@@ -28,6 +28,9 @@ struct Unpacked {
   std::size_t arity = 0;
 };
 TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked = nullptr);
+// The def of `method` in the module class `made_by` names (`Dataset()`'s `__len__`), bound once in
+// the class itself; null when `made_by` is no such class or the class defines no such method.
+TSNode module_class_method(TSNode made_by, std::string_view method, Resolver& r);
 // Whether anything under `node` may bind `name` (an assignment, a loop or `with` target, a walrus,
 // `del`, `global`): conservatively, any of those whose text names it.
 bool may_bind(TSNode node, std::string_view name, Resolver& r);

@@ -762,18 +762,11 @@ class TypeReader {
   std::optional<Typed> dataset_sample(TSNode dataset, bool whole, int depth) {
     dataset = strip(dataset);
     const TSNode made_by = is(dataset, g_.call) ? strip(field(dataset, g_.f_function)) : TSNode{};
-    if (!is(made_by, g_.identifier)) return std::nullopt;
-    const auto [scope, binding] = r_.lookup(r_.text(made_by));
-    if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
-        !is(binding->definition, g_.class_definition))
-      return std::nullopt;
-    const Scope* owner = r_.scope_of(binding->definition);
-    if (owner == nullptr) return std::nullopt;
-    const auto getitem = owner->bindings.find("__getitem__");
-    if (getitem == owner->bindings.end() || !getitem->second.only_definition()) return std::nullopt;
+    const TSNode getitem = module_class_method(made_by, "__getitem__", r_);
+    if (ts_node_is_null(getitem)) return std::nullopt;
     std::optional<Unpacked> item;
     if (!whole) item = Unpacked{0, 2};
-    return returns_of(getitem->second.definition, dataset, std::string(r_.text(made_by)) + "().__getitem__", depth, item);
+    return returns_of(getitem, dataset, std::string(r_.text(made_by)) + "().__getitem__", depth, item);
   }
 
   // `self.obs` in a method: what the class's one write of `.obs` assigns (`self.obs =
@@ -1056,17 +1049,7 @@ class TypeReader {
     if (!is(object, g_.identifier)) return {};
     const auto [scope, instance] = r_.lookup(r_.text(object));
     if (instance == nullptr || !instance->simple() || !is(strip(instance->value), g_.call)) return {};
-    const TSNode made_by = strip(field(strip(instance->value), g_.f_function));
-    if (!is(made_by, g_.identifier)) return {};
-    const auto [class_scope, class_binding] = r_.lookup(r_.text(made_by));
-    if (class_scope == nullptr || class_scope->kind != Scope::Kind::Module || class_binding == nullptr ||
-        !class_binding->only_definition() || !is(class_binding->definition, g_.class_definition))
-      return {};
-    const Scope* owner = r_.scope_of(class_binding->definition);
-    if (owner == nullptr) return {};
-    const auto method = owner->bindings.find(r_.text(field(callee, g_.f_attribute)));
-    if (method == owner->bindings.end() || !method->second.only_definition()) return {};
-    return method->second.definition;
+    return module_class_method(field(strip(instance->value), g_.f_function), r_.text(field(callee, g_.f_attribute)), r_);
   }
 
   // A call of a module-level function of this file whose every return gives a tensor of one plain
