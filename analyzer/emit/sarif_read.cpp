@@ -5,6 +5,8 @@
 #include "core/source_file.h"
 #include "core/uri.h"
 
+#include <cstdint>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -22,6 +24,15 @@ std::string display_path(const nlohmann::json& artifact) {
   return percent_decode(std::string_view(uri).substr(uri.starts_with("file://") ? 7 : 0));
 }
 
+// A line or column: a whole number that fits, else 0 (unknown). nlohmann's value() converts a
+// float or a huge number with undefined behaviour (a hostile log: `"startLine": 8.2e48`).
+std::uint32_t position_field(const nlohmann::json& region, const char* key) {
+  const auto it = region.find(key);
+  if (it == region.end() || !it->is_number_unsigned()) return 0;
+  const auto value = it->get<std::uint64_t>();
+  return value > std::numeric_limits<std::uint32_t>::max() ? 0 : static_cast<std::uint32_t>(value);
+}
+
 Finding finding_from(const nlohmann::json& result) {
   Finding f;
   f.rule_id = result.value("ruleId", "");
@@ -31,8 +42,8 @@ Finding finding_from(const nlohmann::json& result) {
     const auto& physical = result["locations"][0].value("physicalLocation", nlohmann::json::object());
     f.location.path = display_path(physical.value("artifactLocation", nlohmann::json::object()));
     const auto& region = physical.value("region", nlohmann::json::object());
-    f.location.range.begin.line = region.value("startLine", 0u);
-    f.location.range.begin.column = region.value("startColumn", 0u);
+    f.location.range.begin.line = position_field(region, "startLine");
+    f.location.range.begin.column = position_field(region, "startColumn");
   }
   const auto& properties = result.value("properties", nlohmann::json::object());
   f.kb_id = properties.value("kb", "");
