@@ -739,27 +739,36 @@ std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Sco
   return sites;
 }
 
+namespace {
+
+// The module's calls `object.method(...)` by method name, for the objects `accepts` takes.
+template <class Accepts>
+CallIndex index_method_calls(TSNode module, std::string_view source, Accepts&& accepts) {
+  return index_calls(module, [&](TSNode callee) -> std::optional<std::string_view> {
+    const Grammar& g = Grammar::get();
+    if (!is(callee, g.attribute) || !accepts(field(callee, g.f_object))) return std::nullopt;
+    return node_text(field(callee, g.f_attribute), source);
+  });
+}
+
+}  // namespace
+
 const std::vector<TSNode>& ConstantFolder::instance_calls_named(std::string_view name) const {
+  const std::string_view source = locator_.source;
   if (!instance_calls_)
-    instance_calls_ = index_calls(scopes_.module().node, [&](TSNode callee) -> std::optional<std::string_view> {
+    instance_calls_ = index_method_calls(scopes_.module().node, source, [&](TSNode object) {
       const Grammar& g = Grammar::get();
-      if (!is(callee, g.attribute)) return std::nullopt;
-      const TSNode object = field(callee, g.f_object);
-      const bool on_a_name = is(object, g.identifier) && node_text(object, locator_.source) != "self";
-      if (!on_a_name && !(is(object, g.call) && is(field(object, g.f_function), g.identifier))) return std::nullopt;
-      return node_text(field(callee, g.f_attribute), locator_.source);
+      return (is(object, g.identifier) && node_text(object, source) != "self") ||
+             (is(object, g.call) && is(field(object, g.f_function), g.identifier));
     });
   return calls_in(*instance_calls_, name);
 }
 
 const std::vector<TSNode>& ConstantFolder::self_calls_named(std::string_view name) const {
+  const std::string_view source = locator_.source;
   if (!self_calls_)
-    self_calls_ = index_calls(scopes_.module().node, [&](TSNode callee) -> std::optional<std::string_view> {
-      const Grammar& g = Grammar::get();
-      if (!is(callee, g.attribute)) return std::nullopt;
-      const TSNode object = field(callee, g.f_object);
-      if (!is(object, g.identifier) || node_text(object, locator_.source) != "self") return std::nullopt;
-      return node_text(field(callee, g.f_attribute), locator_.source);
+    self_calls_ = index_method_calls(scopes_.module().node, source, [&](TSNode object) {
+      return is(object, Grammar::get().identifier) && node_text(object, source) == "self";
     });
   return calls_in(*self_calls_, name);
 }
