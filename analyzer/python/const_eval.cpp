@@ -625,6 +625,13 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
   return sites;
 }
 
+bool ConstantFolder::named_only_at_definition(const Scope& function) const {
+  if (function.parent != &scopes_.module() || function.kind != Scope::Kind::Function || function.name.empty())
+    return false;
+  const std::string_view code = code_text();
+  return name_positions(code, function.name, false).size() == 1 && name_positions(code, function.name, true).empty();
+}
+
 std::optional<std::vector<CallSite>> ConstantFolder::method_call_sites(const Scope& method,
                                                                        const Parameter& parameter) const {
   // A method of a module-level class called only as `self.name(...)` from the class's own methods.

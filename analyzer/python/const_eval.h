@@ -86,6 +86,10 @@ class ConstantFolder {
   // splat or leaves it without a default, or when there are none or more than kMaxCallSites. Both parse modes see the same
   // calls (python/regions.cpp include_callers keeps them).
   std::optional<std::vector<CallSite>> call_sites(const Scope& function, const Parameter& parameter) const;
+  // Whether the module's text names `function` (a module-level def) only where it defines it: nothing
+  // here calls it or passes it on (an entry point, or a wrapper other modules call). Text, so both
+  // parse modes agree.
+  bool named_only_at_definition(const Scope& function) const;
   // With `imports`, names of module constants fold too (math.inf, np.nan, `from math import inf`),
   // and with `imported_constants` those of the tree's own modules (`from .consts import EPS`); with
   // `config_constants`, a config read (`cfg["data"]["size"]`) folds to the value the config files give.

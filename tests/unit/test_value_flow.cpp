@@ -660,6 +660,38 @@ TEST(ValueFlow, AnInstanceAttributeAMethodReturnsAndAParameterReadBeforeItIsRebo
             1u);
 }
 
+TEST(ValueFlow, AParameterReadInARoundOfOneAClosureCalledOnceAndPassedOnByAnUncalledWrapper) {
+  const std::string head =
+      "import numpy as np\nimport torch\nimport torch.nn as nn\n\n\n"
+      "def act(net, obs):\n";
+  const std::string tail =
+      "\n\ndef wrap(net, obs):\n    return act(net, obs)\n\n\n"
+      "if __name__ == '__main__':\n"
+      "    frames = np.zeros((8, 4, 84, 84), dtype=np.uint8)\n"
+      "    q = nn.Conv2d(4, 8, 3)\n"
+      "    act(q, frames[-1])\n";
+  auto inputs = [&](const std::string& body) { return facts_both_ways(head + body + tail).tensor_inputs; };
+  // `wrap`, which nothing here calls, hands on what its callers elsewhere pass: the call in the
+  // module still says what `act` gets there.
+  const std::string plain = "    obs = torch.from_numpy(obs).unsqueeze(0)\n    return net(obs)\n";
+  ASSERT_EQ(inputs(plain).size(), 1u);
+  EXPECT_EQ(inputs(plain)[0].dtype, DType::UInt8);
+  // `for _ in range(1)` runs its body once: the parameter is read before anything rebinds it.
+  EXPECT_EQ(inputs("    for _ in range(1):\n        obs = torch.from_numpy(obs).unsqueeze(0)\n        return net(obs)\n").size(),
+            1u);
+  // A closure declaring the parameter nonlocal, called once after its def.
+  const std::string closure =
+      "    def inner():\n        nonlocal obs\n        obs = torch.from_numpy(obs).unsqueeze(0)\n"
+      "        return net(obs)\n    return inner()\n";
+  ASSERT_EQ(inputs(closure).size(), 1u);
+  EXPECT_EQ(inputs(closure)[0].dtype, DType::UInt8);
+  // Called twice, the second call reads what the first bound; a rebinding before the call counts.
+  EXPECT_TRUE(inputs(replaced(closure, "    return inner()\n", "    inner()\n    return inner()\n")).empty());
+  EXPECT_TRUE(inputs(replaced(closure, "    return inner()\n", "    obs = obs / 255.0\n    return inner()\n")).empty());
+  // Once the module calls the wrapper too, its float32 tensor disagrees with the frames: no fact.
+  EXPECT_TRUE(facts_both_ways(head + plain + tail + "    wrap(q, torch.rand(1, 4, 84, 84))\n").tensor_inputs.empty());
+}
+
 TEST(ValueFlow, ADictSplattedIntoTheLoaderIsItsKeywordsUnlessTheCodeChangesIt) {
   const std::string text =
       "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\n"

@@ -828,7 +828,8 @@ class TypeReader {
   template <class Read>
   Typed from_calls(TSNode node, int depth, Read&& read) {
     if (depth > 8) return {};
-    const auto [scope, binding] = r_.lookup(r_.text(node));
+    auto [scope, binding] = r_.lookup(r_.text(node));
+    if (scope != nullptr && binding != nullptr && binding->parameter < 0) std::tie(scope, binding) = nonlocal_parameter(*scope, r_.text(node));
     if (scope == nullptr || binding == nullptr || binding->parameter < 0 || scope->kind != Scope::Kind::Function)
       return {};
     // `obs = torch.from_numpy(obs)`: a parameter the function rebinds, read before it does.
@@ -867,20 +868,32 @@ class TypeReader {
 
   // Whether `identifier` stands in `function`'s body where no statement before it may rebind it
   // (through `with`, `try` and `if` blocks, not loops, whose later statements run before a next
-  // round): there it holds what the call passed.
+  // round, except `for _ in range(1)`): there it holds what the call passed.
   bool read_before_rebinding(TSNode identifier, const Scope& function) {
     const TSNode body = field(function.node, g_.f_body);
     const std::string_view name = r_.text(identifier);
     TSNode statement = identifier;
+    TSNode closure{};  // the closure whose call the walk went on from: its def binds nothing before it
     while (!ts_node_is_null(statement) && !ts_node_eq(statement, body)) {
       const TSNode parent = ts_node_parent(statement);
       if (ts_node_is_null(parent)) return false;
       if (is(parent, g_.block)) {
         for (TSNode before = ts_node_prev_named_sibling(statement); !ts_node_is_null(before);
              before = ts_node_prev_named_sibling(before))
-          if (may_bind(before, name, r_)) return false;
+          if (!ts_node_eq(before, closure) && may_bind(before, name, r_)) return false;
         if (ts_node_eq(parent, body)) return true;
         const TSNode holder = ts_node_parent(parent);
+        if (is(holder, g_.for_statement) && block_runs_once(parent, r_.source())) {
+          statement = holder;
+          continue;
+        }
+        // A closure the function calls once (`def inner(): ...` then `return inner()`) runs where
+        // that call stands: what the statements before the call bind, it sees.
+        if (is(holder, g_.function_definition)) {
+          closure = holder;
+          statement = sole_call_of_closure(holder, function);
+          continue;
+        }
         if (!(is(holder, g_.with_statement) || is(holder, g_.try_statement) || is(holder, g_.if_statement) ||
               is(holder, g_.else_clause) || is(holder, g_.elif_clause) || is(holder, g_.except_clause) ||
               is(holder, g_.finally_clause)))
@@ -892,6 +905,48 @@ class TypeReader {
       statement = parent;
     }
     return false;
+  }
+
+  // The parameter `name` of the function enclosing `closure` that declares it `nonlocal name`.
+  std::pair<const Scope*, const Binding*> nonlocal_parameter(const Scope& closure, std::string_view name) {
+    if (closure.kind != Scope::Kind::Function || closure.parent == nullptr || closure.parent->kind != Scope::Kind::Function)
+      return {};
+    bool declared = false;
+    for (const TSNode statement : named_children(field(closure.node, g_.f_body)))
+      if (is(statement, g_.nonlocal_statement))
+        for (const TSNode declared_name : named_children(statement)) declared = declared || r_.text(declared_name) == name;
+    if (!declared) return {};
+    const auto it = closure.parent->bindings.find(name);
+    if (it == closure.parent->bindings.end() || it->second.parameter < 0) return {};
+    return {closure.parent, &it->second};
+  }
+
+  // The one call `name()` of a def nested in `function`'s body, when the function's text names it
+  // only there and at its definition and the call comes after it; a null node otherwise.
+  TSNode sole_call_of_closure(TSNode def, const Scope& function) {
+    const TSNode name_node = field(def, g_.f_name);
+    const std::string_view name = r_.text(name_node);
+    const std::string_view source = r_.source();
+    const std::size_t begin = ts_node_start_byte(function.node);
+    const std::size_t end = ts_node_end_byte(function.node);
+    TSNode call{};
+    int mentions = 0;
+    for (std::size_t at = source.find(name, begin); at != std::string_view::npos && at + name.size() <= end;
+         at = source.find(name, at + 1)) {
+      if ((at > 0 && is_identifier_char(source[at - 1])) ||
+          (at + name.size() < source.size() && is_identifier_char(source[at + name.size()])))
+        continue;
+      if (++mentions > 2) return {};
+      if (at == ts_node_start_byte(name_node)) continue;
+      const TSNode mention = ts_node_descendant_for_byte_range(function.node, static_cast<uint32_t>(at),
+                                                               static_cast<uint32_t>(at + name.size()));
+      const TSNode parent = ts_node_parent(mention);
+      if (!is(mention, g_.identifier) || !is(parent, g_.call) || !ts_node_eq(field(parent, g_.f_function), mention) ||
+          !named_children(field(parent, g_.f_arguments)).empty() || at < ts_node_end_byte(def))
+        return {};
+      call = parent;
+    }
+    return mentions == 2 ? call : TSNode{};
   }
 
   // The first parameter of a Keras layer's `call` under a float16 policy holds float16: Keras casts
@@ -1593,6 +1648,15 @@ bool model_converted_or_handed(TSNode name, TSNode use, Resolver& r) {
 // kind of model (`test_step(model, images)` with `model = ResNet()`), read at each call.
 std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r);
 
+// Whether a call site's argument is a parameter, passed on as it is, of a module function that no
+// call in the module reaches (a wrapper for other modules or an entry point).
+bool forwards_an_uncalled_parameter(const CallSite& site, Resolver& r) {
+  const auto [scope, binding] = r.lookup(r.text(strip(site.argument)));
+  if (scope == nullptr || binding == nullptr || !binding->only_parameter() || scope->kind != Scope::Kind::Function)
+    return false;
+  return r.evaluator().folder().named_only_at_definition(*scope);
+}
+
 std::optional<Consumer> consumer_from_calls(const Scope& function, const Parameter& parameter, Resolver& r) {
   // Calls of calls, three deep (a recursive function hands its own parameter on).
   thread_local int depth = 0;
@@ -1612,6 +1676,10 @@ std::optional<Consumer> consumer_from_calls(const Scope& function, const Paramet
     {
       Resolver::ScopeVisit at(r, site.scope);
       c = consumer_of(site.argument, site.call, r);
+      // `def wrap(net, obs): return act(net, obs)` that nothing in the module calls hands on what
+      // its callers elsewhere pass, which is unknown here: as for the tensor (from_calls), that call
+      // does not undo what another call makes plain, and the finding names the call it reads.
+      if (!c && forwards_an_uncalled_parameter(site, r)) continue;
     }
     if (!c || (agreed && (c->api != agreed->api || c->weights != agreed->weights))) return std::nullopt;
     c->steps.push_back({r.locate(site.call), site.says(parameter.name, r.source())});
