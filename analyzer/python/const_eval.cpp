@@ -828,6 +828,17 @@ std::optional<ConstantValue> ConstantFolder::class_attribute(const Scope* class_
   return value;
 }
 
+std::optional<ConstantValue> ConstantFolder::self_class_attribute(const Scope& class_scope, std::string_view key,
+                                                                  int depth) const {
+  // `self.batch_size` in a method of a class whose body sets `batch_size = 2` and whose methods never
+  // set `self.batch_size`: the class attribute, unless a subclass (its `self` may be one) or any
+  // write of `.batch_size` in the module (class_attribute) may change it.
+  if (class_scope.self_attributes.count(key) != 0 || class_scope.name.empty()) return std::nullopt;
+  for (const std::size_t at : name_positions(code_text(), class_scope.name, false))
+    if (in_class_header(code_text(), at)) return std::nullopt;
+  return class_attribute(&class_scope, key, depth);
+}
+
 std::optional<ConstantValue> ConstantFolder::member(TSNode object, std::string_view key, bool item, const Scope* scope,
                                                     int depth, std::span<const std::string_view> shadowed) const {
   const Grammar& g = Grammar::get();
@@ -845,6 +856,9 @@ std::optional<ConstantValue> ConstantFolder::member(TSNode object, std::string_v
   const auto [defining, binding] = scopes_.lookup(scope, name);
   if (binding == nullptr) return std::nullopt;
   if (item && cudnnlint::python::items_may_change(locator_.source, name)) return std::nullopt;
+  if (!item && binding->only_parameter() && defining->is_method() && binding->parameter == 0 &&
+      defining->parameters.front().kind == Parameter::Kind::Self)
+    return self_class_attribute(*defining->parent, key, depth);
   if (binding->only_parameter() && defining->kind == Scope::Kind::Function)
     return at_call_sites(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)], depth,
                          [&](TSNode argument, const Scope* at, int d) { return member(argument, key, item, at, d, {}); });
@@ -1321,6 +1335,11 @@ const SelfAttribute* ConstantFolder::self_attribute(TSNode attribute, const Scop
   if (!is(object, g.identifier)) return nullptr;
   const Scope* method = scope;
   while (method != nullptr && method->kind != Scope::Kind::Function) method = method->parent;
+  // A closure of a method that does not bind the name reads the method's `self`.
+  const std::string_view object_name = node_text(object, locator_.source);
+  while (method != nullptr && method->kind == Scope::Kind::Function && !method->is_method() &&
+         !method->bindings.contains(object_name))
+    method = method->parent;
   if (method == nullptr || !method->is_method() || method->parameters.empty() ||
       method->parameters.front().kind != Parameter::Kind::Self ||
       method->parameters.front().name != node_text(object, locator_.source))

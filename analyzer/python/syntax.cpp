@@ -230,6 +230,24 @@ bool block_runs_once(TSNode block, std::string_view source) {
   return true;
 }
 
+std::vector<TSNode> function_statements(TSNode function_definition, std::string_view source) {
+  const Grammar& g = Grammar::get();
+  std::vector<TSNode> statements = straight_line_statements(field(function_definition, g.f_body), source);
+  for (int depth = 0; depth < 4 && statements.size() == 2; ++depth) {
+    const TSNode closure = statements[0];
+    const TSNode returned = statements[1];
+    if (!is(closure, g.function_definition) || !is(returned, g.return_statement) ||
+        ts_node_named_child_count(returned) != 1 || ts_node_named_child_count(field(closure, g.f_parameters)) != 0)
+      break;
+    const TSNode call = ts_node_named_child(returned, 0);
+    if (!is(call, g.call) || node_text(field(call, g.f_function), source) != node_text(field(closure, g.f_name), source) ||
+        ts_node_named_child_count(field(call, g.f_arguments)) != 0)
+      break;
+    statements = straight_line_statements(field(closure, g.f_body), source);
+  }
+  return statements;
+}
+
 std::vector<TSNode> straight_line_statements(TSNode block, std::string_view source) {
   std::vector<TSNode> out;
   if (!ts_node_is_null(block)) append_straight_line(block, source, 0, out);

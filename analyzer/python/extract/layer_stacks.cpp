@@ -317,6 +317,21 @@ class StackReader {
     if (is(statement, g_.for_statement)) return run_for(statement, depth);
     if (is(statement, g_.if_statement)) return run_if(statement, depth);
     if (is(statement, g_.with_statement)) return run_block(field(statement, g_.f_body), depth + 1);
+    // A `try` whose handlers only re-raise runs its body, then its else block (one with a finally
+    // block is left to the rule below: that block runs on every way out).
+    const std::vector<TSNode> clauses = is(statement, g_.try_statement) ? named_children(statement) : std::vector<TSNode>{};
+    if (is(statement, g_.try_statement) && block_runs_once(field(statement, g_.f_body), r_.source()) &&
+        std::none_of(clauses.begin(), clauses.end(), [&](TSNode clause) { return is(clause, g_.finally_clause); })) {
+      const Flow flow = run_block(field(statement, g_.f_body), depth + 1);
+      for (const TSNode clause : clauses) {
+        if (flow == Flow::Normal && is(clause, g_.else_clause)) {
+          const auto parts = named_children(clause);
+          if (!parts.empty() && is(parts.back(), g_.block))
+            if (const Flow after = run_block(parts.back(), depth + 1); after != Flow::Normal) return after;
+        }
+      }
+      return flow;
+    }
     if (is(statement, g_.return_statement)) {
       frame().returned = ts_node_named_child_count(statement) > 0 ? eval(ts_node_named_child(statement, 0), 0) : Abs{};
       return Flow::Return;
@@ -896,8 +911,9 @@ class StackReader {
     return unknown;
   }
 
-  // The function a call names: a function of the module (or one the call's scope sees), or a
-  // method of the class whose method the frame runs, called on its `self` (`self._make_layer(...)`);
+  // The function a call names: a function of the module (or one the call's scope sees), a method
+  // bound to a module-level name, or a method of the class whose method the frame runs, called on
+  // its `self` (`self._make_layer(...)`);
   // with the scope its definition stands in. Null when neither, or defined more than once.
   std::pair<TSNode, const Scope*> called_function(TSNode callee, bool& through_self) {
     through_self = false;
@@ -905,6 +921,13 @@ class StackReader {
     const Binding* binding = nullptr;
     if (is(callee, g_.identifier)) {
       std::tie(scope, binding) = r_.lookup(r_.text(callee));
+      // `create_head = Holder().create_head`: a method bound to a module-level name.
+      if (scope != nullptr && scope->kind == Scope::Kind::Module && binding != nullptr && binding->simple())
+        if (const TSNode method = r_.bound_method_definition(binding->value); !ts_node_is_null(method)) {
+          through_self = true;
+          const Scope* method_scope = r_.scope_of(method);
+          return {method, method_scope == nullptr ? nullptr : method_scope->parent};
+        }
     } else if (is(callee, g_.attribute)) {
       const Scope* method = frames_.empty() ? nullptr : frame().scope;
       const TSNode object = strip(field(callee, g_.f_object));

@@ -16,6 +16,12 @@ namespace cudnnlint::python {
 
 namespace {
 
+// The method holding `scope`, itself or through the closures it defines (which see its `self`).
+const Scope* enclosing_method(const Scope* scope) {
+  while (scope != nullptr && scope->kind == Scope::Kind::Function && !scope->is_method()) scope = scope->parent;
+  return scope != nullptr && scope->is_method() ? scope : nullptr;
+}
+
 // `a // b`, `int(a / b)`, `math.floor(a / b)`: the dividend and the divisor.
 struct Division {
   TSNode dividend, divisor, whole;
@@ -171,6 +177,9 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
       const TSNode parent = ts_node_parent(use.site);
       if (is(parent, g.assignment) && is(field(parent, g.f_left), g.identifier))
         find_single_sample_consumer(fact, r.text(field(parent, g.f_left)), r.scope(), r);
+      else if (is(parent, g.assignment) && is(field(parent, g.f_left), g.attribute))
+        if (const Scope* method = enclosing_method(r.scope()); method != nullptr)
+          find_single_sample_consumer_in_class(fact, r.text(field(parent, g.f_left)), *method, r);
     }
     r.out().loaders.push_back(std::move(fact));
   }

@@ -554,6 +554,20 @@ TSNode module_class_method(TSNode made_by, std::string_view method, Resolver& r)
   return found->second.definition;
 }
 
+namespace {
+
+// The default of the parameter `name` names, of a special method the runtime calls with no
+// argument for it (`__len__` by len()); a null node otherwise.
+TSNode runtime_default(TSNode name, const Scope& method, Resolver& r) {
+  if (!is(name, Grammar::get().identifier)) return {};
+  const auto it = method.bindings.find(r.text(name));
+  if (it == method.bindings.end() || !it->second.only_parameter() || it->second.parameter < 0) return {};
+  const Parameter& parameter = method.parameters[static_cast<std::size_t>(it->second.parameter)];
+  return parameter.kind == Parameter::Kind::Normal ? parameter.default_value : TSNode{};
+}
+
+}  // namespace
+
 // `CustomDataset()`, a class of the module whose `__len__` only returns `len(self.samples)` (the
 // class's one write of `.samples`, sized by rows_of) or a whole number: that length.
 std::optional<IntegerValue> dataset_class_length(TSNode call, Resolver& r, std::vector<ProvenanceStep>& steps,
@@ -564,7 +578,8 @@ std::optional<IntegerValue> dataset_class_length(TSNode call, Resolver& r, std::
   const TSNode len = module_class_method(callee, "__len__", r);
   if (ts_node_is_null(len)) return std::nullopt;
   const Scope* method = r.scope_of(len);
-  const std::vector<TSNode> body = named_children(field(len, g.f_body));
+  // Its one statement, inside a `with`, a re-raising `try` or a closure too (python/syntax.h).
+  const std::vector<TSNode> body = function_statements(len, r.source());
   if (method == nullptr || body.size() != 1 || !is(body[0], g.return_statement) || ts_node_named_child_count(body[0]) != 1)
     return std::nullopt;
   const TSNode returned = strip(ts_node_named_child(body[0], 0));
@@ -578,6 +593,10 @@ std::optional<IntegerValue> dataset_class_length(TSNode call, Resolver& r, std::
     if (set == nullptr || set->method == nullptr) return std::nullopt;
     Resolver::ScopeVisit in_init(r, set->method);
     size = rows_of(set->value, r, steps, depth + 1);
+  } else if (const TSNode fixed = runtime_default(returned, *method, r); !ts_node_is_null(fixed)) {
+    // `def __len__(self, n=65): return n`: len() passes nothing, so the default.
+    Resolver::ScopeVisit at_class(r, method->parent);
+    size = integer_of(fixed, r);
   } else {
     size = integer_of(returned, r);
   }

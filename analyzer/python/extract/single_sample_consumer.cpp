@@ -1,5 +1,6 @@
 #include "python/extract/single_sample_consumer.h"
 
+#include "python/extract/layer_stacks.h"
 #include "python/extract/local_values.h"
 #include "python/lexing.h"
 
@@ -56,18 +57,32 @@ bool pointwise_conv(TSNode call, Resolver& r) {
 }
 
 // In an nn.Sequential(...) call: a batch norm that sees one value per channel for a batch of one
-// (after nn.Linear / nn.Flatten for BatchNorm1d, after global pooling to 1 for BatchNorm2d).
+// (after nn.Linear / nn.Flatten for BatchNorm1d, after global pooling to 1 for BatchNorm2d). The
+// stack's layers as the code builds them (layer_stacks.h: nested stacks and the stacks a project
+// helper returns flattened, `create_head(nf, n_out)`); its written arguments where that run knows
+// nothing, a non-layer among them breaking the chain.
 std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode sequential, Resolver& r) {
   const Grammar& g = Grammar::get();
-  const CallArgs args = collect_args(field(sequential, g.f_arguments), r.source());
+  std::vector<BoundLayer> layers;
+  if (auto built = stack_layers(sequential, r)) {
+    layers = std::move(*built);
+  } else if (qualified(field(sequential, g.f_function), r) != "torch.nn.Sequential") {
+    return std::nullopt;  // a helper's call whose stack the run does not know
+  } else {
+    for (const TSNode arg : collect_args(field(sequential, g.f_arguments), r.source()).positional)
+      layers.push_back(BoundLayer{strip(arg), nullptr, nullptr, {}});
+  }
   std::string before;  // "linear" or "pooled": the shape the last shape-changing module leaves
   TSNode before_node{};
-  for (TSNode arg : args.positional) {
-    arg = strip(arg);
+  for (const BoundLayer& layer : layers) {
+    const TSNode arg = layer.construction;
     if (!is(arg, g.call)) {
       before.clear();
       continue;
     }
+    std::optional<Resolver::ScopeVisit> in_builder;
+    if (layer.scope != nullptr && layer.scope != r.scope()) in_builder.emplace(r, layer.scope);
+    const Resolver::BindingsVisit bound(r, layer.bindings.get());
     const std::string name = qualified(field(arg, g.f_function), r);
     if (one_of(name, {"torch.nn.Linear", "torch.nn.LazyLinear", "torch.nn.Flatten"})) {
       before = "linear";
@@ -87,16 +102,34 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode seque
   return std::nullopt;
 }
 
-// The model a call `m(x)` makes: `m = nn.Sequential(...)` or `m = Net(...)` with Net a class of
-// this module whose body builds such a Sequential.
+// The model a call `m(x)` makes: `m = nn.Sequential(...)`, `m = make_head(...)` with make_head a
+// project function returning one, or `m = Net(...)` with Net a class of this module whose body
+// builds such a Sequential.
 std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee, Resolver& r) {
   const Grammar& g = Grammar::get();
+  // `self.model(x)`: what the one write of `self.model` in its class sets, read in that method.
+  if (is(callee, g.attribute)) {
+    const SelfAttribute* set = r.evaluator().folder().sole_self_attribute(callee, r.scope());
+    if (set == nullptr || set->method == nullptr || !is(strip(set->value), g.call)) return std::nullopt;
+    const Resolver::ScopeVisit in_method(r, set->method);
+    const TSNode value = strip(set->value);
+    const TSNode function = field(value, g.f_function);
+    if (qualified(function, r) == "torch.nn.Sequential") return single_sample_norm_in(value, r);
+    if (!is(function, g.identifier)) return std::nullopt;
+    const auto [scope, binding] = r.lookup(r.text(function));
+    if (binding != nullptr && binding->only_definition() && is(binding->definition, g.function_definition))
+      return single_sample_norm_in(value, r);
+    return std::nullopt;
+  }
   const TSNode value = strip(definition_of(callee, r));
   if (!is(value, g.call)) return std::nullopt;
   const TSNode function = field(value, g.f_function);
   if (qualified(function, r) == "torch.nn.Sequential") return single_sample_norm_in(value, r);
   if (!is(function, g.identifier)) return std::nullopt;
   const auto [scope, binding] = r.lookup(r.text(function));
+  // `model = create_head(32, 4)`: a project function returning a stack.
+  if (binding != nullptr && binding->only_definition() && is(binding->definition, g.function_definition))
+    return single_sample_norm_in(value, r);
   if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition))
     return std::nullopt;
   // `self.head = nn.Sequential(...)` whose attribute the class calls (`self.head(x)`): a Sequential
@@ -135,6 +168,8 @@ bool switches_mode(std::string_view text) {
 // read for switches already); a module-level model that no code in the file switches.
 bool left_in_training(TSNode callee, const Scope* scope, Resolver& r, TSNode followed_call = {}) {
   const Grammar& g = Grammar::get();
+  // An instance's model (`self.model`), like a module-level one: no code in the file switches it.
+  if (is(callee, g.attribute)) return !switches_mode(r.source());
   const std::string model(r.text(callee));
   const auto [defining, binding] = r.lookup(model);
   if (defining == nullptr) return false;
@@ -202,8 +237,10 @@ void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, c
       if (args.positional.empty()) return false;
       iterable = strip(args.positional.front());
     }
-    return is(iterable, g.identifier) && r.text(iterable) == loader;
+    return (is(iterable, g.identifier) || is(iterable, g.attribute)) && r.text(iterable) == loader;
   };
+  // A loader an instance holds (`self.train_dl`) feeds the instance's models (`self.model(x)`).
+  const bool instance_loader = loader.starts_with("self.");
   walk_tree(
       loop_scope->node,
       [&](TSNode node, const TSTreeCursor*) {
@@ -225,10 +262,13 @@ void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, c
             field(node, g.f_body),
             [&](TSNode inner, const TSTreeCursor*) {
               if (fact.feeds) return false;
-              if (!is(inner, g.call) || !is(field(inner, g.f_function), g.identifier)) return true;
+              if (!is(inner, g.call)) return true;
               TSNode callee = field(inner, g.f_function);
+              const bool self_model = instance_loader && is(callee, g.attribute) &&
+                                      r.text(field(callee, g.f_object)) == "self";
+              if (!is(callee, g.identifier) && !self_model) return true;
               if (!takes_loop_batch(inner, loop_names, r)) return true;
-              if (passed != nullptr) {
+              if (passed != nullptr && !self_model) {
                 // The model the call hands the function, read where the call stands.
                 const Parameter* parameter = parameter_named(*loop_scope, r.text(callee));
                 if (parameter == nullptr) return true;
@@ -251,6 +291,26 @@ void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, c
 }
 
 }  // namespace
+
+void find_single_sample_consumer_in_class(LoaderFact& fact, std::string_view loader, const Scope& method,
+                                          Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const Scope* owner = method.parent;
+  if (owner == nullptr || owner->kind != Scope::Kind::Class || !loader.starts_with("self.")) return;
+  for (const TSNode statement : named_children(field(owner->node, g.f_body))) {
+    TSNode definition = statement;
+    if (is(definition, g.decorated_definition)) {
+      const auto parts = named_children(definition);
+      definition = parts.empty() ? TSNode{} : parts.back();
+    }
+    if (!is(definition, g.function_definition)) continue;
+    const Scope* other = r.scope_of(definition);
+    if (other == nullptr || !other->is_method()) continue;
+    const Resolver::ScopeVisit in_method(r, other);
+    find_single_sample_consumer_in(fact, loader, other, other, nullptr, TSNode{}, r);
+    if (fact.feeds) return;
+  }
+}
 
 // `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
 // batch norm sees one value per channel for a single-sample batch, left in training mode; or the

@@ -13,5 +13,9 @@ namespace cudnnlint::python {
 
 // Fills `fact.single_sample_norm`, `fact.feeds` and their texts when such a model is found.
 void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r);
+// The same for a loader an instance holds (`self.train_dl = DataLoader(...)` in `method`): the loops
+// over `self.train_dl` in every method of the class, feeding the instance's models (`self.model(x)`).
+void find_single_sample_consumer_in_class(LoaderFact& fact, std::string_view loader, const Scope& method,
+                                          Resolver& r);
 
 }  // namespace cudnnlint::python
