@@ -51,7 +51,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LowPrecisionConstantFact, use, where, value, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SettleableValue, source, value, ref, via, location)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NormalizationFact, api, spelled_as, eps_param, call, eps, origin, literal_args, uses)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LoaderFact, api, spelled_as, framework, batch_param, call, origin, batch_none, batch,
-                                   division, division_location, divisor, guard, drop_param, drop_last, drop_location,
+                                   division, division_location, divisor, guard, raising_check, drop_param, drop_last, drop_location,
                                    dataset_size, dataset_text, single_sample_norm, single_sample_norm_text, feeds,
                                    feeds_text, uses)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ForwardingFact, callable, is_class, api, api_spelled, role, api_parameter,

@@ -227,9 +227,12 @@ struct LoaderFact {
   std::string division;        // the division as written; "" when the batch size is not one
   std::optional<Location> division_location;
   SettleableValue divisor;
-  // An assert or if-test in the enclosing function or module that checks the batch size or its
-  // operands (`assert bs > 0`, `if world_size > batch: raise`), as written; "" when none.
+  // An if-test or conditional expression in the enclosing function or module that checks the batch
+  // size or its operands and may change what follows (`if bs < 1: bs = 1`), as written; "" when none.
   std::string guard;
+  // An assert or an if that only raises, checking the same names (`if bs < 1: raise ...`): the
+  // program stops there first, with its own error; "" when none.
+  std::string raising_check;
   std::string drop_param;      // "drop_last", "drop_remainder"
   std::optional<bool> drop_last;
   std::optional<Location> drop_location;

@@ -217,6 +217,7 @@ void write_facts(std::ostream& out, const Report& report) {
         item["divisor"] = settleable_json(l.divisor);
       }
       if (!l.guard.empty()) item["guard"] = l.guard;
+      if (!l.raising_check.empty()) item["raising_check"] = l.raising_check;
       if (l.drop_last) item[l.drop_param] = *l.drop_last;
       if (l.dataset_size) item["dataset_size"] = l.dataset_size->value;
       loaders.push_back(std::move(item));

@@ -826,6 +826,7 @@ class ProjectStep {
         fact->feeds_text = from->feeds_text;
       }
       if (fact->guard.empty()) fact->guard = from->guard;
+      if (fact->raising_check.empty()) fact->raising_check = from->raising_check;
     }
   }
 

@@ -60,11 +60,17 @@ bool is_argument_itself(TSNode node, TSNode argument) {
   return ts_node_eq(node, argument);
 }
 
-// Whether `node` is an operand of a binary operator (through parentheses).
-bool operand_of_arithmetic(TSNode node) {
+// Whether `node` is an operand of a binary operator or an argument of max()/min() (through
+// parentheses): a value computed here, not a parameter passed on as it is.
+bool operand_of_arithmetic(TSNode node, std::string_view source) {
   const Grammar& g = Grammar::get();
   TSNode parent = ts_node_parent(node);
   for (int hops = 0; hops < 8 && is(parent, g.parenthesized_expression); ++hops) parent = ts_node_parent(parent);
+  if (is(parent, g.argument_list) && is(ts_node_parent(parent), g.call)) {
+    const TSNode callee = field(ts_node_parent(parent), g.f_function);
+    const std::string_view name = node_text(callee, source);
+    return is(callee, g.identifier) && (name == "max" || name == "min");
+  }
   return is(parent, g.binary_operator);
 }
   // names defined through names: deep enough for real code, bounded for cycles
@@ -256,6 +262,7 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     // float(x) and int(x) of a constant are that constant (int truncates).
     const TSNode callee = field(node, g.f_function);
     const auto name = node_text(callee, source);
+    if (is(callee, g.identifier) && (name == "max" || name == "min")) return fold_extremum(node, scope, depth, shadowed);
     if (!is(callee, g.identifier) || (name != "float" && name != "int")) return std::nullopt;
     if (scopes_.lookup(scope, name).second != nullptr) return std::nullopt;  // shadowed builtin
     const TSNode args = field(node, g.f_arguments);
@@ -309,7 +316,7 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     // is to an argument the project step follows across modules (ParametersForwarded): that of a
     // module-level function or class. A method's or a closure's is read here all the same.
     if (binding != nullptr && binding->only_parameter() && defining_scope->kind == Scope::Kind::Function &&
-        (!forwarded_ || operand_of_arithmetic(node) || !followed_across_modules(*defining_scope, source)))
+        (!forwarded_ || operand_of_arithmetic(node, source) || !followed_across_modules(*defining_scope, source)))
       return at_call_sites(*defining_scope, defining_scope->parameters[static_cast<std::size_t>(binding->parameter)],
                            depth, [&](TSNode argument, const Scope* at, int d) { return fold_at_depth(argument, at, d, {}); });
     if (binding == nullptr || !binding->simple()) return std::nullopt;
@@ -806,6 +813,31 @@ std::optional<ConstantValue> ConstantFolder::at_call_sites(
     if (!agreed) agreed = std::move(value);
   }
   return agreed;
+}
+
+std::optional<ConstantValue> ConstantFolder::fold_extremum(TSNode call, const Scope* scope, int depth,
+                                                           std::span<const std::string_view> shadowed) const {
+  // max(a, b, ...) and min(a, b, ...) of numbers that fold (`max(1, world_size)`); a single
+  // iterable, keywords (key=, default=) or a splat are not read.
+  const Grammar& g = Grammar::get();
+  const TSNode callee = field(call, g.f_function);
+  const auto name = node_text(callee, locator_.source);
+  if (scopes_.lookup(scope, name).second != nullptr) return std::nullopt;  // shadowed builtin
+  const TSNode args = field(call, g.f_arguments);
+  if (!is(args, g.argument_list)) return std::nullopt;
+  const std::vector<TSNode> items = named_children(args);
+  if (items.size() < 2 || items.size() > 8) return std::nullopt;
+  std::optional<ConstantValue> chosen;
+  std::vector<ProvenanceStep> steps;
+  for (const TSNode item : items) {
+    if (is(item, g.keyword_argument) || is(item, g.list_splat) || is(item, g.dictionary_splat)) return std::nullopt;
+    auto value = fold_at_depth(item, scope, depth + 1, shadowed);
+    if (!value || std::isnan(value->value)) return std::nullopt;
+    steps.insert(steps.end(), value->provenance.begin(), value->provenance.end());
+    if (!chosen || (name == "max" ? value->value > chosen->value : value->value < chosen->value)) chosen = std::move(value);
+  }
+  chosen->provenance = std::move(steps);
+  return chosen;
 }
 
 std::optional<ConstantValue> ConstantFolder::class_attribute(const Scope* class_scope, std::string_view key,

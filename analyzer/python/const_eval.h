@@ -171,6 +171,8 @@ class ConstantFolder {
                                                 int depth) const;
   std::optional<ConstantValue> init_attribute(const Scope& class_scope, TSNode construction, std::string_view key,
                                               int depth) const;
+  std::optional<ConstantValue> fold_extremum(TSNode call, const Scope* scope, int depth,
+                                            std::span<const std::string_view> shadowed) const;
   std::optional<ConstantValue> self_class_attribute(const Scope& class_scope, std::string_view key, int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
                                                int depth) const;

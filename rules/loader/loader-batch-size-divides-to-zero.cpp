@@ -3,8 +3,9 @@
 // whose operands the code, its defaults or its configs fix, and whose result is 0. The loader
 // then refuses it as loader-batch-size-nonpositive describes (Keras silently uses 32 instead).
 // A divisor known only at run time (`dist.get_world_size()`, `strategy.num_replicas_in_sync`)
-// is never guessed, and a guard on the operands in the same function (`assert bs >= world`,
-// `max(1, ...)`) keeps the rule quiet. KB: data/batch-size-integer-division-zero.
+// is never guessed, and a guard on the operands in the same function (`if bs < 1: bs = 1`,
+// `max(1, ...)` around the result) keeps the rule quiet; an assert or an if that only raises does
+// not (the program fails there instead, which the message says). KB: data/batch-size-integer-division-zero.
 #include "rules/loader/loader_values.h"
 
 namespace cudnnlint {
@@ -31,6 +32,9 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
                          std::to_string(*a) + " / " + std::to_string(*b) + " per replica intended (measured on " +
                          api->loader.measured + ")";
     }
+    // An assert or an if that only raises is no guard: the program stops there instead.
+    if (!fact.raising_check.empty())
+      finding.message += "; before that, `" + fact.raising_check + "` stops the program with its own error";
     finding.message += "; guard it with max(1, ...) or check that the dividend is at least the divisor";
     finding.target_note = framework + ": the refusal was measured on " + api->loader.measured;
     loader::add_related(finding, fact.batch);

@@ -53,7 +53,9 @@ TEST(LoaderFacts, DivisionKeepsBothOperandsAndFindsGuards) {
   EXPECT_EQ(f.guard, "");
   ASSERT_FALSE(f.uses.empty());  // `bs = B // N is defined here`
   EXPECT_EQ(facts.loaders[1].division, "int(B / N)");
-  EXPECT_EQ(facts.loaders[1].guard, "assert B >= N");
+  // An assert stops the program first: no guard, but named in the message.
+  EXPECT_EQ(facts.loaders[1].guard, "");
+  EXPECT_EQ(facts.loaders[1].raising_check, "assert B >= N");
   EXPECT_FALSE(facts.loaders[2].divisor.value);  // a run-time divisor stays unknown
 }
 

@@ -43,12 +43,32 @@ std::optional<Division> division_of(TSNode node, Resolver& r) {
   return std::nullopt;
 }
 
-// An assert or if-test in `scope` (the function or module the loader is built in) that checks
-// one of `names`: `assert bs > 0`, `if world_size > batch: raise ...`.
-std::string guard_in(const Scope* scope, const std::vector<std::string>& names, Resolver& r) {
-  if (scope == nullptr || ts_node_is_null(scope->node)) return {};
+// Whether an if (or elif) clause only stops the program when its test holds (`if bs < 1: raise
+// ValueError(...)`, after a log line or not): a check that fails earlier, with its own message,
+// not one that keeps the loader from failing.
+bool only_raises(TSNode clause, Resolver& r) {
   const Grammar& g = Grammar::get();
-  std::string found;
+  const TSNode body = field(clause, g.f_consequence);
+  const std::vector<TSNode> statements = named_children(body);
+  if (statements.empty() || !r.text(statements.back()).starts_with("raise")) return false;
+  return std::none_of(statements.begin(), statements.end(), [&](TSNode statement) {
+    return is(statement, g.expression_statement) && !is(ts_node_named_child(statement, 0), g.call);
+  });
+}
+
+// The checks in `scope` (the function or module the loader is built in) of one of `names`: a
+// guard, an if-test or conditional expression that may change what follows (`if world_size >
+// batch: batch = world_size`, `bs if bs > 0 else 1`, an early return); an assert or an if that only
+// raises makes the program fail anyway, with its own message, so it is no guard.
+struct Checks {
+  std::string guard;    // may keep the loader from failing
+  std::string raising;  // stops the program first, with its own error (an assert, an if that raises)
+};
+
+Checks checks_in(const Scope* scope, const std::vector<std::string>& names, Resolver& r) {
+  Checks found;
+  if (scope == nullptr || ts_node_is_null(scope->node)) return found;
+  const Grammar& g = Grammar::get();
   auto mentions = [&](std::string_view text) {
     return std::any_of(names.begin(), names.end(), [&](const std::string& name) {
       if (name.empty()) return false;
@@ -59,21 +79,27 @@ std::string guard_in(const Scope* scope, const std::vector<std::string>& names, 
   walk_tree(
       scope->node,
       [&](TSNode node, const TSTreeCursor*) {
-        if (!found.empty()) return false;
+        if (!found.guard.empty()) return false;
+        const bool clause = is(node, g.if_statement) || is(node, g.elif_clause);
+        const bool assertion = std::strcmp(ts_node_type(node), "assert_statement") == 0;
         TSNode test{};
-        if (std::strcmp(ts_node_type(node), "assert_statement") == 0 ||
-            std::strcmp(ts_node_type(node), "conditional_expression") == 0)
-          test = node;
-        else if (is(node, g.if_statement) || is(node, g.elif_clause)) test = field(node, g.f_condition);
-        if (!ts_node_is_null(test) && mentions(r.text(test))) {
-          found = short_text(is(node, g.if_statement) || is(node, g.elif_clause) ? "if " + std::string(r.text(test))
-                                                                                  : std::string(r.text(test)));
-          return false;
+        if (std::strcmp(ts_node_type(node), "conditional_expression") == 0 || assertion) test = node;
+        else if (clause) test = field(node, g.f_condition);
+        if (ts_node_is_null(test) || !mentions(r.text(test))) return true;
+        const std::string text = short_text(clause ? "if " + std::string(r.text(test)) : std::string(r.text(test)));
+        if (assertion || (clause && only_raises(node, r))) {
+          if (found.raising.empty()) found.raising = text;
+          return true;
         }
-        return true;
+        found.guard = text;
+        return false;
       },
       [](TSNode) {});
   return found;
+}
+
+std::string guard_in(const Scope* scope, const std::vector<std::string>& names, Resolver& r) {
+  return checks_in(scope, names, r).guard;
 }
 
 ValueSlot slot(SettleableValue& value) {
@@ -132,8 +158,11 @@ void LoaderExtractor::emit(const ApiUse& use, TSNode receiver, Resolver& r) {
         bind_value(slot(fact.batch), use, role, binding, fact.uses, r);
         guard_names.emplace_back(r.text(expr));
       }
-      if (!fact.division.empty() || fact.batch.source == ValueSource::NotConstant)
-        fact.guard = guard_in(r.scope(), guard_names, r);
+      if (!fact.division.empty() || fact.batch.source == ValueSource::NotConstant) {
+        Checks checks = checks_in(r.scope(), guard_names, r);
+        fact.guard = std::move(checks.guard);
+        fact.raising_check = std::move(checks.raising);
+      }
     } else {
       bind_value(slot(fact.batch), use, role, binding, fact.uses, r);
     }
