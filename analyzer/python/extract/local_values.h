@@ -28,6 +28,10 @@ struct Unpacked {
   std::size_t arity = 0;
 };
 TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked = nullptr);
+// `train, val = random_split(ds, [99, 1])` (whole sizes, or fractions of a dataset of known size,
+// split as torch does): the size of the part `identifier` names; nullopt otherwise.
+std::optional<IntegerValue> random_split_part(TSNode identifier, Resolver& r, std::vector<ProvenanceStep>& steps,
+                                              int depth);
 // The def of `method` in the module class `made_by` names (`Dataset()`'s `__len__`), bound once in
 // the class itself; null when `made_by` is no such class or the class defines no such method.
 TSNode module_class_method(TSNode made_by, std::string_view method, Resolver& r);
