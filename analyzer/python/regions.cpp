@@ -1600,9 +1600,12 @@ class RegionPlanner {
       return chunks_[k].is_class && !chunks_[k].name.empty() && chunks_[k].end - chunks_[k].begin <= 2048 &&
              !mentions_identifier(text_of(k), "def");
     };
+    // A small dataset class (sized_class), which a kept statement may instantiate for a loader
+    // (`ds = Custom()` then `DataLoader(ds, ...)`): kept whole, for its __len__.
+    auto dataset_class = [&](std::size_t k) { return chunks_[k].is_class && !chunks_[k].name.empty() && sized_class(k); };
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
       if (relevant_[k] != Relevance::No || kinds_[k] == Kind::Compound) note_kept(k);
-      else if (kinds_[k] != Kind::Definition || data_class(k)) candidates.push_back(k);
+      else if (kinds_[k] != Kind::Definition || data_class(k) || dataset_class(k)) candidates.push_back(k);
     }
     std::vector<std::vector<std::string_view>> binds(chunks_.size());
     for (const std::size_t k : candidates) {
@@ -1621,6 +1624,7 @@ class RegionPlanner {
       for (const std::size_t k : candidates) {
         if (std::any_of(binds[k].begin(), binds[k].end(), [&](std::string_view w) { return kept_words.count(w) > 0; })) {
           note_kept(k);
+          if (dataset_class(k)) whole_[k] = true;
           grew = true;
         } else {
           candidates[left++] = k;
@@ -1642,6 +1646,7 @@ class RegionPlanner {
       for (const std::size_t k : it->second) {
         if (keep_[k]) continue;
         keep_[k] = true;
+        if (dataset_class(k)) whole_[k] = true;
         for (const auto w : ids_[k])
           if (kept_words.insert(w).second) pending.push_back(w);
       }

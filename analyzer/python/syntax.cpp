@@ -232,7 +232,13 @@ bool block_runs_once(TSNode block, std::string_view source) {
 
 std::vector<TSNode> function_statements(TSNode function_definition, std::string_view source) {
   const Grammar& g = Grammar::get();
-  std::vector<TSNode> statements = straight_line_statements(field(function_definition, g.f_body), source);
+  // Comments are named nodes where the tree keeps them: not statements.
+  auto code_statements = [&](TSNode block) {
+    std::vector<TSNode> out = straight_line_statements(block, source);
+    std::erase_if(out, [&](TSNode n) { return is(n, g.comment); });
+    return out;
+  };
+  std::vector<TSNode> statements = code_statements(field(function_definition, g.f_body));
   for (int depth = 0; depth < 4 && statements.size() == 2; ++depth) {
     const TSNode closure = statements[0];
     const TSNode returned = statements[1];
@@ -243,7 +249,7 @@ std::vector<TSNode> function_statements(TSNode function_definition, std::string_
     if (!is(call, g.call) || node_text(field(call, g.f_function), source) != node_text(field(closure, g.f_name), source) ||
         ts_node_named_child_count(field(call, g.f_arguments)) != 0)
       break;
-    statements = straight_line_statements(field(closure, g.f_body), source);
+    statements = code_statements(field(closure, g.f_body));
   }
   return statements;
 }

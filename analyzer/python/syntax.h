@@ -87,7 +87,7 @@ std::vector<TSNode> straight_line_statements(TSNode block, std::string_view sour
 // straight_line_statements follows it: a `with` body, the body of a `try` whose handlers only
 // re-raise, a `for _ in range(1)` body.
 bool block_runs_once(TSNode block, std::string_view source);
-// The straight-line statements of a function's body (straight_line_statements); when the body only
+// The straight-line statements of a function's body (straight_line_statements), comments left out; when the body only
 // defines a closure without parameters and returns its call (`def inner(): ...` then `return
 // inner()`), the closure's, up to four closures deep.
 std::vector<TSNode> function_statements(TSNode function_definition, std::string_view source);

@@ -45,6 +45,7 @@ FileFacts facts_both_ways(const std::string& text) {
   for (std::size_t i = 0; i < planned.loaders.size() && i < whole.loaders.size(); ++i) {
     EXPECT_EQ(planned.loaders[i].batch.value.has_value(), whole.loaders[i].batch.value.has_value()) << text;
     EXPECT_EQ(planned.loaders[i].divisor.value.has_value(), whole.loaders[i].divisor.value.has_value()) << text;
+    EXPECT_EQ(planned.loaders[i].dataset_size.has_value(), whole.loaders[i].dataset_size.has_value()) << text;
   }
   return whole;
 }
@@ -690,6 +691,35 @@ TEST(ValueFlow, AParameterReadInARoundOfOneAClosureCalledOnceAndPassedOnByAnUnca
   EXPECT_TRUE(inputs(replaced(closure, "    return inner()\n", "    obs = obs / 255.0\n    return inner()\n")).empty());
   // Once the module calls the wrapper too, its float32 tensor disagrees with the frames: no fact.
   EXPECT_TRUE(facts_both_ways(head + plain + tail + "    wrap(q, torch.rand(1, 4, 84, 84))\n").tensor_inputs.empty());
+}
+
+TEST(ValueFlow, ADatasetClassInstantiatedByAModuleStatementIsSizedInBothModes) {
+  // pytorch-tutorial's template: the loader names the instance, a module statement the class, whose
+  // __len__ holds comments before its return. Both modes read the size (the planner keeps the class).
+  const std::string text =
+      "import torch\n\n\n"
+      "class CustomDataset(torch.utils.data.Dataset):\n"
+      "    def __getitem__(self, index):\n        pass\n\n"
+      "    def __len__(self):\n        # the dataset's size\n        return 3\n\n\n"
+      "custom_dataset = CustomDataset()\n"
+      "loader = torch.utils.data.DataLoader(dataset=custom_dataset, batch_size=4, drop_last=True)\n";
+  const FileFacts facts = facts_both_ways(text);
+  ASSERT_EQ(facts.loaders.size(), 1u);
+  ASSERT_TRUE(facts.loaders[0].dataset_size);
+  EXPECT_EQ(facts.loaders[0].dataset_size->value, 3);
+  // Through a closure and a default len() never passes: the same size.
+  const FileFacts closure = facts_both_ways(replaced(
+      text, "    def __len__(self):\n        # the dataset's size\n        return 3\n",
+      "    def __len__(self, n=3):\n        def inner():\n            return n\n        return inner()\n"));
+  ASSERT_EQ(closure.loaders.size(), 1u);
+  ASSERT_TRUE(closure.loaders[0].dataset_size);
+  EXPECT_EQ(closure.loaders[0].dataset_size->value, 3);
+  const FileFacts defaulted = facts_both_ways(
+      replaced(text, "    def __len__(self):\n        # the dataset's size\n        return 3\n",
+               "    def __len__(self, n=3):\n        return n\n"));
+  ASSERT_EQ(defaulted.loaders.size(), 1u);
+  ASSERT_TRUE(defaulted.loaders[0].dataset_size);
+  EXPECT_EQ(defaulted.loaders[0].dataset_size->value, 3);
 }
 
 TEST(ValueFlow, ADictSplattedIntoTheLoaderIsItsKeywordsUnlessTheCodeChangesIt) {

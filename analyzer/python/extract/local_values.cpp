@@ -413,9 +413,64 @@ ProvenanceStep defined_here(TSNode identifier, TSNode value, Resolver& r) {
                         std::string(r.text(identifier)) + " = " + short_text(r.text(value)) + " is defined here"};
 }
 
+namespace {
+
+// A count the code computes from the sizes of its data (`int(len(ds) * 0.1)`, `len(samples) // 2`):
+// numbers that fold, len() of what rows_of sizes, int(), and + - * / // between them. Bounded in
+// depth; nullopt for anything else.
+std::optional<double> size_arithmetic(TSNode node, Resolver& r, std::vector<ProvenanceStep>& steps, int depth) {
+  const Grammar& g = Grammar::get();
+  node = strip(node);
+  if (depth > 6 || ts_node_is_null(node)) return std::nullopt;
+  if (const auto folded = r.fold(node)) {
+    steps.insert(steps.end(), folded->provenance.begin(), folded->provenance.end());
+    return folded->value;
+  }
+  if (is(node, g.binary_operator)) {
+    const std::string_view op = r.text(field(node, g.f_operator));
+    const auto a = size_arithmetic(field(node, g.f_left), r, steps, depth + 1);
+    const auto b = a ? size_arithmetic(field(node, g.f_right), r, steps, depth + 1) : std::nullopt;
+    if (!b) return std::nullopt;
+    if (op == "+") return *a + *b;
+    if (op == "-") return *a - *b;
+    if (op == "*") return *a * *b;
+    if ((op == "/" || op == "//") && *b != 0) return op == "/" ? *a / *b : std::floor(*a / *b);
+    return std::nullopt;
+  }
+  if (!is(node, g.call)) return std::nullopt;
+  const TSNode callee = field(node, g.f_function);
+  const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+  if (args.positional.size() != 1 || !args.keywords.empty() || args.first_star >= 0 || args.has_double_star)
+    return std::nullopt;
+  if (r.is_builtin(callee, "len")) {
+    const auto rows = rows_of(args.positional[0], r, steps, depth + 1);
+    if (rows) steps.push_back({r.locate(node), std::string(r.text(node)) + " is " + std::to_string(rows->value)});
+    return rows ? std::optional<double>(static_cast<double>(rows->value)) : std::nullopt;
+  }
+  if (r.is_builtin(callee, "int")) {
+    const auto inner = size_arithmetic(args.positional[0], r, steps, depth + 1);
+    return inner && std::isfinite(*inner) ? std::optional<double>(std::trunc(*inner)) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<IntegerValue> integer_of(TSNode node, Resolver& r) {
   const auto folded = r.fold(node);
-  if (!folded || folded->value != std::floor(folded->value) || std::fabs(folded->value) > 9.0e15) return std::nullopt;
+  if (!folded) {
+    // A size computed from the data's: only where the expression names len() (cheap test first).
+    if (r.text(node).find("len(") == std::string_view::npos) return std::nullopt;
+    thread_local int nesting = 0;  // rows_of reads sizes through integer_of: bounded
+    if (nesting >= 3) return std::nullopt;
+    ++nesting;
+    std::vector<ProvenanceStep> steps;
+    const auto computed = size_arithmetic(node, r, steps, 0);
+    --nesting;
+    if (!computed || *computed != std::floor(*computed) || std::fabs(*computed) > 9.0e15) return std::nullopt;
+    return IntegerValue{static_cast<std::int64_t>(*computed), std::string(r.text(node)), r.locate(node), std::move(steps)};
+  }
+  if (folded->value != std::floor(folded->value) || std::fabs(folded->value) > 9.0e15) return std::nullopt;
   return IntegerValue{static_cast<std::int64_t>(folded->value), std::string(r.text(node)), r.locate(node),
                       folded->provenance};
 }
