@@ -107,12 +107,8 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode seque
 // builds such a Sequential.
 std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee, Resolver& r) {
   const Grammar& g = Grammar::get();
-  // `self.model(x)`: what the one write of `self.model` in its class sets, read in that method.
-  if (is(callee, g.attribute)) {
-    const SelfAttribute* set = r.evaluator().folder().sole_self_attribute(callee, r.scope());
-    if (set == nullptr || set->method == nullptr || !is(strip(set->value), g.call)) return std::nullopt;
-    const Resolver::ScopeVisit in_method(r, set->method);
-    const TSNode value = strip(set->value);
+  // nn.Sequential(...) or a call of a project function returning a stack (`create_head(32, 4)`).
+  auto stack_call = [&](TSNode value) -> std::optional<std::pair<TSNode, std::string>> {
     const TSNode function = field(value, g.f_function);
     if (qualified(function, r) == "torch.nn.Sequential") return single_sample_norm_in(value, r);
     if (!is(function, g.identifier)) return std::nullopt;
@@ -120,16 +116,20 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
     if (binding != nullptr && binding->only_definition() && is(binding->definition, g.function_definition))
       return single_sample_norm_in(value, r);
     return std::nullopt;
+  };
+  // `self.model(x)`: what the one write of `self.model` in its class sets, read in that method.
+  if (is(callee, g.attribute)) {
+    const SelfAttribute* set = r.evaluator().folder().sole_self_attribute(callee, r.scope());
+    if (set == nullptr || set->method == nullptr || !is(strip(set->value), g.call)) return std::nullopt;
+    const Resolver::ScopeVisit in_method(r, set->method);
+    return stack_call(strip(set->value));
   }
   const TSNode value = strip(definition_of(callee, r));
   if (!is(value, g.call)) return std::nullopt;
+  if (auto found = stack_call(value)) return found;
   const TSNode function = field(value, g.f_function);
-  if (qualified(function, r) == "torch.nn.Sequential") return single_sample_norm_in(value, r);
   if (!is(function, g.identifier)) return std::nullopt;
   const auto [scope, binding] = r.lookup(r.text(function));
-  // `model = create_head(32, 4)`: a project function returning a stack.
-  if (binding != nullptr && binding->only_definition() && is(binding->definition, g.function_definition))
-    return single_sample_norm_in(value, r);
   if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition))
     return std::nullopt;
   // `self.head = nn.Sequential(...)` whose attribute the class calls (`self.head(x)`): a Sequential
