@@ -119,6 +119,8 @@ bool cuts_between_statements(TSNode root, std::span<const TSRange> ranges);
 // `region` leaves out are neither visited nor left.
 template <class Visit, class Leave>
 void walk_tree(TSNode root, Visit&& visit, Leave&& leave, RegionFilter region = {}) {
+  // A missing field (`x: int` has no right-hand side) is nothing to walk, not a cursor to make.
+  if (ts_node_is_null(root)) return;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   struct CursorGuard {
     TSTreeCursor* cursor;

@@ -12,7 +12,7 @@ seconds=${2:?usage: run.sh BUILD_DIR SECONDS [libFuzzer flags...]}
 shift 2
 out=${OUT:-$(mktemp -d)}
 declare -A seeds=(
-  [python]="tests/fixtures/python tests/fixtures/rules tests/fixtures/regions tests/fixtures/values"
+  [python]="tests/fixtures/python tests/fixtures/rules tests/fixtures/regions tests/fixtures/values tests/fuzz/corpus/python"
   [config]="tests/fixtures/pins tests/fixtures/values"
   [sarif]="tests/fuzz/corpus/sarif"
   [gitignore]="tests/fuzz/corpus/gitignore"

@@ -722,6 +722,20 @@ TEST(ValueFlow, ADatasetClassInstantiatedByAModuleStatementIsSizedInBothModes) {
   EXPECT_EQ(defaulted.loaders[0].dataset_size->value, 3);
 }
 
+TEST(ValueFlow, ABareAnnotationInForwardIsAStatementWithoutAValue) {
+  // `scale: float` has no right-hand side: the forward reader walked the missing node and crashed
+  // (the fuzzer's reproducer is tests/fuzz/corpus/python/bare_annotation_in_forward.py).
+  const std::string text =
+      "import torch\nimport torch.nn as nn\n\n\n"
+      "class Head(nn.Module):\n"
+      "    def __init__(self):\n        super().__init__()\n        self.conv = nn.Conv2d(3, 8, 5)\n\n"
+      "    def forward(self, x):\n        scale: float\n        return self.conv(x)\n\n\n"
+      "Head()(torch.randint(0, 255, (1, 3, 4, 4)))\n";
+  const FileFacts facts = facts_both_ways(text);
+  ASSERT_EQ(facts.tensor_inputs.size(), 1u);
+  EXPECT_EQ(facts.tensor_inputs[0].dtype, DType::Int64);
+}
+
 TEST(ValueFlow, ADictSplattedIntoTheLoaderIsItsKeywordsUnlessTheCodeChangesIt) {
   const std::string text =
       "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n\n"
