@@ -462,7 +462,7 @@ def check_equivalence(binary):
     norm_only = ["--select", "bn-eps-negative,bn-eps-zero,bn-eps-below-cudnn-min,bn-eps-silently-clamped"]
     fast_norm, full_norm = facts(norm_only), facts(norm_only + ["--full-parse"])
     kinds = ("normalizations", "convolutions", "descriptors", "tensor_inputs", "forwardings", "arguments",
-             "config_defaults")
+             "config_defaults", "loaders", "shape_chains", "low_precision_constants")
     by_path = lambda doc: {f["path"]: {k: f.get(k, []) for k in kinds} for f in doc["files"]
                            if any(f.get(k) for k in kinds)}
     identical = (by_path(fast) == by_path(full) and by_path(fast_norm) == by_path(full_norm)
