@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cudnnlint::python {
 
@@ -45,6 +46,23 @@ inline std::string blank_comments(std::string_view text) {
     } else {
       ++i;
     }
+  }
+  return out;
+}
+
+// Where `name` stands in `source` as a whole identifier; `dotted`: only after a '.' (an attribute),
+// else only not after one (a plain name).
+inline std::vector<std::size_t> name_positions(std::string_view source, std::string_view name, bool dotted) {
+  std::vector<std::size_t> out;
+  if (name.empty()) return out;
+  for (std::size_t at = source.find(name); at != std::string_view::npos; at = source.find(name, at + 1)) {
+    if (at > 0 && is_identifier_char(source[at - 1])) continue;
+    const std::size_t end = at + name.size();
+    if (end < source.size() && is_identifier_char(source[end])) continue;
+    std::size_t before = at;
+    while (before > 0 && (source[before - 1] == ' ' || source[before - 1] == '\t')) --before;
+    const bool after_dot = before > 0 && source[before - 1] == '.';
+    if (after_dot == dotted) out.push_back(at);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include "python/extract/layer_stacks.h"
 #include "python/extract/local_values.h"
 #include "python/frontend.h"
+#include "python/lexing.h"
 
 #include <algorithm>
 #include <cctype>
@@ -829,7 +830,8 @@ class TypeReader {
   Typed from_calls(TSNode node, int depth, Read&& read) {
     if (depth > 8) return {};
     auto [scope, binding] = r_.lookup(r_.text(node));
-    if (scope != nullptr && binding != nullptr && binding->parameter < 0) std::tie(scope, binding) = nonlocal_parameter(*scope, r_.text(node));
+    if (scope != nullptr && binding != nullptr && binding->parameter < 0)
+      std::tie(scope, binding) = nonlocal_parameter(*scope, r_.text(node));
     if (scope == nullptr || binding == nullptr || binding->parameter < 0 || scope->kind != Scope::Kind::Function)
       return {};
     // `obs = torch.from_numpy(obs)`: a parameter the function rebinds, read before it does.
@@ -926,28 +928,21 @@ class TypeReader {
   TSNode sole_call_of_closure(TSNode def, const Scope& function) {
     const TSNode name_node = field(def, g_.f_name);
     const std::string_view name = r_.text(name_node);
-    const std::string_view source = r_.source();
-    const std::size_t begin = ts_node_start_byte(function.node);
-    const std::size_t end = ts_node_end_byte(function.node);
-    TSNode call{};
-    int mentions = 0;
-    for (std::size_t at = source.find(name, begin); at != std::string_view::npos && at + name.size() <= end;
-         at = source.find(name, at + 1)) {
-      if ((at > 0 && is_identifier_char(source[at - 1])) ||
-          (at + name.size() < source.size() && is_identifier_char(source[at + name.size()])))
-        continue;
-      if (++mentions > 2) return {};
-      if (at == ts_node_start_byte(name_node)) continue;
-      const TSNode mention = ts_node_descendant_for_byte_range(function.node, static_cast<uint32_t>(at),
-                                                               static_cast<uint32_t>(at + name.size()));
-      const TSNode parent = ts_node_parent(mention);
-      if (!is(mention, g_.identifier) || !is(parent, g_.call) || !ts_node_eq(field(parent, g_.f_function), mention) ||
-          !named_children(field(parent, g_.f_arguments)).empty() || at < ts_node_end_byte(def))
-        return {};
-      call = parent;
-    }
-    return mentions == 2 ? call : TSNode{};
+    const std::string_view text = r_.text(function.node);
+    const std::size_t offset = ts_node_start_byte(function.node);
+    const std::vector<std::size_t> mentions = name_positions(text, name, false);
+    if (mentions.size() != 2 || !name_positions(text, name, true).empty()) return {};
+    if (offset + mentions[0] != ts_node_start_byte(name_node)) return {};  // the first is the def's own name
+    const std::size_t at = offset + mentions[1];
+    const TSNode mention = ts_node_descendant_for_byte_range(function.node, static_cast<uint32_t>(at),
+                                                             static_cast<uint32_t>(at + name.size()));
+    const TSNode call = ts_node_parent(mention);
+    if (!is(mention, g_.identifier) || !is(call, g_.call) || !ts_node_eq(field(call, g_.f_function), mention) ||
+        !named_children(field(call, g_.f_arguments)).empty() || at < ts_node_end_byte(def))
+      return {};
+    return call;
   }
+
 
   // The first parameter of a Keras layer's `call` under a float16 policy holds float16: Keras casts
   // a layer's floating inputs to its compute type.
