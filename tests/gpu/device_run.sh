@@ -59,6 +59,15 @@ else
   echo "no g++ here"
 fi
 
+step "probe: integer and mixed-type convolutions on the GPU (system cuDNN, then the wheel's)"
+cudart_dir=$(dirname "$(ldconfig -p | grep -m1 -o '/.*libcudart.so.13' || find / -name 'libcudart.so.13' -print -quit 2>/dev/null)")
+LD_LIBRARY_PATH=$cudart_dir:$LD_LIBRARY_PATH timeout 120 .gpu/cudnn_integer_conv_gpu > "$out/cudnn_integer_conv_gpu.system.jsonl" 2>&1
+echo "exit $?"; grep -E "summary|plans finalized|cudnnGetVersion" "$out/cudnn_integer_conv_gpu.system.jsonl" | head -40
+if [ -n "$wheel_cudnn" ]; then
+  LD_LIBRARY_PATH=$wheel_cudnn/lib:$cudart_dir:$LD_LIBRARY_PATH timeout 120 .gpu/cudnn_integer_conv_gpu \
+    > "$out/cudnn_integer_conv_gpu.wheel.jsonl" 2>&1; echo "exit $?"; head -1 "$out/cudnn_integer_conv_gpu.wheel.jsonl"
+fi
+
 if python3 -c 'import tensorflow' 2> /dev/null; then
   step "probe: TensorFlow zero batch on the GPU"
   timeout 150 python3 tests/gpu/tf_zero_batch.py "$out/tf_zero_batch.jsonl" 2>&1 | tail -20

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/../.."
 rm -rf .gpu && mkdir -p .gpu/lib .gpu/shared
 strip -o .gpu/cudnnlint_tests build/tests/cudnnlint_tests
 strip -o .gpu/cudnnlint build/cudnnlint
+g++ -std=c++17 -O1 -s tests/gpu/cudnn_integer_conv_gpu.cpp -I/usr/local/cuda/include -L/usr/local/cuda/lib64 \
+  -lcudnn -lcudart -o .gpu/cudnn_integer_conv_gpu
 xz -T2 -6 .gpu/cudnnlint_tests .gpu/cudnnlint
 for lib in libcrypto.so.3 libmimalloc.so.2 libre2.so.9 libtinfo.so.6 libtree-sitter.so.0 libyaml-cpp.so.0.7; do
   cp -L "/lib/x86_64-linux-gnu/$lib" .gpu/lib/
