@@ -22,8 +22,21 @@ void add_list_option(CLI::App& app, const char* name, std::vector<std::string>& 
 }
 
 void define_report_options(CLI::App& app, CommandLine& line) {
-  app.add_option("paths", line.paths, "Files or directories to analyse (directories are walked for .py files)");
-  app.add_option("-f,--format", line.format, "Output format")->check(CLI::IsMember({"text", "json", "sarif", "github", "facts"}));
+  app.add_option("paths", line.paths,
+                 "Files or directories to analyse (directories are walked for Python and C/C++/CUDA sources); "
+                 "- reads one Python file from standard input");
+  app.add_option("-f,--format,--output-format", line.format,
+                 "Output format: text (each finding with its source line and notes), concise (one line per "
+                 "finding), json, sarif, github (workflow commands), facts")
+      ->check(CLI::IsMember({"text", "concise", "json", "sarif", "github", "facts"}));
+  app.add_option("--stdin-filename", line.stdin_filename,
+                 "The path standard input (-) is analysed as: its messages, configuration and per-file-ignores use it "
+                 "(default stdin.py)");
+  app.add_flag("--exit-zero", line.exit_zero, "Exit 0 even when findings are reported (2 still for usage or tool errors)");
+  app.add_flag("--statistics", line.statistics, "Print the number of findings per rule instead of the findings");
+  app.add_flag("--show-files", line.show_files, "Print the files an analysis of the paths would read, then exit");
+  app.add_flag("--show-settings", line.show_settings,
+               "Print the settings an analysis would use (configuration file, rules, target), then exit");
   app.add_option("-o,--output", line.output_file, "Write the report to this file instead of standard output");
   app.add_option("--fail-level", line.fail_level_text,
                  "Exit 1 when a finding at or above this level exists: note, warning (default), error, none")
@@ -32,6 +45,8 @@ void define_report_options(CLI::App& app, CommandLine& line) {
   add_list_option(app, "--framework", line.framework_specs, "Target framework version, repeatable: torch=2.1, tensorflow=2.15, keras=3");
   add_list_option(app, "--select", line.select, "Only report these rule ids (comma-separated, repeatable)");
   add_list_option(app, "--ignore", line.ignore, "Do not report these rule ids (comma-separated, repeatable)");
+  add_list_option(app, "--extend-select", line.extend_select, "Report these rule ids too, beside --select or the configuration's select");
+  add_list_option(app, "--extend-ignore", line.extend_ignore, "Do not report these rule ids either, beside --ignore or the configuration's ignore");
   add_list_option(app, "--exclude", line.exclude, "Extra gitignore-style patterns to skip during directory walks");
   app.add_option("-j,--jobs", line.jobs, "Worker threads (default: one per core)");
   // A positive number of bytes, as the config's max-file-size: -5 would wrap to 2^64 and 0 would
@@ -130,16 +145,27 @@ void apply_configuration(const CommandLine& line, const ProjectConfig& config, A
   if (!line.exclude.empty()) effective.exclude = line.exclude;
   if (!line.select.empty()) effective.select = line.select;
   if (!line.ignore.empty()) effective.ignore = line.ignore;
+  effective.extend_select.insert(effective.extend_select.end(), line.extend_select.begin(), line.extend_select.end());
+  effective.extend_ignore.insert(effective.extend_ignore.end(), line.extend_ignore.begin(), line.extend_ignore.end());
   if (line.max_file_size > 0) effective.max_file_size = static_cast<std::uintmax_t>(line.max_file_size);
   if (!line.cudnn_version_text.empty()) effective.cudnn_version.reset();
   apply_project_config(effective, options);
   std::vector<std::string> ids;
   for (const RuleInfo& rule : all_rules()) ids.emplace_back(rule.id);
-  for (const auto* list : {&options.select, &options.ignore})
-    for (const auto& id : *list)
+  // Where a list came from, for the message: the flag, else the configuration file's key.
+  const std::string from = config.file.empty() ? "" : config.file.string() + ": ";
+  const auto check = [&](const std::vector<std::string>& list, const std::string& where) {
+    for (const auto& id : list)
       if (!find_rule(id))
-        throw std::invalid_argument(std::string(list == &options.select ? "--select" : "--ignore") +
-                                    ": unknown rule '" + id + "'" + did_you_mean(id, ids) + " (see `cudnnlint rules`)");
+        throw std::invalid_argument(where + ": unknown rule '" + id + "'" + did_you_mean(id, ids) + " (see `cudnnlint rules`)");
+  };
+  check(effective.select, line.select.empty() ? from + "select" : "--select");
+  check(effective.ignore, line.ignore.empty() ? from + "ignore" : "--ignore");
+  check(line.extend_select, "--extend-select");
+  check(line.extend_ignore, "--extend-ignore");
+  check(config.extend_select, from + "extend-select");
+  check(config.extend_ignore, from + "extend-ignore");
+  for (const auto& entry : config.per_file_ignores) check(entry.rules, from + "per-file-ignores \"" + entry.pattern + "\"");
 }
 
 void apply_cache_and_target(const CommandLine& line, AnalysisOptions& options) {
@@ -196,6 +222,7 @@ PreparedAnalysis prepare_analysis(const CommandLine& line, std::vector<std::stri
   apply_configuration(line, config, options);
   apply_cache_and_target(line, options);
   prepared.fail_level = fail_level_of(line, config);
+  prepared.config_file = config.file;
   if (!line.baseline_file.empty() && !line.write_baseline_file.empty())
     throw std::invalid_argument("--baseline and --write-baseline: give one (a new baseline records every finding)");
   if (!line.baseline_file.empty()) prepared.baseline = Baseline::read(line.baseline_file);  // a bad file fails before the run

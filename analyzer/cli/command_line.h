@@ -29,7 +29,11 @@ struct CommandLine {
   std::string output_file;
   std::string fail_level_text;
   std::string cudnn_version_text;
-  std::vector<std::string> framework_specs, select, ignore, exclude;
+  std::vector<std::string> framework_specs, select, ignore, extend_select, extend_ignore, exclude;
+  bool exit_zero = false;     // exit 0 whatever the findings (2 still for a usage or tool error)
+  bool statistics = false;    // counts per rule instead of the findings
+  bool show_files = false, show_settings = false;
+  std::string stdin_filename;  // the path a `-` input (standard input) is analysed as
   unsigned jobs = 0;
   std::int64_t max_file_size = 0;  // 0: not given
   bool no_gitignore = false, full_parse = false, isolated = false;
@@ -79,6 +83,7 @@ struct PreparedAnalysis {
   AnalysisOptions options;
   std::optional<Level> fail_level;  // nullopt: --fail-level none
   std::optional<Baseline> baseline;
+  std::filesystem::path config_file;  // the configuration read; empty when none (or --isolated)
 };
 PreparedAnalysis prepare_analysis(const CommandLine& line, std::vector<std::string> paths);
 

@@ -6,6 +6,9 @@
 #include "core/source_file.h"
 #include "core/target.h"
 
+#include "core/suggest.h"
+
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <toml++/toml.h>
@@ -28,14 +31,22 @@ std::vector<std::string> string_list(const toml::node_view<const toml::node>& no
   return out;
 }
 
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
+  return out;
+}
+
 ProjectConfig read_table(const toml::table& table, const std::filesystem::path& file) {
-  static const char* known[] = {"cudnn-version", "frameworks", "select", "ignore", "exclude", "fail-level",
-                                "max-file-size"};
+  static const std::vector<std::string> known = {"cudnn-version", "frameworks",       "select",
+                                                 "ignore",        "extend-select",    "extend-ignore",
+                                                 "per-file-ignores", "exclude",      "fail-level",
+                                                 "max-file-size"};
   for (const auto& [key, value] : table) {
     (void)value;
-    bool ok = false;
-    for (const char* k : known) ok = ok || key.str() == k;
-    if (!ok) throw std::runtime_error(file.string() + ": unknown key '" + std::string(key.str()) + "'");
+    if (std::find(known.begin(), known.end(), key.str()) == known.end())
+      throw std::runtime_error(file.string() + ": unknown key '" + std::string(key.str()) + "'" +
+                               did_you_mean(key.str(), known) + " (keys: " + join(known, ", ") + ")");
   }
   ProjectConfig config;
   config.file = file;
@@ -55,6 +66,20 @@ ProjectConfig read_table(const toml::table& table, const std::filesystem::path& 
   }
   config.select = string_list(view["select"], "select", file);
   config.ignore = string_list(view["ignore"], "ignore", file);
+  config.extend_select = string_list(view["extend-select"], "extend-select", file);
+  config.extend_ignore = string_list(view["extend-ignore"], "extend-ignore", file);
+  if (auto v = view["per-file-ignores"]) {
+    const toml::table* patterns = v.as_table();
+    if (patterns == nullptr)
+      throw std::runtime_error(file.string() + ": 'per-file-ignores' must be a table of pattern = [rule ids]");
+    for (const auto& [pattern, rules] : *patterns) {
+      const std::string key = "per-file-ignores.\"" + std::string(pattern.str()) + "\"";
+      std::error_code ec;
+      config.per_file_ignores.push_back(PerFileIgnore{
+          std::string(pattern.str()), string_list(toml::node_view<const toml::node>{rules}, key, file),
+          std::filesystem::absolute(file, ec).parent_path().lexically_normal().string()});
+    }
+  }
   config.exclude = string_list(view["exclude"], "exclude", file);
   if (auto v = view["fail-level"]) {
     if (!v.is_string()) throw std::runtime_error(file.string() + ": 'fail-level' must be a string");
@@ -156,6 +181,11 @@ void apply_project_config(const ProjectConfig& config, AnalysisOptions& options)
   options.discovery.exclude = config.exclude;
   options.select = config.select;
   options.ignore = config.ignore;
+  // extend-select widens what select chose (all rules when it chose none: nothing to widen).
+  if (!options.select.empty())
+    options.select.insert(options.select.end(), config.extend_select.begin(), config.extend_select.end());
+  options.ignore.insert(options.ignore.end(), config.extend_ignore.begin(), config.extend_ignore.end());
+  options.per_file_ignores = config.per_file_ignores;
   if (config.max_file_size) options.limits.max_bytes = *config.max_file_size;
   const std::string name = config.file.empty() ? "" : config.file.filename().string();
   if (config.cudnn_version) {

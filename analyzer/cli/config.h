@@ -17,6 +17,9 @@ struct ProjectConfig {
   std::vector<std::string> frameworks;        // "torch=2.1"
   std::vector<std::string> select;
   std::vector<std::string> ignore;
+  std::vector<std::string> extend_select;     // added to select (or to every rule when select is empty)
+  std::vector<std::string> extend_ignore;     // added to ignore
+  std::vector<PerFileIgnore> per_file_ignores;
   std::vector<std::string> exclude;
   std::optional<std::string> fail_level;
   std::optional<std::uintmax_t> max_file_size;

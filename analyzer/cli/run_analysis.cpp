@@ -11,7 +11,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
+#include <memory>
 #include <iostream>
 #include <span>
 #include <sstream>
@@ -104,7 +107,10 @@ void write_report(const CommandLine& line, const Report& report, std::size_t fin
   const bool color = !line.no_color && line.output_file.empty() && stdout_wants_color(line.color_mode);
   ReportOutput output(line.output_file);
   std::ostream& out = output.stream();
-  if (line.format == "json") {
+  if (line.statistics) {
+    if (line.format == "json") write_statistics_json(out, report);
+    else write_statistics(out, report);
+  } else if (line.format == "json") {
     write_json(out, report);
   } else if (line.format == "sarif") {
     if (const std::size_t dropped = write_sarif(out, report); dropped != 0)
@@ -118,6 +124,7 @@ void write_report(const CommandLine& line, const Report& report, std::size_t fin
     // UTF-8 here (JSON and SARIF replace invalid bytes as they write).
     std::ostringstream rendered;
     if (line.format == "github") write_github(rendered, report);
+    else if (line.format == "concise") write_concise(rendered, report, color);
     else write_text(rendered, report, color);
     out << valid_utf8(rendered.str());
   }
@@ -133,11 +140,78 @@ void write_run_diagnostics(const CommandLine& line, const AnalysisResult& result
   std::cerr << valid_utf8(diagnostics.str());
 }
 
-int exit_code(const AnalysisResult& result, std::optional<Level> fail_level) {
+int exit_code(const AnalysisResult& result, std::optional<Level> fail_level, bool exit_zero) {
   if (result.usage_error) return kExitError;
+  if (exit_zero) return kExitClean;
   if (fail_level)
     for (const Finding& f : result.findings)
       if (f.level >= *fail_level) return kExitFindings;
+  return kExitClean;
+}
+
+// `-`: one Python file from standard input, analysed as --stdin-filename (default stdin.py) with
+// its text in place of the file's (the language server's overlay). Read up to the size limit.
+void read_standard_input(const CommandLine& line, AnalysisOptions& options) {
+  const std::string path = line.stdin_filename.empty() ? "stdin.py" : line.stdin_filename;
+  if (!path.ends_with(".py") && !path.ends_with(".pyi"))
+    throw std::invalid_argument("--stdin-filename " + printable(path) +
+                                ": standard input is read as Python; C/C++/CUDA files are analysed from disk");
+  std::string text;
+  char buffer[1 << 16];
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > options.limits.max_bytes)
+      throw std::invalid_argument("standard input: larger than the file-size limit (" +
+                                  std::to_string(options.limits.max_bytes) + " bytes; --max-file-size)");
+  }
+  auto overlay = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+  overlay->emplace(path, std::move(text));
+  options.limits.overlay = std::move(overlay);
+  options.paths = {path};
+  options.paths_discovered = true;  // the text is the input's, whether or not the file exists
+}
+
+// --show-files: what discovery finds for the paths, one per line.
+int show_files(const AnalysisOptions& options) {
+  const DiscoveryResult found = discover(options.paths, options.discovery);
+  for (const auto& file : found.files) std::cout << printable(file) << '\n';
+  std::ostringstream diagnostics;
+  AnalysisResult result;
+  result.diagnostics = found.diagnostics;
+  write_diagnostics(diagnostics, result, false);
+  std::cerr << valid_utf8(diagnostics.str());
+  return found.usage_error ? kExitError : kExitClean;
+}
+
+// --show-settings: the settings after the configuration and the flags, as `key = value` lines.
+int show_settings(const PreparedAnalysis& prepared, const CommandLine& line) {
+  const AnalysisOptions& options = prepared.options;
+  const auto list = [](const std::vector<std::string>& items) {
+    std::string out = "[";
+    for (const auto& item : items) out += (out.size() > 1 ? ", \"" : "\"") + printable(item) + "\"";
+    return out + "]";
+  };
+  std::cout << "configuration = " << (prepared.config_file.empty() ? "none" : printable(prepared.config_file.string()))
+            << (line.isolated ? " (--isolated)" : "") << '\n';
+  std::cout << "select = " << (options.select.empty() ? "all rules" : list(options.select)) << '\n';
+  std::cout << "ignore = " << list(options.ignore) << '\n';
+  for (const auto& entry : options.per_file_ignores)
+    std::cout << "per-file-ignores \"" << printable(entry.pattern) << "\" = " << list(entry.rules) << '\n';
+  std::cout << "exclude = " << list(options.discovery.exclude) << '\n';
+  std::cout << "respect-gitignore = " << (options.discovery.respect_gitignore ? "true" : "false") << '\n';
+  std::cout << "max-file-size = " << options.limits.max_bytes << '\n';
+  std::cout << "fail-level = " << (prepared.fail_level ? level_name(*prepared.fail_level) : "none")
+            << (line.exit_zero ? " (--exit-zero: exit 0)" : "") << '\n';
+  std::cout << "cudnn-version = "
+            << (options.target.cudnn ? options.target.cudnn->str() + " (" + options.target.cudnn_source + ")"
+                                     : "not pinned (read from the project's pins, else every version)")
+            << '\n';
+  for (const auto& [name, version] : options.target.frameworks)
+    std::cout << "framework " << name << " = " << (version ? version->str() : "declared, version unknown") << " ("
+              << (options.target.framework_sources.contains(name) ? options.target.framework_sources.at(name) : "") << ")\n";
+  std::cout << "format = " << line.format << (line.statistics ? " (--statistics)" : "") << '\n';
+  std::cout << "cache = " << (options.cache.enabled ? (options.cache.dir.empty() ? ".cudnnlint_cache" : printable(options.cache.dir)) : "off")
+            << '\n';
   return kExitClean;
 }
 
@@ -148,8 +222,21 @@ int run_analysis(const CommandLine& line) {
     std::cerr << "cudnnlint: error: no paths given (try `cudnnlint .`; see --help)\n";
     return kExitError;
   }
+  const bool from_stdin = std::find(line.paths.begin(), line.paths.end(), "-") != line.paths.end();
+  if (from_stdin && line.paths.size() != 1)
+    throw std::invalid_argument("- (standard input) is one file: give it alone, without other paths");
+  if (!line.stdin_filename.empty() && !from_stdin)
+    throw std::invalid_argument("--stdin-filename names what standard input is: give - as the path");
+  if (line.statistics && line.format != "text" && line.format != "concise" && line.format != "json")
+    throw std::invalid_argument("--statistics prints text or JSON, not " + line.format);
   PreparedAnalysis prepared = prepare_analysis(line, line.paths);
   AnalysisOptions& options = prepared.options;
+  if (line.show_settings) return show_settings(prepared, line);
+  if (line.show_files) return show_files(options);
+  if (from_stdin) {
+    if (line.fix || line.diff) throw std::invalid_argument("--fix and --diff rewrite files: not with - (standard input)");
+    read_standard_input(line, options);
+  }
   const auto started = std::chrono::steady_clock::now();
   AnalysisResult result = analyse(options, !line.no_progress && isatty(STDERR_FILENO) != 0);
   if (line.timings) print_timings(result, started);
@@ -168,7 +255,7 @@ int run_analysis(const CommandLine& line) {
   if (line.gpu_check && line.format != "facts") result.gpu_check = gpu::run_gpu_check(result.findings, gpu_check_options(line));
   write_report(line, Report{result, result.target, source_root, line.sarif_category}, result.findings.size());
   write_run_diagnostics(line, result);
-  return exit_code(result, prepared.fail_level);
+  return exit_code(result, prepared.fail_level, line.exit_zero);
 }
 
 }  // namespace cudnnlint::cli

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace cudnnlint {
 
@@ -24,6 +25,20 @@ struct Report {
 inline constexpr std::size_t kGithubMaxResultsPerRun = 25000;
 
 void write_text(std::ostream& out, const Report& report, bool color);
+// One line per finding: `path:line:col: level: rule-id message`, then the summary.
+void write_concise(std::ostream& out, const Report& report, bool color);
+
+// --statistics: the findings counted per rule, most frequent first (ties by rule id).
+struct RuleCount {
+  std::string rule_id;
+  Level level = Level::Warning;  // the most severe of the rule's findings
+  std::size_t count = 0;
+  std::string summary;           // the rule's one-line summary
+};
+std::vector<RuleCount> rule_counts(const std::vector<Finding>& findings);
+void write_statistics(std::ostream& out, const Report& report);
+// The same as JSON: [{"rule", "level", "count", "summary"}].
+void write_statistics_json(std::ostream& out, const Report& report);
 void write_json(std::ostream& out, const Report& report);
 // One finding as write_json writes it (for reports that embed findings: triage).
 nlohmann::json finding_json(const Finding& f);

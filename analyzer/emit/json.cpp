@@ -50,6 +50,16 @@ nlohmann::json finding_json(const Finding& f) {
   return item;
 }
 
+void write_statistics_json(std::ostream& out, const Report& report) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const RuleCount& count : rule_counts(report.result.findings))
+    rows.push_back({{"rule", count.rule_id},
+                    {"level", std::string(level_name(count.level))},
+                    {"count", count.count},
+                    {"summary", count.summary}});
+  out << rows.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
 void write_json(std::ostream& out, const Report& report) {
   nlohmann::json diagnostics = nlohmann::json::array();
   for (const auto& d : report.result.diagnostics) {

@@ -5,7 +5,10 @@
 #include "emit/emitters.h"
 #include "emit/replay_json.h"
 
+#include "rules/rule.h"
+
 #include <algorithm>
+#include <iomanip>
 #include <map>
 
 namespace cudnnlint {
@@ -52,11 +55,70 @@ void write_excerpt(std::ostream& out, const Finding& finding, const Palette& p) 
 
 }  // namespace
 
+namespace {
+
+// The closing line: how many findings of each level in how many files, what was left out.
+void write_summary(std::ostream& out, const Report& report) {
+  std::size_t counts[3] = {0, 0, 0};
+  for (const Finding& f : report.result.findings) ++counts[static_cast<int>(f.level)];
+  const std::size_t total = report.result.findings.size();
+  // Nothing was read because a named path is missing: the error said so; "No findings in 0
+  // files" would read as a clean run.
+  if (report.result.usage_error && report.result.files_discovered == 0 && total == 0) return;
+  out << (total == 0 ? "No findings" : std::to_string(total) + (total == 1 ? " finding" : " findings"));
+  if (total != 0)
+    out << " (" << counts[2] << " error" << (counts[2] == 1 ? "" : "s") << ", " << counts[1] << " warning"
+        << (counts[1] == 1 ? "" : "s") << ", " << counts[0] << " note" << (counts[0] == 1 ? "" : "s") << ")";
+  out << " in " << report.result.files_discovered << (report.result.files_discovered == 1 ? " file" : " files");
+  if (report.result.suppressed != 0) out << "; " << report.result.suppressed << " suppressed inline";
+  if (report.result.baselined != 0) out << "; " << report.result.baselined << " in the baseline";
+  out << ".\n";
+  if (report.result.gpu_check) out << summary_line(*report.result.gpu_check) << '\n';
+}
+
+}  // namespace
+
+std::vector<RuleCount> rule_counts(const std::vector<Finding>& findings) {
+  std::map<std::string, RuleCount> by_rule;
+  for (const Finding& f : findings) {
+    auto [it, added] = by_rule.try_emplace(f.rule_id);
+    RuleCount& count = it->second;
+    if (added) {
+      count.rule_id = f.rule_id;
+      count.level = f.level;
+      if (const RuleInfo* rule = find_rule(f.rule_id)) count.summary = std::string(rule->summary);
+    }
+    count.level = std::max(count.level, f.level);
+    ++count.count;
+  }
+  std::vector<RuleCount> out;
+  for (auto& [id, count] : by_rule) out.push_back(std::move(count));
+  std::stable_sort(out.begin(), out.end(), [](const RuleCount& a, const RuleCount& b) { return a.count > b.count; });
+  return out;
+}
+
+void write_concise(std::ostream& out, const Report& report, bool color) {
+  const Palette p{color};
+  for (const Finding& f : report.result.findings) {
+    const auto& pos = f.location.range.begin;
+    out << p.bold() << printable(f.location.path) << ':' << pos.line << ':' << pos.column << ':' << p.reset() << ' '
+        << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << f.rule_id << ' ' << printable(f.message);
+    if (f.gpu_check) out << " [gpu_check: " << verdict_line(*f.gpu_check) << ']';
+    out << '\n';
+  }
+  write_summary(out, report);
+}
+
+void write_statistics(std::ostream& out, const Report& report) {
+  for (const RuleCount& count : rule_counts(report.result.findings))
+    out << std::setw(5) << count.count << "  " << std::left << std::setw(36) << count.rule_id << std::right << ' '
+        << std::setw(7) << std::left << level_name(count.level) << std::right << "  " << count.summary << '\n';
+  write_summary(out, report);
+}
+
 void write_text(std::ostream& out, const Report& report, bool color) {
   const Palette p{color};
-  std::size_t counts[3] = {0, 0, 0};
   for (const Finding& f : report.result.findings) {
-    ++counts[static_cast<int>(f.level)];
     const auto& pos = f.location.range.begin;
     // File names, messages (which quote config keys and source) and notes come from the tree:
     // printable() keeps their control characters from reaching the terminal or the CI log.
@@ -78,19 +140,7 @@ void write_text(std::ostream& out, const Report& report, bool color) {
           << '\n';
     out << "  " << p.dim() << "explain:" << p.reset() << " cudnnlint explain " << f.kb_id << '\n';
   }
-  const std::size_t total = report.result.findings.size();
-  // Nothing was read because a named path is missing: the error said so; "No findings in 0
-  // files" would read as a clean run.
-  if (report.result.usage_error && report.result.files_discovered == 0 && total == 0) return;
-  out << (total == 0 ? "No findings" : std::to_string(total) + (total == 1 ? " finding" : " findings"));
-  if (total != 0)
-    out << " (" << counts[2] << " error" << (counts[2] == 1 ? "" : "s") << ", " << counts[1] << " warning"
-        << (counts[1] == 1 ? "" : "s") << ", " << counts[0] << " note" << (counts[0] == 1 ? "" : "s") << ")";
-  out << " in " << report.result.files_discovered << (report.result.files_discovered == 1 ? " file" : " files");
-  if (report.result.suppressed != 0) out << "; " << report.result.suppressed << " suppressed inline";
-  if (report.result.baselined != 0) out << "; " << report.result.baselined << " in the baseline";
-  out << ".\n";
-  if (report.result.gpu_check) out << summary_line(*report.result.gpu_check) << '\n';
+  write_summary(out, report);
 }
 
 void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool color) {

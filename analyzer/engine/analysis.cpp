@@ -13,6 +13,7 @@
 #include "python/relevance.h"
 #include "engine/target_resolution.h"
 #include "core/framework_releases.h"
+#include "discovery/gitignore.h"
 #include "rules/rule.h"
 
 #include <algorithm>
@@ -36,12 +37,36 @@ bool suppressed_by(const Finding& finding, const std::vector<SuppressionComment>
   return false;
 }
 
+// A per-file-ignores pattern against a finding's path: the path as discovered ("./" dropped), or
+// its file name when the pattern names no folder (as Ruff matches `__init__.py`).
+bool per_file_pattern_matches(const PerFileIgnore& entry, std::string_view discovered) {
+  std::string_view pattern = entry.pattern;
+  std::string relative(discovered);
+  if (!entry.anchor.empty()) {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(std::filesystem::path(relative), ec).lexically_normal();
+    relative = absolute.lexically_relative(entry.anchor).generic_string();
+    if (ec || relative.empty() || relative.starts_with("..")) return false;  // outside the configuration's folder
+  }
+  std::string_view path = relative;
+  while (path.starts_with("./")) path.remove_prefix(2);
+  if (pattern.find('/') == std::string_view::npos) {
+    const std::size_t slash = path.rfind('/');
+    return wildmatch(pattern, slash == std::string_view::npos ? path : path.substr(slash + 1));
+  }
+  while (pattern.starts_with("./")) pattern.remove_prefix(2);
+  return wildmatch(pattern, path);
+}
+
 bool selected(const Finding& finding, const AnalysisOptions& options) {
   auto listed = [&](const std::vector<std::string>& ids) {
     return std::find(ids.begin(), ids.end(), finding.rule_id) != ids.end();
   };
   if (!options.select.empty() && !listed(options.select)) return false;
-  return !listed(options.ignore);
+  if (listed(options.ignore)) return false;
+  return std::none_of(options.per_file_ignores.begin(), options.per_file_ignores.end(), [&](const PerFileIgnore& entry) {
+    return listed(entry.rules) && per_file_pattern_matches(entry, finding.location.path);
+  });
 }
 
 // The Python families a run extracts: those whose Python facts a selected rule reads. Convolution
@@ -289,6 +314,8 @@ std::string run_fingerprint(const AnalysisOptions& options, const std::string& p
   std::string text = python + "\ntarget " + target + "\nline_hashes " + std::to_string(options.line_hashes);
   for (const auto& id : options.select) text += "\nselect " + id;
   for (const auto& id : options.ignore) text += "\nignore " + id;
+  for (const auto& entry : options.per_file_ignores)
+    for (const auto& id : entry.rules) text += "\nper-file-ignore " + entry.anchor + " " + entry.pattern + " " + id;
   text += "\ncpp timeout " + std::to_string(options.cpp.timeout_seconds) + " -p " + options.cpp.compile_commands_dir;
   for (const auto& arg : options.cpp.extra_args) text += "\nextra-arg " + arg;
   for (const auto& command : cpp_commands) text += "\ncommand " + command;

@@ -41,6 +41,15 @@ struct CacheOptions {
   std::uint64_t max_bytes = 256ull << 20;   // the folder's budget: least recently used entries go first
 };
 
+// `per-file-ignores`: the rules not reported in the files a pattern matches: git's wildmatch over
+// the path relative to `anchor` (the configuration file's folder; empty: the path as discovered),
+// or over the file's name when the pattern has no '/'.
+struct PerFileIgnore {
+  std::string pattern;
+  std::vector<std::string> rules;
+  std::string anchor;
+};
+
 struct AnalysisOptions {
   std::vector<std::string> paths;
   DiscoveryOptions discovery;
@@ -54,6 +63,7 @@ struct AnalysisOptions {
   bool line_hashes = false;          // compute primaryLocationLineHash (SARIF)
   std::vector<std::string> select;   // rule ids to keep (empty: all)
   std::vector<std::string> ignore;   // rule ids to drop
+  std::vector<PerFileIgnore> per_file_ignores;
   bool keep_facts = false;           // return every file's facts (--format facts)
   cpp::CppOptions cpp;               // how C++/CUDA files find their compile flags
   // Complete `target` with the project's pins (engine/target_resolution.h) where it is silent.
