@@ -76,7 +76,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayConfig, op, expect, api, dtype, layout,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuVerdict, outcome, status, tier, cudnn_version, device, detail, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TextEdit, range, replacement, expected, new_argument)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fix, description, safe, edits, file_hash)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, rule_id, kb_id, level, location, message, related, target_note, line_hash,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, rule_id, kb_id, level, location, message, detail, related, target_note, line_hash,
                                    source_line, replay, gpu_check, fix)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Version, major, minor, patch)

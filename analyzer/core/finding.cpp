@@ -71,4 +71,17 @@ const char* outcome_name(GpuVerdict::Outcome outcome) {
   return "skipped";
 }
 
+std::string clipped(std::string_view text, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // a continuation byte
+    if (++chars > max_chars) return std::string(text.substr(0, i)) + "…";
+  }
+  return std::string(text);
+}
+
+std::string full_message(const Finding& finding) {
+  return finding.detail.empty() ? finding.message : finding.message + ". " + finding.detail;
+}
+
 }  // namespace cudnnlint

@@ -101,12 +101,20 @@ struct Fix {
   std::string file_hash;
 };
 
+struct Finding;
+// `text` cut to at most `max_chars` characters (a UTF-8 character is never split), with "…" where it
+// was cut: code quoted in a headline.
+std::string clipped(std::string_view text, std::size_t max_chars);
+// The headline and the detail as one text (SARIF and workflow-command messages, which have one field).
+std::string full_message(const Finding& finding);
+
 struct Finding {
   std::string rule_id;        // e.g. "bn-eps-negative"
   std::string kb_id;          // e.g. "cuda/cudnn-bn-epsilon-negative"
   Level level = Level::Warning;
   Location location;
-  std::string message;
+  std::string message;        // the headline: rule, value, consequence, about 120 characters at most
+  std::string detail;         // the rest: why, the measured versions, the framework's own words, what to do
   std::vector<RelatedLocation> related;  // provenance, definition first
   std::string target_note;    // which target made the rule fire, e.g. "cuDNN 7.4 (--cudnn-version)"
   std::string line_hash;      // partialFingerprints.primaryLocationLineHash, filled when needed

@@ -52,7 +52,7 @@ void write_github(std::ostream& out, const Report& report) {
     out << "::" << command_for(f.level) << " file=" << escape_property(f.location.path) << ",line=" << r.begin.line
         << ",col=" << r.begin.column << ",endLine=" << r.end.line << ",endColumn=" << r.end.column
         << ",title=" << escape_property("cudnnlint " + f.rule_id) << "::"
-        << escape_data(f.message + " (" + f.kb_id + ")") << '\n';
+        << escape_data(full_message(f) + " (" + f.kb_id + ")") << '\n';
   }
   for (const auto& d : report.result.diagnostics) {
     out << "::warning file=" << escape_property(d.path);

@@ -26,6 +26,7 @@ nlohmann::json finding_json(const Finding& f) {
   item["kb"] = f.kb_id;
   item["level"] = level_name(f.level);
   item["message"] = f.message;
+  item["detail"] = f.detail;
   item["target"] = f.target_note;
   nlohmann::json related = nlohmann::json::array();
   for (const auto& r : f.related) {

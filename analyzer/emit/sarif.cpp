@@ -117,7 +117,7 @@ std::size_t write_sarif(std::ostream& out, const Report& report) {
         {"ruleId", f.rule_id},
         {"ruleIndex", rule_index},
         {"level", level_name(f.level)},
-        {"message", {{"text", f.message + " (KB: " + f.kb_id + ")"}}},
+        {"message", {{"text", full_message(f) + " (KB: " + f.kb_id + ")"}}},
         {"locations",
          {{{"physicalLocation",
             {{"artifactLocation", artifact_location(f.location.path, report.source_root)},

@@ -126,6 +126,7 @@ void write_text(std::ostream& out, const Report& report, bool color) {
         << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << printable(f.message) << " ["
         << f.rule_id << "] (" << f.kb_id << ")\n";
     write_excerpt(out, f, p);
+    if (!f.detail.empty()) out << "  " << p.dim() << "why:" << p.reset() << ' ' << printable(f.detail) << '\n';
     for (const auto& related : f.related) {
       out << "  " << p.dim() << "note:" << p.reset() << ' ' << printable(related.message) << " ("
           << printable(related.where.path) << ':' << related.where.range.begin.line << ':'

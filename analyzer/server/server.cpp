@@ -322,7 +322,7 @@ class Server {
               {"severity", finding.level == Level::Error ? 1 : finding.level == Level::Warning ? 2 : 3},
               {"code", finding.rule_id},
               {"source", "cudnnlint"},
-              {"message", finding.message}};
+              {"message", finding.detail.empty() ? finding.message : finding.message + "\n" + finding.detail}};
     if (const kb::Entry* entry = kb::find(finding.kb_id); entry != nullptr && !entry->official_doc_url.empty())
       d["codeDescription"] = {{"href", entry->official_doc_url}};
     json related = json::array();
@@ -476,6 +476,7 @@ class Server {
       const Finding* finding = &found;
       if (!markdown.empty()) markdown += "\n\n---\n\n";
       markdown += "**" + finding->rule_id + "** (" + level_name(finding->level) + "): " + finding->message;
+      if (!finding->detail.empty()) markdown += "\n\n" + finding->detail;
       if (const kb::Entry* entry = kb::find(finding->kb_id)) {
         // The entry as `cudnnlint explain` prints it, to its first sections.
         std::string text = kb::render_markdown(*entry, lang_);

@@ -17,8 +17,8 @@ void check_BnEpsBelowCudnnMin(const RuleInput& input, std::vector<Finding>& out)
     if (ctx->eps == 0) {
       if (ctx->path != CudnnPath::Passthrough || !ctx->old_cudnn) continue;  // bn-eps-zero's
       batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Error,
-                                 ctx->what + " in " + ctx->layer +
-                                     " is below CUDNN_BN_MIN_EPSILON (1e-5 before cuDNN 7.5): CUDNN_STATUS_BAD_PARAM",
+                                 "below this cuDNN's minimum: CUDNN_STATUS_BAD_PARAM",
+                                 "CUDNN_BN_MIN_EPSILON is 1e-5 before cuDNN 7.5, and cuDNN rejects anything below it",
                                  target_note, out);
       continue;
     }
@@ -31,22 +31,23 @@ void check_BnEpsBelowCudnnMin(const RuleInput& input, std::vector<Finding>& out)
     switch (ctx->path) {
       case CudnnPath::Passthrough: {
         if (ctx->cudnn_known && !ctx->old_cudnn) break;
-        std::string message = ctx->what + " in " + ctx->layer + " is below 1e-5" + float_trap +
-                              " and reaches cuDNN unchanged: ";
+        std::string message = "It is below 1e-5" + float_trap + " and reaches cuDNN unchanged: ";
         message += ctx->old_cudnn ? "this cuDNN rejects it with CUDNN_STATUS_BAD_PARAM (CUDNN_BN_MIN_EPSILON is "
                                     "1e-5 before 7.5)"
                                   : "cuDNN < 7.5 rejects it with CUDNN_STATUS_BAD_PARAM; 7.5 and later accept it. "
                                     "cuDNN version unknown: pass --cudnn-version";
         batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, ctx->old_cudnn ? Level::Error : Level::Warning,
+                                   ctx->old_cudnn ? "below 1e-5: this cuDNN returns BAD_PARAM"
+                                                  : "below 1e-5: cuDNN < 7.5 returns BAD_PARAM",
                                    std::move(message), target_note, out);
         break;
       }
       case CudnnPath::FallbackNative:
         if (!ctx->old_cudnn) break;
         batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Note,
-                                   ctx->what + " in " + ctx->layer +
-                                       " is below CUDNN_BN_MIN_EPSILON (1e-5 before cuDNN 7.5): PyTorch silently runs "
-                                       "its native batch-norm kernel instead of cuDNN (no error, slower)",
+                                   "below 1e-5: PyTorch silently skips cuDNN",
+                                   "CUDNN_BN_MIN_EPSILON is 1e-5 before cuDNN 7.5: PyTorch silently runs its native "
+                                   "batch-norm kernel instead of cuDNN (no error, slower)",
                                    target_note, out);
         break;
       case CudnnPath::ClampCudnnMin:
@@ -56,8 +57,8 @@ void check_BnEpsBelowCudnnMin(const RuleInput& input, std::vector<Finding>& out)
         // to 1e-5 only undoes float rounding: nothing to report, as for the default epsilon=1e-05.
         if (!ctx->old_cudnn || !batchnorm::clamp_logged(*ctx)) break;
         batchnorm::add_eps_finding(*ctx, RuleId::BnEpsBelowCudnnMin, Level::Warning,
-                                   ctx->what + " in " + ctx->layer +
-                                       " is at or below CUDNN_BN_MIN_EPSILON - FLT_EPSILON (9.8807907e-06 before "
+                                   "below 1e-5: Paddle silently uses 1e-5",
+                                   "It is at or below CUDNN_BN_MIN_EPSILON - FLT_EPSILON (9.8807907e-06 before "
                                        "cuDNN 7.5): Paddle raises it to 1e-5 before cuDNN sees it (no "
                                        "CUDNN_STATUS_BAD_PARAM) and logs \"Provided epsilon is smaller than "
                                        "CUDNN_BN_MIN_EPSILON\", so the model computes with another epsilon than it "

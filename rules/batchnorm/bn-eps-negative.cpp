@@ -12,9 +12,10 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
   for (const NormalizationFact& fact : input.facts.normalizations) {
     const auto& ctx = batchnorm::eps_context(fact, input);
     if (!ctx || !(ctx->eps < 0)) continue;  // NaN: bn-eps-not-finite
-    std::string why;
+    std::string why, consequence = "NaN in low-variance channels";
     switch (ctx->path) {
       case CudnnPath::Passthrough:
+        consequence = "CUDNN_STATUS_BAD_PARAM";
         why = "cuDNN rejects it with CUDNN_STATUS_BAD_PARAM on every version (epsilon must be >= CUDNN_BN_MIN_EPSILON)";
         if (!ctx->clamp_note.empty())
           why = ctx->clamp_note + ": its fused kernel gives NaN on the CPU (measured), and " + why;
@@ -22,8 +23,10 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
       case CudnnPath::FallbackNative:
         why = "PyTorch sends eps below CUDNN_BN_MIN_EPSILON to its native kernel, where var + eps < 0 in "
               "low-variance channels gives NaN";
-        if (const std::string refused = batchnorm::refusal_in_force(*ctx, ctx->eps); !refused.empty())
+        if (const std::string refused = batchnorm::refusal_in_force(*ctx, ctx->eps); !refused.empty()) {
+          consequence = ctx->framework + " " + ctx->framework_version->str() + " refuses it (ValueError)";
           why = refused + (ctx->api.refusal_condition.empty() ? "" : "; otherwise " + why);
+        }
         else if (!ctx->framework_version)
           if (const std::string refusal = batchnorm::refusal_summary(*ctx, ctx->eps); !refusal.empty())
             why = refusal + "; older versions" + (ctx->api.refusal_condition.empty() ? "" : " (and every version otherwise)") +
@@ -31,6 +34,8 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
                   "channels gives NaN";
         break;
       case CudnnPath::ClampTf:
+        consequence = ctx->clamp_version_unknown ? "NaN on TF >= 2.12; <= 2.11 uses 1.001e-5"
+                                                 : "TensorFlow silently uses 1.001e-5";
         why = ctx->clamp_version_unknown
                   ? "TensorFlow <= 2.11's fused batch norm silently replaces it with 1.001e-5; TensorFlow >= 2.12 keeps "
                     "it (measured on 2.12.1-2.21.0), and rsqrt(var + eps) is NaN in low-variance channels, as on "
@@ -40,6 +45,7 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
                         ctx->keras_caveat;
         break;
       case CudnnPath::ClampCudnnMin:
+        consequence = "Paddle silently raises it to the cuDNN minimum";
         why = "Paddle raises it to CUDNN_BN_MIN_EPSILON (0.0 on cuDNN >= 7.5, so eps = 0) with a log line";
         break;
       case CudnnPath::Keras:
@@ -47,12 +53,12 @@ void check_BnEpsNegative(const RuleInput& input, std::vector<Finding>& out) {
         why = "rsqrt(var + eps) is NaN in every channel whose variance is below |eps|";
         break;
       case CudnnPath::Graph:
+        consequence = "NaN in low-variance channels if it runs";
         why = "the cuDNN graph API documents no minimum epsilon (whether it rejects a negative one is "
               "unconfirmed); if it runs, rsqrt(var + eps) is NaN in every channel whose variance is below |eps|";
         break;
     }
-    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsNegative, Level::Error,
-                               "negative batch-norm epsilon " + ctx->what + " in " + ctx->layer + ": " + why,
+    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsNegative, Level::Error, consequence, std::move(why),
                                "every cuDNN version" +
                                    (ctx->api.eps_refusals.empty() ? std::string() : "; " + ctx->framework_note),
                                out);

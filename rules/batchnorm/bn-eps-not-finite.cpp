@@ -23,6 +23,7 @@ void check_BnEpsNotFinite(const RuleInput& input, std::vector<Finding>& out) {
                           : "rsqrt(var + inf) is 0, so the layer outputs its bias (beta) for every input and passes "
                             "no gradient to its input or scale: it is dead";
     std::string target_note = "any version";
+    std::string consequence = nan ? "every output is NaN" : "the layer outputs its bias, no gradient";
     if (nan && ctx->path == CudnnPath::ClampTf) {
       // TensorFlow <= 2.11's fused batch norm keeps `epsilon if epsilon > 1.001e-5 else 1.001e-5`.
       if (ctx->clamp_version_unknown) {
@@ -32,6 +33,7 @@ void check_BnEpsNotFinite(const RuleInput& input, std::vector<Finding>& out) {
         target_note = "TensorFlow version unknown: pass --framework tensorflow=VERSION";
       } else {
         level = Level::Warning;
+        consequence = "this TensorFlow uses 1.001e-5; from 2.12 all NaN";
         why = "TensorFlow <= 2.11's fused batch norm silently replaces it with 1.001e-5 (measured: 2.11.1), so it "
               "runs; from TensorFlow 2.12 the same code gives NaN in every output";
         target_note = input.target.describe_cudnn();
@@ -45,10 +47,8 @@ void check_BnEpsNotFinite(const RuleInput& input, std::vector<Finding>& out) {
     if (!ctx->api.eps_refusals.empty())
       why += "; " + ctx->framework + " >= " + ctx->api.eps_refusals.front().from.str() +
              " checks that eps is positive, which lets " + (nan ? "NaN" : "inf") + " through (measured: 2.11.0)";
-    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsNotFinite, level,
-                               "batch-norm epsilon " + ctx->what + " in " + ctx->layer + " is " +
-                                   (nan ? "NaN" : "infinite") + ": " + why,
-                               std::move(target_note), out);
+    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsNotFinite, level, consequence, std::move(why), std::move(target_note),
+                               out);
   }
 }
 

@@ -49,15 +49,17 @@ void check_BnEpsSilentlyClamped(const RuleInput& input, std::vector<Finding>& ou
                     "inputs, i.e. after convolutions)"
               : (unknown ? " by the fused batch norm of TensorFlow <= 2.11" : " by TensorFlow's fused batch norm");
     const std::string versions = unknown ? " (measured on 2.11.1; 2.12 and later keep the declared epsilon)" : "";
-    std::string message = ctx->what + " in " + ctx->layer + " is silently raised to 1.001e-5" + where + versions +
+    const std::string consequence = std::string("raised to 1.001e-5") +
+                                    (unknown ? " by TensorFlow <= 2.11" : " by TensorFlow") + (keras ? " (fused)" : "");
+    std::string message = "It is raised" + where + versions +
                           ": the model computes with another epsilon than it declares (exports and ports of its "
                           "weights disagree)" +
                           (ctx->eps == 0 ? (unknown ? "; from 2.12 on, eps=0 turns zero-variance channels into NaN"
                                                     : "; eps=0 would otherwise turn zero-variance channels into NaN")
                                          : "") +
                           "; " + keep_it(*ctx, keras, input.target) + "." + ctx->keras_caveat;
-    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsSilentlyClamped, level, std::move(message), std::move(target_note),
-                               out);
+    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsSilentlyClamped, level, consequence, std::move(message),
+                               std::move(target_note), out);
   }
 }
 

@@ -15,6 +15,7 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
     if (!ctx || ctx->eps != 0 || (ctx->path == CudnnPath::ClampTf && !ctx->clamp_version_unknown)) continue;
     if (ctx->path == CudnnPath::Passthrough && ctx->old_cudnn) continue;
     Level level = Level::Warning;
+    std::string consequence = "zero-variance channels give inf, then NaN";
     std::string target_note = input.target.describe_cudnn();
     std::string why = "a channel with zero variance (constant input, zero padding, dead activations) computes "
                       "1/sqrt(0) = inf and then NaN";
@@ -27,6 +28,8 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
       if (refusal != batchnorm::Refusal::None) {
         // The framework's own check raises: a certain failure, not a data-dependent one.
         level = Level::Error;
+        consequence = ctx->framework + " " + ctx->framework_version->str() + " refuses it" +
+                      (refusal == batchnorm::Refusal::InTraining ? " in training mode" : "") + " (ValueError)";
         why = batchnorm::refusal_in_force(*ctx, 0.0);
         if (refusal == batchnorm::Refusal::InTraining)
           why += ctx->old_cudnn ? "; in eval mode, with cuDNN < 7.5, " + native
@@ -35,6 +38,7 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
         if (!condition.empty()) why += "; while it synchronizes, its synchronized kernels run with eps=0";
       } else if (ctx->old_cudnn) {
         level = Level::Note;
+        consequence = "on cuDNN < 7.5 PyTorch's native kernel outputs the bias";
         why = "with cuDNN < 7.5 " + native;
         if (!summary.empty()) why += "; " + summary;
       } else {
@@ -47,6 +51,7 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
     }
     if (ctx->path == CudnnPath::ClampTf) {
       // TensorFlow's fused path, version unknown: <= 2.11 raises eps=0 to 1.001e-5, later ones keep it.
+      consequence = "NaN on TF >= 2.12; <= 2.11 uses 1.001e-5";
       why = "TensorFlow >= 2.12 hands it to its fused batch-norm kernel unchanged, where a channel with zero variance "
             "computes 1/sqrt(0) = inf and then NaN (measured on the CPU kernel of TensorFlow 2.12.1-2.21.0); "
             "TensorFlow <= 2.11 raises it to 1.001e-5 (bn-eps-silently-clamped)." + ctx->keras_caveat;
@@ -55,8 +60,7 @@ void check_BnEpsZero(const RuleInput& input, std::vector<Finding>& out) {
     if (!ctx->clamp_note.empty()) target_note += "; " + ctx->clamp_note;
     if (ctx->path == CudnnPath::None)
       target_note = "any version (" + ctx->layer + " does not call cuDNN batch norm)";
-    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsZero, level,
-                               "batch-norm " + ctx->what + " in " + ctx->layer + ": " + why, std::move(target_note), out);
+    batchnorm::add_eps_finding(*ctx, RuleId::BnEpsZero, level, consequence, std::move(why), std::move(target_note), out);
   }
 }
 

@@ -26,11 +26,8 @@ bool is_plain_literal(const std::string& spelling) {
 std::string describe_eps(const NormalizationFact& fact) {
   const ConstantValue& eps = *fact.eps.value;
   const bool attribute = fact.origin == "attribute assignment";
-  std::string text = fact.eps_param + (attribute ? " = " : "=") + eps.spelling;
-  std::string notes;
-  if (!is_plain_literal(eps.spelling)) notes = "= " + number(eps.value);
-  if (!fact.eps.via.empty()) notes += (notes.empty() ? "" : ", ") + fact.eps.via;
-  if (!notes.empty()) text += " (" + notes + ")";
+  std::string text = fact.eps_param + (attribute ? " = " : "=") + clipped(eps.spelling, 30);
+  if (!is_plain_literal(eps.spelling)) text += " (= " + number(eps.value) + ")";
   return text;
 }
 
@@ -261,15 +258,31 @@ std::optional<Fix> safe_eps_fix(const EpsContext& ctx) {
   return fix;
 }
 
+// "batch-norm eps=0 in nn.BatchNorm2d", the value said the way each rule's summary does.
+std::string headline_subject(RuleId rule, const EpsContext& ctx) {
+  // A C++ API by its last name, the one the line calls (`cudnn_frontend::...::set_epsilon`: set_epsilon).
+  const std::size_t scope = ctx.layer.rfind("::");
+  const std::string layer = clipped(scope == std::string::npos ? ctx.layer : ctx.layer.substr(scope + 2), 34);
+  const std::string where = "batch-norm " + ctx.what + " in " + layer;
+  switch (rule) {
+    case RuleId::BnEpsNegative: return where + " is negative";
+    case RuleId::BnEpsNotFinite: return where + " is " + (std::isnan(ctx.eps) ? "NaN" : "infinite");
+    default: return where;
+  }
+}
+
 }  // namespace
 
-void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
-                     std::vector<Finding>& out) {
+void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string_view consequence, std::string detail,
+                     std::string target_note, std::vector<Finding>& out) {
   const NormalizationFact& fact = ctx.fact;
   Finding finding = make_finding(rule, fact.eps.location.value_or(fact.call));
   finding.fix = safe_eps_fix(ctx);
   finding.level = level;  // the batch-norm rules' level depends on the target
-  finding.message = std::move(message);
+  finding.message = headline_subject(rule, ctx) + ": " + std::string(consequence);
+  // Where a value that is not written at the call comes from (a default, a config key).
+  if (!fact.eps.via.empty()) detail = "The value: " + fact.eps.via + ". " + detail;
+  finding.detail = std::move(detail);
   finding.target_note = std::move(target_note);
   for (const auto& step : fact.eps.value->provenance) finding.related.push_back({step.where, step.what});
   for (const auto& use : fact.uses) finding.related.push_back({use.where, use.what});

@@ -40,7 +40,7 @@ struct EpsContext {
   const NormalizationFact& fact;
   const ApiEntry& api;
   double eps = 0.0;
-  std::string what;          // "eps=1e-6", "eps=EPS (= 1e-06)", "m.eps = 1e-6"
+  std::string what;          // "eps=1e-6", "eps=EPS (= 1e-06)", "m.eps = 1e-6" (the code clipped)
   std::string layer;         // how the code names the layer
   CudnnPath path = CudnnPath::None;  // Keras resolved: ClampTf (fused), None (not), or ClampTf when unknown
   bool keras_unknown = false;        // a Keras layer whose version (2 clamps, 3 does not) is unknown
@@ -91,7 +91,9 @@ std::string refusal_condition(const EpsContext& ctx);
 
 // Writes the finding: primary location at the epsilon, provenance as related locations, and
 // the replay configuration gpu_check rebuilds.
-void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string message, std::string target_note,
-                     std::vector<Finding>& out);
+// The headline is the rule's subject (the value, the layer) and `consequence`, at most about 120
+// characters; `detail` says why, with the measured versions.
+void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string_view consequence, std::string detail,
+                     std::string target_note, std::vector<Finding>& out);
 
 }  // namespace cudnnlint::batchnorm

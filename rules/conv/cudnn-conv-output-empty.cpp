@@ -49,7 +49,10 @@ void check_CudnnConvOutputEmpty(const RuleInput& input, std::vector<Finding>& ou
       if (output >= 1) continue;
       const std::string a = axis_name(axis, axes);
       Finding finding = make_finding(RuleId::CudnnConvOutputEmpty, conv.call);
-      finding.message = conv.api + ": the convolution's output " + a + " is 1 + (" + std::to_string(*in) + " + 2*" +
+      finding.message = "convolution output " + a + " = " + std::to_string(output) + " (input " + std::to_string(*in) +
+                        ", filter " + std::to_string(*filter) + ", pad " + std::to_string(*pad) + "): " + conv.api +
+                        " returns BAD_PARAM";
+      finding.detail = "The output " + a + " is 1 + (" + std::to_string(*in) + " + 2*" +
                         std::to_string(*pad) + " - ((" + std::to_string(*filter) + "-1)*" +
                         std::to_string(*dilation) + " + 1)) / " + std::to_string(*stride) + " = " +
                         std::to_string(output) + " (rounding down)" +

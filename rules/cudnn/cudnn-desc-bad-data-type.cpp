@@ -18,10 +18,11 @@ void check_CudnnDescBadDataType(const RuleInput& input, std::vector<Finding>& ou
     const bool refused = dtype == DType::Int64 || dtype == DType::Bool || (filter && dtype == DType::Int32);
     if (!refused) continue;
     Finding finding = make_finding(RuleId::CudnnDescBadDataType, fact.call);
-    finding.message = fact.api + "(" + fact.descriptor + ", ...) sets a " + (filter ? "filter" : "tensor") + " of " +
-                      fact.data_type + ": cuDNN returns CUDNN_STATUS_BAD_PARAM from this call (measured with cuDNN "
-                      "9.19.0), so the descriptor stays unset and every convolution that uses it fails too; " +
-                      (filter ? "filters take FLOAT, HALF, BFLOAT16, DOUBLE, INT8 or UINT8 (an integer convolution "
+    finding.message = fact.api + "(" + clipped(fact.descriptor, 20) + ", ...) sets a " + (filter ? "filter" : "tensor") +
+                      " of " + fact.data_type + ": CUDNN_STATUS_BAD_PARAM";
+    finding.detail = std::string("cuDNN returns CUDNN_STATUS_BAD_PARAM from this call (measured with cuDNN 9.19.0), so "
+                                 "the descriptor stays unset and every convolution that uses it fails too; ") +
+                     (filter ? "filters take FLOAT, HALF, BFLOAT16, DOUBLE, INT8 or UINT8 (an integer convolution "
                                 "is INT8 data with an INT32 compute type)"
                               : "tensors take FLOAT, HALF, BFLOAT16, DOUBLE, INT8, UINT8 or INT32");
     finding.target_note = "cuDNN 9.19.0 (measured); other versions not measured";

@@ -33,10 +33,12 @@ void check_CudnnDescBadDim(const RuleInput& input, std::vector<Finding>& out) {
       if (!invalid_value(fact, fact.names[i], fact.values[i]->value)) continue;
       const IntegerValue& value = *fact.values[i];
       Finding finding = make_finding(RuleId::CudnnDescBadDim, value.where);
-      finding.message = fact.api + "(" + fact.descriptor + ", ...) sets " + fact.names[i] + " = " + value.spelling +
+      finding.message = fact.api + "(" + clipped(fact.descriptor, 20) + ", ...) sets " + fact.names[i] + " = " +
+                        clipped(value.spelling, 30) +
                         (value.spelling == std::to_string(value.value) ? "" : " (= " + std::to_string(value.value) + ")") +
-                        ": " + requirement(fact, fact.names[i]) +
-                        ", so cuDNN returns CUDNN_STATUS_BAD_PARAM (measured with cuDNN 9.19.0)";
+                        ": CUDNN_STATUS_BAD_PARAM";
+      finding.detail = std::string(requirement(fact, fact.names[i])) +
+                       ", so cuDNN returns CUDNN_STATUS_BAD_PARAM (measured with cuDNN 9.19.0)";
       finding.target_note = "every cuDNN version";
       for (const auto& step : value.provenance) finding.related.push_back({step.where, step.what});
       finding.replay = descriptor_replay(fact);

@@ -25,12 +25,12 @@ void check_EpsVanishesInHalf(const RuleInput& input, std::vector<Finding>& out) 
     const std::string constant = fact.value.spelling.empty() ? dtype_rules::number(eps) : fact.value.spelling;
     const std::string rounding = dtype_rules::rounding_text(fact.dtype, eps);
     if (fact.use == Use::HalfConversion) {
-      finding.message = "`" + fact.expression + "` gives 0: " + rounding +
-                        " (anything at or below 2^-25 ≈ 2.98e-08 rounds to 0); as an epsilon it guards nothing, "
+      finding.message = "`" + clipped(fact.expression, 60) + "` is 0 in float16: as an epsilon it guards nothing";
+      finding.detail = rounding + " (anything at or below 2^-25 ≈ 2.98e-08 rounds to 0); as an epsilon it guards nothing, "
                         "and a zero denominator then gives inf or NaN. Use a half epsilon of at least 6.1035e-05 "
                         "(float16's smallest normal), or add the epsilon in float before converting";
     } else {
-      const std::string operand = fact.reduced_by.empty() ? "the other operand" : "the other operand (" +
+      const std::string operand = fact.reduced_by.empty() ? "The other operand" : "The other operand (" +
                                                                                        fact.reduced_by + ")";
       std::string effect;
       if (r.zero)
@@ -41,9 +41,10 @@ void check_EpsVanishesInHalf(const RuleInput& input, std::vector<Finding>& out) 
       else
         effect = "a zero denominator leaves 1/" + dtype_rules::number(r.value) + " ≈ " +
                  dtype_rules::number(1.0 / r.value) + ", above float16's largest value 65504: inf";
-      finding.message = "`" + constant + "` meets float16 in `" + fact.expression + "`: " + operand +
-                        " is float16, and PyTorch and TensorFlow compute a float16 tensor with a Python number in "
-                        "float16: " + rounding + "; " + effect +
+      finding.message = "`" + clipped(constant, 20) + "` meets float16 in `" + clipped(fact.expression, 50) + "`: " +
+                        (r.zero ? "it rounds to 0" : "1/eps overflows float16");
+      finding.detail = operand + " is float16, and PyTorch and TensorFlow compute a float16 tensor with a Python "
+                       "number in float16: " + rounding + "; " + effect +
                         ". Use an epsilon of at least 1e-4 in float16, or compute this in float32 (`.float()`, "
                         "`tf.cast(..., tf.float32)`) and cast back";
     }

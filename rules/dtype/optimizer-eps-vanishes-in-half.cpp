@@ -21,8 +21,9 @@ void check_OptimizerEpsVanishesInHalf(const RuleInput& input, std::vector<Findin
                                                                   ? dtype_rules::number(fact.value.value)
                                                                   : fact.value.spelling);
     const bool delayed = optimizer == "RAdam";
-    finding.message = optimizer + " runs on float16 parameters with " + eps + ": " +
-                      dtype_rules::rounding_text(fact.dtype, fact.value.value) +
+    finding.message = optimizer + " on float16 parameters with " + clipped(eps, 40) +
+                      ": eps rounds to 0, and a zero gradient gives a NaN step";
+    finding.detail = dtype_rules::rounding_text(fact.dtype, fact.value.value) +
                       ". torch.optim keeps its state in the parameters' type and adds eps to the root of the second "
                       "moment there, so a parameter whose gradient is 0 takes a 0/0 step: NaN, and the model stays "
                       "NaN (measured on torch 2.11.0, CPU, foreach and single-tensor implementations: " +

@@ -32,10 +32,11 @@ void check_TfIntegerInput(const RuleInput& input, std::vector<Finding>& out) {
       continue;  // measured to cast or to run: Keras BatchNormalization, int32 tf.nn.conv2d with an int32 filter
     }
     Finding finding = make_finding(RuleId::TfIntegerInput, fact.use);
-    const std::string what = fact.variable.empty() ? "`" + fact.tensor_text + "`" : "`" + fact.variable + "`";
-    finding.message = what + " is " + dtype + " (set by `" + fact.dtype_spelling + "`) and reaches `" +
-                      fact.consumer_text + "` (" + fact.consumer + "): " + refusal +
-                      " (measured on TensorFlow 2.21.0 with Keras 3.15.1); convert it first "
+    const std::string what = "`" + clipped(fact.variable.empty() ? fact.tensor_text : fact.variable, 36) + "`";
+    finding.message = what + " is " + dtype + " and reaches `" + clipped(fact.consumer_text, 30) +
+                      "`, which refuses integer input";
+    finding.detail = "Its type is set by `" + fact.dtype_spelling + "`, and `" + fact.consumer_text + "` (" + fact.consumer +
+                      ") " + refusal + " (measured on TensorFlow 2.21.0 with Keras 3.15.1); convert it first "
                       "(`tf.cast(x, tf.float32)`, or `tf.image.convert_image_dtype(x, tf.float32)` for 8-bit images)";
     finding.target_note = "TensorFlow 2.21.0 / Keras 3.15.1 (measured); other versions not measured";
     finding.related.push_back({fact.dtype_location, "the element type " + dtype + " is set here"});

@@ -29,11 +29,12 @@ Finding python_finding(const TensorInputFact& fact) {
   const bool reduced = fact.dtype == DType::Float16 || fact.dtype == DType::BFloat16 ||
                        fact.weight_dtype == DType::Float16 || fact.weight_dtype == DType::BFloat16;
   Finding finding = make_finding(RuleId::TorchConvDtypeMismatch, fact.use);
-  const std::string what = fact.variable.empty() ? "`" + fact.tensor_text + "`" : "`" + fact.variable + "`";
+  const std::string what = "`" + clipped(fact.variable.empty() ? fact.tensor_text : fact.variable, 36) + "`";
   const std::string input(dtype_name(fact.dtype)), weights(dtype_name(fact.weight_dtype));
-  finding.message = what + " is " + input + " (set by `" + fact.dtype_spelling + "`) but `" + fact.consumer_text +
-                    "` (" + fact.consumer + ") has " + weights +
-                    " weights, outside any autocast region: PyTorch refuses the mismatch before any kernel runs "
+  finding.message = what + " is " + input + " but `" + clipped(fact.consumer_text, 30) + "` has " + weights +
+                    " weights: PyTorch raises RuntimeError";
+  finding.detail = "The input's type is set by `" + fact.dtype_spelling + "`, and `" + fact.consumer_text + "` (" +
+                    fact.consumer + ") has " + weights + " weights, outside any autocast region: PyTorch refuses the mismatch before any kernel runs "
                     "(\"RuntimeError: Input type (" + python_type_name(fact.dtype) + ") and bias type (" +
                     python_type_name(fact.weight_dtype) + ") should be the same\", or \"Input type (...) and weight "
                     "type (...) should be the same\" without a bias); convert one to the other's type (`.to(torch." +
@@ -62,14 +63,15 @@ void check_TorchConvDtypeMismatch(const RuleInput& input, std::vector<Finding>& 
     }
     if (fact.framework == "tensorflow" || fact.framework == "keras") continue;
     Finding finding = make_finding(RuleId::TorchConvDtypeMismatch, fact.use);
-    const std::string what = fact.variable.empty() ? "this tensor" : "`" + fact.variable + "`";
+    const std::string what = fact.variable.empty() ? "this tensor" : "`" + clipped(fact.variable, 36) + "`";
     const bool module = fact.consumer.find("::nn::") != std::string::npos &&
                         fact.consumer.find("functional") == std::string::npos;
     const std::string input_type(torch_cpp_type_name(fact.dtype));
     const std::string weight_type(torch_cpp_type_name(fact.weight_dtype));
-    finding.message = what + " has the element type torch::" + fact.dtype_spelling + " but " + fact.consumer +
+    finding.message = what + " is torch::" + fact.dtype_spelling + " but " + clipped(fact.consumer, 30) +
                       (module ? "'s parameters are torch::" : "'s weight is torch::") + fact.weight_dtype_spelling +
-                      ": PyTorch refuses the mismatch before any kernel runs (\"Input type (" + input_type +
+                      ": PyTorch raises";
+    finding.detail = "PyTorch refuses the mismatch before any kernel runs (\"Input type (" + input_type +
                       ") and bias type (" + weight_type +
                       ") should be the same\", or \"... and weight type ...\" without a bias); convert the input or "
                       "the " + (module ? "module (->to(torch::" + fact.dtype_spelling + "))" : "weight") +

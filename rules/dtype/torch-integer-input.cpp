@@ -37,7 +37,7 @@ std::string compiler_type_name(DType dtype) {
 // A Python fact: `torch.randint(...)` into `conv`, through the names it crossed.
 Finding python_finding(const TensorInputFact& fact) {
   Finding finding = make_finding(RuleId::TorchIntegerInput, fact.use);
-  const std::string what = fact.variable.empty() ? "`" + fact.tensor_text + "`" : "`" + fact.variable + "`";
+  const std::string what = "`" + clipped(fact.variable.empty() ? fact.tensor_text : fact.variable, 32) + "`";
   const std::string dtype(dtype_name(fact.dtype));
   const bool image = fact.dtype == DType::UInt8;
   // What PyTorch raises, as measured on torch 2.11.0 on the CPU (tests/probes/torch_dtype.py): batch
@@ -51,9 +51,10 @@ Finding python_finding(const TensorInputFact& fact) {
              ") and bias type (float) should be the same\" with a bias, \"RuntimeError: expected scalar type " +
              scalar_type_name(fact.dtype) + " but found Float";
   }
-  finding.message = what + " is " + dtype + " (set by `" + fact.dtype_spelling + "`) and reaches `" +
-                    fact.consumer_text + "` (" + fact.consumer +
-                    "), whose weights are floating point: PyTorch refuses an integer input before any kernel runs "
+  finding.message = what + " is " + dtype + " and reaches `" + clipped(fact.consumer_text, 30) +
+                    "` (floating-point weights): PyTorch raises";
+  finding.detail = "Its type is set by `" + fact.dtype_spelling + "`, and `" + fact.consumer_text + "` is " +
+                    fact.consumer + ": PyTorch refuses an integer input before any kernel runs "
                     "(torch 2.11.0: \"" + raised + "\") and has no integer cuDNN convolution; convert it first (" +
                     (image ? "`transforms.ConvertImageDtype(torch.float)` or `x.float() / 255`, then the model's "
                              "normalisation"
@@ -84,10 +85,12 @@ void check_TorchIntegerInput(const RuleInput& input, std::vector<Finding>& out) 
       continue;
     }
     Finding finding = make_finding(RuleId::TorchIntegerInput, fact.use);
-    const std::string what = fact.variable.empty() ? "this tensor" : "`" + fact.variable + "`";
-    finding.message = what + " has the integer element type torch::" + fact.dtype_spelling + " and reaches " +
-                      fact.consumer +
-                      ", whose weights are floating point: PyTorch rejects it with a RuntimeError (\"Input type "
+    // Appended piece by piece: `"`" + std::string(...)` trips GCC 12's -Wrestrict false positive.
+    std::string what = "this tensor";
+    if (!fact.variable.empty()) what = std::string("`").append(clipped(fact.variable, 36)).append("`");
+    finding.message = what + " is torch::" + fact.dtype_spelling + " and reaches " +
+                      clipped(fact.consumer, 30) + " (floating-point weights): PyTorch raises";
+    finding.detail = "PyTorch rejects it with a RuntimeError (\"Input type "
                       "(CUDAByteType) and weight type (CUDAFloatType) should be the same\", \"... and bias type ...\" "
                       "or \"expected scalar type ...\", depending on the path) and has no integer cuDNN "
                       "convolution; convert with .to(torch::kFloat) first";

@@ -20,22 +20,22 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
     if (api == nullptr) continue;
     const std::string framework = loader::framework_name(fact, input.table);
     Finding finding = make_finding(RuleId::LoaderBatchSizeDividesToZero, fact.division_location.value_or(fact.call));
-    finding.message = "`" + fact.division + "` is " + std::to_string(*a) + " / " + std::to_string(*b) +
-                      " rounded down to 0 (" + loader::describe("dividend", fact.batch) + ", " +
-                      loader::describe("divisor", fact.divisor) + ") and is the " + fact.batch_param + " of " +
-                      fact.spelled_as + ": ";
+    finding.message = "`" + clipped(fact.division, 40) + "` is " + std::to_string(*a) + " // " + std::to_string(*b) +
+                      " = 0, the " + fact.batch_param + " of " + clipped(fact.spelled_as, 30) + ": " +
+                      (api->loader.refuses_zero ? framework + " raises" : framework + " silently uses 32");
+    finding.detail = loader::origin("dividend", fact.batch) + loader::origin("divisor", fact.divisor);
     if (api->loader.refuses_zero) {
-      finding.message += framework + " " + loader::refusal(*api, 0);
+      finding.detail += framework + " " + loader::refusal(*api, 0);
     } else {
       finding.level = Level::Warning;
-      finding.message += framework + " takes batch_size=0 as not given and uses batches of 32, not the " +
-                         std::to_string(*a) + " / " + std::to_string(*b) + " per replica intended (measured on " +
-                         api->loader.measured + ")";
+      finding.detail += framework + " takes batch_size=0 as not given and uses batches of 32, not the " +
+                        std::to_string(*a) + " / " + std::to_string(*b) + " per replica intended (measured on " +
+                        api->loader.measured + ")";
     }
     // An assert or an if that only raises is no guard: the program stops there instead.
     if (!fact.raising_check.empty())
-      finding.message += "; before that, `" + fact.raising_check + "` stops the program with its own error";
-    finding.message += "; guard it with max(1, ...) or check that the dividend is at least the divisor";
+      finding.detail += "; before that, `" + fact.raising_check + "` stops the program with its own error";
+    finding.detail += "; guard it with max(1, ...) or check that the dividend is at least the divisor";
     finding.target_note = framework + ": the refusal was measured on " + api->loader.measured;
     loader::add_related(finding, fact.batch);
     loader::add_related(finding, fact.divisor);

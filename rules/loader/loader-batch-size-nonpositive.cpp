@@ -19,9 +19,11 @@ void check_LoaderBatchSizeNonpositive(const RuleInput& input, std::vector<Findin
     if (api == nullptr || (*n == 0 && !api->loader.refuses_zero)) continue;
     Finding finding = make_finding(RuleId::LoaderBatchSizeNonpositive, fact.batch.location.value_or(fact.call));
     const std::string framework = loader::framework_name(fact, input.table);
-    finding.message = loader::describe(fact.batch_param, fact.batch) + " reaches " + fact.spelled_as + ": " +
-                      framework + " " + loader::refusal(*api, *n) + ", so no batch is ever produced";
-    if (api->loader.none_disables_batching) finding.message += "; to turn automatic batching off, pass batch_size=None";
+    finding.message = loader::describe(fact.batch_param, fact.batch) + " reaches " + clipped(fact.spelled_as, 30) + ": " +
+                      framework + " raises before the first batch";
+    finding.detail = loader::origin(fact.batch_param, fact.batch) + framework + " " + loader::refusal(*api, *n) +
+                     ", so no batch is ever produced";
+    if (api->loader.none_disables_batching) finding.detail += "; to turn automatic batching off, pass batch_size=None";
     finding.target_note = framework + ": the refusal was measured on " + api->loader.measured;
     loader::add_related(finding, fact.batch);
     loader::add_uses(finding, fact);

@@ -24,12 +24,15 @@ void check_LoaderDropLastNoBatches(const RuleInput& input, std::vector<Finding>&
     const std::string framework = loader::framework_name(fact, input.table);
     Finding finding = make_finding(RuleId::LoaderDropLastNoBatches, fact.drop_location.value_or(fact.call));
     const bool tf = fact.framework == "tensorflow";
-    finding.message = fact.drop_param + "=True drops the last partial batch, and " + fact.dataset_text + " holds " +
-                      std::to_string(samples) + (samples == 1 ? " sample" : " samples") + ", fewer than " +
-                      (fact.division.empty() ? loader::describe(fact.batch_param, fact.batch)
-                                             : "`" + fact.batch_param + "=" + fact.division + "` (= " +
-                                                   std::to_string(*batch) + ")") +
-                      ": " + fact.spelled_as + " yields no batch at all, silently; " +
+    finding.message = fact.drop_param + "=True with " + std::to_string(samples) +
+                      (samples == 1 ? " sample" : " samples") + " and batches of " + std::to_string(*batch) + ": " +
+                      clipped(fact.spelled_as, 30) + " yields no batch at all";
+    finding.detail = loader::origin(fact.batch_param, fact.batch) + clipped(fact.dataset_text, 60) + " holds " +
+                     std::to_string(samples) + (samples == 1 ? " sample" : " samples") + ", fewer than " +
+                     (fact.division.empty() ? loader::describe(fact.batch_param, fact.batch)
+                                            : "`" + fact.batch_param + "=" + fact.division + "` (= " +
+                                                  std::to_string(*batch) + ")") +
+                     ", and " + fact.drop_param + "=True drops the last partial batch, silently: " +
                       (tf ? "the dataset's cardinality is 0 and a loop over it never runs (measured on "
                             "tensorflow-cpu 2.21.0)"
                           : "len(loader) == 0, the epoch loop never runs, and code that divides by len(loader) "

@@ -27,10 +27,12 @@ void add_batch_and_model(Finding& finding, const LoaderFact& fact) {
 Finding every_batch_single(const LoaderFact& fact) {
   Finding finding = make_finding(RuleId::LoaderLastBatchSingleSample, fact.call);
   finding.message = (fact.division.empty() ? loader::describe(fact.batch_param, fact.batch)
-                                           : fact.batch_param + "=" + fact.division + " = 1") +
-                    ": every batch holds 1 sample, and " + fact.feeds_text + " feeds it to " +
-                    fact.single_sample_norm_text + " in training mode, where each channel then has one value: "
-                    "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
+                                           : "`" + fact.batch_param + "=" + clipped(fact.division, 30) + "` = 1") +
+                    ": batches of 1 sample reach batch norm in training, which raises";
+  finding.detail = loader::origin(fact.batch_param, fact.batch) + "Every batch holds 1 sample, and " + fact.feeds_text +
+                   " feeds it to " + fact.single_sample_norm_text +
+                   " in training mode, where each channel then has one value: "
+                   "PyTorch raises ValueError: Expected more than 1 value per channel when training (measured on "
                     "torch 2.11.0); use a batch size of at least 2 (drop_last does not help here)";
   finding.target_note = "PyTorch: the check was measured on torch 2.11.0 (CPU and CUDA)";
   add_batch_and_model(finding, fact);
@@ -64,7 +66,11 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
                                            : "the last batch of every epoch holds 1 sample (" + std::to_string(samples) +
                                                  " = " + std::to_string(samples / *batch) + " x " +
                                                  std::to_string(*batch) + " + 1)";
-    finding.message = fact.dataset_text + " holds " + std::to_string(samples) + " samples and " +
+    finding.message = std::to_string(samples) + " samples in batches of " + std::to_string(*batch) + " (" +
+                      fact.drop_param + "=False): " + (samples == 1 ? "the only" : "the last") +
+                      " batch has 1 sample, and batch norm in training raises";
+    finding.detail = loader::origin(fact.batch_param, fact.batch) + clipped(fact.dataset_text, 60) + " holds " +
+                      std::to_string(samples) + " samples and " +
                       (fact.division.empty() ? loader::describe(fact.batch_param, fact.batch)
                                              : fact.batch_param + "=" + fact.division + " = " + std::to_string(*batch)) +
                       " keeps the partial batch (" + fact.drop_param +

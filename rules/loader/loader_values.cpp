@@ -23,13 +23,15 @@ std::string describe(std::string_view parameter, const SettleableValue& value) {
   const std::string& spelling = value.value->spelling;
   // Appended piece by piece: `"`" + std::string(...)` trips GCC 12's -Wrestrict false positive.
   std::string out = "`";
-  out.append(parameter).append("=").append(spelling == "default" ? number : spelling).append("`");
-  std::string detail;
-  if (spelling != number && spelling != "default") detail = "= " + number;
-  if (spelling == "default") detail = "the default";
-  if (!value.via.empty()) detail += (detail.empty() ? "" : ", ") + std::string("from ") + value.via;
-  if (!detail.empty()) out += " (" + detail + ")";
+  out.append(parameter).append("=").append(clipped(spelling == "default" ? number : spelling, 40)).append("`");
+  if (spelling != number && spelling != "default") out += " (= " + number + ")";
+  if (spelling == "default") out += " (the default)";
   return out;
+}
+
+std::string origin(std::string_view parameter, const SettleableValue& value) {
+  if (!value.value || value.via.empty()) return "";
+  return "`" + std::string(parameter) + "` comes from " + value.via + ". ";
 }
 
 std::string refusal(const ApiEntry& api, long long n) {

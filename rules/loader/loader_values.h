@@ -19,10 +19,12 @@ std::string framework_name(const LoaderFact& fact, const ApiTable& table);
 // The value as a whole number, when it is one.
 std::optional<long long> whole(const SettleableValue& value);
 
-// "`batch_size=BATCH` (= 0, from data.batch_size: 0 in configs/data/mnist.yaml)": the parameter,
-// the value as written, its folded value when the spelling differs, and how the project step
-// reached it.
+// "`batch_size=BATCH` (= 0)": the parameter, the value as written (clipped), and its folded value
+// when the spelling differs; how the project step reached it is origin()'s.
 std::string describe(std::string_view parameter, const SettleableValue& value);
+// Where a value that is not written at the call comes from, as a sentence for the finding's detail
+// ("`batch_size` comes from the default of --batch_size ... . "), or "".
+std::string origin(std::string_view parameter, const SettleableValue& value);
 
 // The framework's refusal of `n`, as the table records it: "PyTorch raises ValueError: batch_size
 // should be ... when the DataLoader is constructed (measured on torch 2.11.0)".

@@ -90,13 +90,14 @@ void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Findin
                                      [](const std::optional<IntegerValue>& d) { return d && d->value > 1; });
     // A layer built in a loop or a helper: the numbers that run gave its names ("with c = 64").
     const auto bound = [](const ShapeStep& step) { return step.bindings.empty() ? "" : " (with " + step.bindings + ")"; };
-    finding.message = "`" + last.text + "`" + bound(last) + " gets a " + sizes_text(reaching) + " input from `" + chain.source_text +
-                      "`" + (padded ? " (" + sizes_text(chain.padded_input) + " padded)" : "") + ", smaller than its " +
-                      sizes_text(chain.kernel_extent) + (chain.rejected_by == "conv" ? " kernel" : " window") +
-                      (dilated && chain.rejected_by == "conv" ? " (dilation included)" : "") + ": " +
-                      chain_text(chain) + ". " + framework_message(chain);
+    finding.message = "`" + clipped(last.text, 40) + "` gets a " + sizes_text(reaching) + " input" +
+                      (padded ? " (" + sizes_text(chain.padded_input) + " padded)" : "") + ", smaller than its " +
+                      sizes_text(chain.kernel_extent) + (chain.rejected_by == "conv" ? " kernel" : " window");
+    finding.detail = "`" + last.text + "`" + bound(last) + " gets its input from `" + chain.source_text + "`" +
+                     (dilated && chain.rejected_by == "conv" ? "; its kernel extent includes the dilation" : "") + ": " +
+                     chain_text(chain) + ". " + framework_message(chain);
     if (chain.rejected_by == "conv")
-      finding.message += "; cuDNN returns CUDNN_STATUS_BAD_PARAM for this " + what + " (measured with cuDNN 9.19.0)";
+      finding.detail += "; cuDNN returns CUDNN_STATUS_BAD_PARAM for this " + what + " (measured with cuDNN 9.19.0)";
     finding.target_note = chain.framework == "torch"        ? "PyTorch (torch 2.11.0 measured)"
                           : chain.framework == "libtorch"   ? "libtorch (the torch 2.11.0 wheel's, measured)"
                           : chain.framework == "tensorflow" ? "TensorFlow (2.21 measured)"

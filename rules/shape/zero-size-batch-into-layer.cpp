@@ -68,10 +68,14 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
     Finding finding = make_finding(RuleId::ZeroSizeBatchIntoLayer, fact.use);
     const std::string tensor = fact.tensor_text + " (shape " + shape_text(fact.shape) + ", batch dimension 0)";
     const std::string named = fact.variable.empty() ? tensor : "`" + fact.variable + "` = " + tensor;
+    // The headline's: the name (or the code), and the layer by its last name.
+    const std::string short_name = "`" + clipped(fact.variable.empty() ? fact.tensor_text : fact.variable, 40) + "`";
+    const std::size_t dot = fact.consumer.rfind('.');
+    const std::string layer = clipped(dot == std::string::npos ? fact.consumer : fact.consumer.substr(dot + 1), 30);
     if (fact.consumer == "keras.Model.predict") {
       finding.level = Level::Error;
-      finding.message = named + " is passed to model.predict: with zero samples Keras 3 has no batch to run and "
-                        "raises UnboundLocalError: cannot access local variable 'batch_outputs' (measured on Keras "
+      finding.message = short_name + " has batch dimension 0 and is passed to model.predict: Keras 3 raises";
+      finding.detail = named + ". With zero samples Keras 3 has no batch to run and raises UnboundLocalError: cannot access local variable 'batch_outputs' (measured on Keras "
                         "3.15.1)";
       finding.target_note = "Keras 3 (measured on 3.15.1); Keras 2 unmeasured";
       finding.replay.unknown = "Keras fails before any layer runs: no cuDNN call is made";
@@ -79,8 +83,8 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
       const auto tf = input.target.frameworks.find("tensorflow");
       const bool old_tf = tf != input.target.frameworks.end() && tf->second && tf->second->major < 2 &&
                           tf->second->minor <= 4;
-      finding.message = named + " is fed to " + fact.consumer + ": cuDNN rejects a tensor with n = 0 "
-                        "(CUDNN_STATUS_BAD_PARAM), and TensorFlow 1.3/1.4 on a GPU handed it to cuDNN and aborted "
+      finding.message = short_name + " has batch dimension 0 and is fed to " + layer + ": cuDNN rejects n = 0";
+      finding.detail = named + " is fed to " + fact.consumer + ". cuDNN rejects a tensor with n = 0 (CUDNN_STATUS_BAD_PARAM), and TensorFlow 1.3/1.4 on a GPU handed it to cuDNN and aborted "
                         "the process (\"could not convert BatchDescriptor {count: 0 ...}\"); on the CPU TensorFlow "
                         "2.21 returns an empty tensor (measured), and whether current TensorFlow GPU kernels skip "
                         "empty inputs is unmeasured. Skip empty batches before the layer (tf.cond on tf.shape(x)[0])";

@@ -48,6 +48,11 @@ def pytest_addoption(parser):
     parser.addoption("--cudnnlint", default=str(REPO / "build" / "cudnnlint"), help="the binary under test")
 
 
+def full_message(finding):
+    """A JSON finding's headline and detail as one text (what SARIF's message carries)."""
+    return finding["message"] + (". " + finding["detail"] if finding.get("detail") else "")
+
+
 class Cli:
     def __init__(self, binary):
         self.binary = binary

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, full_message
 
 FIXTURES = REPO / "tests" / "fixtures" / "python"
 
@@ -80,7 +80,7 @@ def test_target_changes_the_verdict_and_is_named(cli, tmp_path):
     f.write_text("from mxnet.gluon import nn\nbn = nn.BatchNorm(epsilon=1e-6)\n")
     unknown, _ = cli.json(f)
     assert unknown["findings"][0]["level"] == "warning"
-    assert "cuDNN version unknown" in unknown["findings"][0]["message"]
+    assert "cuDNN version unknown" in full_message(unknown["findings"][0])
     old, _ = cli.json("--cudnn-version", "7.4", f)
     assert old["findings"][0]["level"] == "error"
     assert old["findings"][0]["target"] == "cuDNN 7.4 (--cudnn-version)"
@@ -97,7 +97,7 @@ def test_configuration_from_pyproject_and_dedicated_file(cli, tmp_path):
     doc, _ = cli.json("--cudnn-version", "9.0", "m.py", cwd=tmp_path)
     assert doc["findings"] == []
     doc, _ = cli.json("--isolated", "m.py", cwd=tmp_path)
-    assert "unknown" in doc["findings"][0]["message"]
+    assert "unknown" in full_message(doc["findings"][0])
     (tmp_path / ".cudnnlint.toml").write_text('ignore = ["bn-eps-below-cudnn-min"]\n')
     doc, _ = cli.json("m.py", cwd=tmp_path)
     assert doc["findings"] == []
@@ -217,9 +217,9 @@ def test_fused_false_advice_is_scoped_to_keras_2(cli, tmp_path):
     args = ("--select", "bn-eps-silently-clamped")
     report, _ = cli.json(*args, tmp_path)
     [unknown] = report["findings"]
-    assert "with Keras 2, pass fused=False to keep it (Keras 3 has no `fused` argument" in unknown["message"]
+    assert "with Keras 2, pass fused=False to keep it (Keras 3 has no `fused` argument" in full_message(unknown)
     report, _ = cli.json(*args, "--framework", "keras=2", tmp_path)
     [keras2] = report["findings"]
-    assert "; pass fused=False to keep it." in keras2["message"] and "Keras 3" not in keras2["message"]
+    assert "; pass fused=False to keep it." in full_message(keras2) and "Keras 3" not in full_message(keras2)
     report, _ = cli.json(*args, "--framework", "keras=3", tmp_path)
     assert report["findings"] == []

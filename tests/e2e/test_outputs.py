@@ -159,3 +159,22 @@ def test_sarif_category_with_a_run_id_is_kept_as_given(cli, tmp_path):
     run = json.loads(result.stdout)["runs"][0]
     assert run["automationDetails"] == {"id": "lint/python/2026-11-25"}
     assert "automationDetails" not in json.loads(cli.run("--format", "sarif", tmp_path).stdout)["runs"][0]
+
+
+def test_headlines_are_short_and_the_detail_follows(cli):
+    # A headline (rule, value, consequence) fits a 120-column terminal; the why, the measured
+    # versions and the framework's words are the detail: a `why:` line in text, "detail" in JSON,
+    # after the headline in SARIF's message.
+    paths = [REPO / "examples", REPO / "tests" / "fixtures"]
+    report = json.loads(cli.run("--no-cache", "-f", "json", "--fail-level", "none", *paths).stdout)
+    assert len(report["findings"]) >= 300
+    too_long = [(f["rule"], len(f["message"]), f["message"]) for f in report["findings"] if len(f["message"]) > 120]
+    assert not too_long, too_long
+    assert all(f["detail"] for f in report["findings"]), [f["rule"] for f in report["findings"] if not f["detail"]]
+    text = cli.run("--no-cache", REPO / "examples").stdout
+    examples = json.loads(cli.run("--no-cache", "-f", "json", REPO / "examples").stdout)["findings"]
+    for f in examples:
+        assert f"  why: {f['detail']}\n" in text
+    sarif = json.loads(cli.run("--no-cache", "-f", "sarif", REPO / "examples").stdout)
+    texts = [r["message"]["text"] for r in sarif["runs"][0]["results"]]
+    assert sorted(texts) == sorted(f"{f['message']}. {f['detail']} (KB: {f['kb']})" for f in examples)

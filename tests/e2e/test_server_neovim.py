@@ -28,8 +28,11 @@ def test_neovim_attaches_the_server_reads_diagnostics_hovers_and_sees_them_clear
     diagnostics = [line for line in seen if line.startswith("diagnostic ")]
     assert diagnostics == ["diagnostic 2:27 bn-eps-zero " + diagnostics[0].split(" ", 3)[3]], seen
     assert "batch-norm eps=0 in nn.BatchNorm2d" in diagnostics[0]
-    assert [line for line in seen if line.startswith("hover ")] == ["hover **bn-eps-zero** (warning): "
-                                                                    + diagnostics[0].split(" ", 3)[3]], seen
+    # The diagnostic's message is the headline, then (after a line break, which the client's log shows
+    # as NUL) the detail; the hover's first line is the headline.
+    headline, detail = diagnostics[0].split(" ", 3)[3].split("\x00", 1)
+    assert "zero-variance channels" in headline and "CUDNN_BN_MIN_EPSILON" in detail
+    assert [line for line in seen if line.startswith("hover ")] == ["hover **bn-eps-zero** (warning): " + headline], seen
     assert seen[-2:] == ["cleared", "stopped"], seen
     assert (tmp_path / "model.py").read_text(encoding="utf-8") == MODEL  # the buffer was edited, not the file
 

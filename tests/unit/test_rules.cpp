@@ -70,7 +70,7 @@ TEST_P(BnEpsilonVerdict, Matches) {
   const Finding& f = findings[0];
   EXPECT_EQ(f.rule_id, e.rule) << context << ": " << f.message;
   EXPECT_EQ(f.level, e.level) << context << ": " << f.message;
-  EXPECT_NE(f.message.find(e.message_part), std::string::npos) << context << ": " << f.message;
+  EXPECT_NE(full_message(f).find(e.message_part), std::string::npos) << context << ": " << full_message(f);
   EXPECT_NE(kb::find(f.kb_id), nullptr) << f.kb_id;
   EXPECT_EQ(f.location.range.begin.column, 20u);  // points at the epsilon, not the call
   ASSERT_EQ(f.related.size(), 1u);                 // the provenance travels with the finding
@@ -295,7 +295,7 @@ TEST(BnEpsilonRules, FunctionalBatchNormModeDecidesTheRefusal) {
     const auto findings = judge(fact_for(kFunctional, 0.0, c.literals), t);
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].level, c.level) << findings[0].message;
-    EXPECT_NE(findings[0].message.find(c.message_part), std::string::npos) << findings[0].message;
+    EXPECT_NE(full_message(findings[0]).find(c.message_part), std::string::npos) << full_message(findings[0]);
     EXPECT_EQ(findings[0].replay.unknown.empty(), c.replayable) << findings[0].replay.unknown;
   }
 }
@@ -444,11 +444,11 @@ TEST(DescriptorRules, NonPositiveDimensionsAndBadConvolutionParameters) {
   for (const auto& f : findings) {
     EXPECT_EQ(f.rule_id, "cudnn-desc-bad-dim");
     EXPECT_EQ(f.level, Level::Error);
-    EXPECT_NE(f.message.find("CUDNN_STATUS_BAD_PARAM"), std::string::npos);
+    EXPECT_NE(full_message(f).find("CUDNN_STATUS_BAD_PARAM"), std::string::npos);
   }
-  EXPECT_NE(findings[0].message.find("n = 0"), std::string::npos);
-  EXPECT_NE(findings[2].message.find("padding must not be negative"), std::string::npos);
-  EXPECT_NE(findings[3].message.find("strides must be at least 1"), std::string::npos);
+  EXPECT_NE(full_message(findings[0]).find("n = 0"), std::string::npos);
+  EXPECT_NE(full_message(findings[2]).find("padding must not be negative"), std::string::npos);
+  EXPECT_NE(full_message(findings[3]).find("strides must be at least 1"), std::string::npos);
 }
 
 struct ConvCase {
@@ -517,8 +517,8 @@ TEST(TorchIntegerInputRule, OneErrorPerFactNamingTheDtypeAndWhereItIsSet) {
   EXPECT_EQ(out[0].rule_id, "torch-integer-input");
   EXPECT_EQ(out[0].level, Level::Error);
   EXPECT_EQ(out[0].location.range.begin.line, 9u);
-  EXPECT_NE(out[0].message.find("torch::kByte"), std::string::npos);
-  EXPECT_NE(out[0].message.find("torch::nn::Conv2d"), std::string::npos);
+  EXPECT_NE(full_message(out[0]).find("torch::kByte"), std::string::npos);
+  EXPECT_NE(full_message(out[0]).find("torch::nn::Conv2d"), std::string::npos);
   ASSERT_EQ(out[0].related.size(), 1u);
   EXPECT_EQ(out[0].related[0].where.range.begin.line, 3u);
 }
@@ -551,7 +551,7 @@ TEST(TorchConvDtypeMismatchRule, HalfInputIntoFloatModuleIsOneErrorWithBothOrigi
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].rule_id, "torch-conv-dtype-mismatch");
   EXPECT_EQ(out[0].kb_id, "pytorch/conv-input-weight-dtype-mismatch");
-  EXPECT_NE(out[0].message.find("Input type (c10::Half) and bias type (float)"), std::string::npos);
+  EXPECT_NE(full_message(out[0]).find("Input type (c10::Half) and bias type (float)"), std::string::npos);
   ASSERT_EQ(out[0].related.size(), 2u);
   EXPECT_EQ(out[0].related[1].where.range.begin.line, 2u);
 }
