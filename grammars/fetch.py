@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fetch the pinned tree-sitter-python grammar from PyPI, verify it by hash, and lay it out as
+"""Fetch the pinned tree-sitter-python grammar from the package index pip uses, verify it by hash, and lay it out as
 grammars/vendor/tree-sitter-python/{src/parser.c, src/scanner.c, src/tree_sitter/*.h}.
 
 Reads grammars/grammars.lock. Idempotent: a vendor tree whose stamp matches the lock is kept.
@@ -48,22 +48,85 @@ def sdist_from_find_links(name, version):
     return None
 
 
-def sdist_from_pypi(name, version, workdir):
-    # No pip to call: inside pip's isolated build environment (`pip install <checkout>`) pip is not
-    # importable. The JSON API names the sdist's URL; the hash is checked by the caller.
-    import json
+def pip_index_urls():
+    """The package indexes pip itself would read, in pip's order: PIP_INDEX_URL, else index-url of
+    the last pip configuration file that sets it (global, user, site: PIP_CONFIG_FILE last), else
+    PyPI; then every extra-index-url. Read here because inside pip's isolated build environment
+    (`pip install <checkout>`) pip is not importable and passes its configuration on only through
+    the environment and those files."""
+    import configparser
+    files = ["/etc/pip.conf", "/etc/xdg/pip/pip.conf", os.path.expanduser("~/.pip/pip.conf"),
+             os.path.join(os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config")), "pip", "pip.conf")]
+    if os.environ.get("VIRTUAL_ENV"):
+        files.append(os.path.join(os.environ["VIRTUAL_ENV"], "pip.conf"))
+    if os.environ.get("PIP_CONFIG_FILE") and os.environ["PIP_CONFIG_FILE"] != os.devnull:
+        files.append(os.environ["PIP_CONFIG_FILE"])
+    index, extra = None, []
+    for path in files:
+        config = configparser.ConfigParser()
+        try:
+            config.read(path, encoding="utf-8")
+        except (configparser.Error, OSError, UnicodeDecodeError):
+            continue
+        for section in ("global", "download", "install"):
+            if config.has_option(section, "index-url"):
+                index = config.get(section, "index-url").strip()
+            if config.has_option(section, "extra-index-url"):
+                extra += config.get(section, "extra-index-url").split()
+    index = os.environ.get("PIP_INDEX_URL", index) or "https://pypi.org/simple"
+    extra = os.environ.get("PIP_EXTRA_INDEX_URL", "").split() or extra
+    return [index] + extra
+
+
+def sdist_links(page, base):
+    """(file name, absolute URL) of every link of a PEP 503 simple-index page."""
+    from html.parser import HTMLParser
+    from urllib.parse import urljoin, unquote
+
+    links = []
+
+    class Anchors(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            href = dict(attrs).get("href") if tag == "a" else None
+            if href:
+                url = urljoin(base, href)
+                links.append((unquote(url.split("#", 1)[0].rsplit("/", 1)[-1]), url.split("#", 1)[0]))
+
+    Anchors().feed(page)
+    return links
+
+
+def sdist_from_index(name, version, workdir):
+    # No pip to call (pip's isolated build environment): the sdist is looked up in the simple index
+    # (PEP 503) of each index pip is configured with, so a company mirror, devpi or Artifactory
+    # works as it does for pip; the hash is checked by the caller.
+    import re
+    import ssl
     import urllib.request
-    try:
-        with urllib.request.urlopen(f"https://pypi.org/pypi/{name}/{version}/json", timeout=60) as reply:
-            release = json.load(reply)
-        url = next(u["url"] for u in release["urls"] if u["packagetype"] == "sdist")
-        path = os.path.join(workdir, url.rsplit("/", 1)[-1])
-        with urllib.request.urlopen(url, timeout=120) as reply, open(path, "wb") as out:
-            shutil.copyfileobj(reply, out)
-        return path
-    except Exception as error:  # noqa: BLE001 - any failure is reported the same way
-        sys.exit(f"grammars/fetch.py: could not download {name}=={version} from PyPI: {error}\n"
-                 "  offline, put its sdist in a folder named by PIP_FIND_LINKS")
+
+    context = ssl.create_default_context(cafile=os.environ.get("PIP_CERT") or None)
+    timeout = float(os.environ.get("PIP_DEFAULT_TIMEOUT", "60") or 60)
+    normalized = re.sub(r"[-_.]+", "-", name).lower()
+    wanted = {f"{stem}-{version}.tar.gz" for stem in (name, normalized, normalized.replace("-", "_"))}
+    errors = []
+    for index in pip_index_urls():
+        page_url = index.rstrip("/") + "/" + normalized + "/"
+        try:
+            with urllib.request.urlopen(page_url, timeout=timeout, context=context) as reply:
+                page = reply.read().decode("utf-8", "replace")
+            url = next((u for f, u in sdist_links(page, page_url) if f in wanted), None)
+            if url is None:
+                errors.append(f"{page_url}: no {sorted(wanted)[0]} listed")
+                continue
+            path = os.path.join(workdir, url.rsplit("/", 1)[-1])
+            with urllib.request.urlopen(url, timeout=timeout, context=context) as reply, open(path, "wb") as out:
+                shutil.copyfileobj(reply, out)
+            return path
+        except Exception as error:  # noqa: BLE001 - any failure is reported, then the next index tried
+            errors.append(f"{page_url}: {error}")
+    sys.exit(f"grammars/fetch.py: could not download {name}=={version}:\n  " + "\n  ".join(errors) +
+             "\n  the index comes from PIP_INDEX_URL or pip.conf's index-url; offline, put the sdist in a folder "
+             "named by PIP_FIND_LINKS")
 
 
 def fetch_sdist(name, version, workdir):
@@ -73,7 +136,7 @@ def fetch_sdist(name, version, workdir):
     try:
         import pip  # noqa: F401
     except ImportError:
-        return sdist_from_pypi(name, version, workdir)
+        return sdist_from_index(name, version, workdir)
     # pip reads the sdist's metadata in an isolated environment but builds nothing; the hash
     # below is checked before a single file of the archive is used.
     cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--no-binary", ":all:",
