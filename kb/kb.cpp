@@ -380,8 +380,8 @@ std::string header_bullets(const Entry& e, const json& d, Lang lang, const Words
     bullet(w.verification,
            tier.empty() ? std::string() : (note.empty() ? tier : tier + w.open_paren + note + w.close_paren));
   }
-  bullet(w.confidence, percent(member(d, "confidence")));
-  bullet(w.fix_rate, percent(member(d, "fix_success_rate")));
+  // confidence and fix_success_rate are the authors' estimates, with no source a reader could check:
+  // kept in the data (and SARIF's properties), not shown as if measured.
   bullet(w.resolvable, resolvable_label(member(d, "resolvable"), lang));
   {
     const std::string url = trim(e.official_doc_url.empty() ? text(d, "official_doc_url") : e.official_doc_url);
@@ -499,6 +499,18 @@ std::string os_notes(const json& d) {
   return out;
 }
 
+
+// Whether a workaround or dead end cites something a reader can look up: a non-empty string, or an
+// entry with a title or a URL.
+bool cites_a_source(const json& item) {
+  const json& sources = member(item, "sources");
+  if (!sources.is_array()) return false;
+  return std::any_of(sources.begin(), sources.end(), [](const json& source) {
+    if (source.is_string()) return !trim(source.get<std::string>()).empty();
+    return source.is_object() && (!trim(text(source, "title")).empty() || !trim(text(source, "url")).empty());
+  });
+}
+
 std::string workarounds(const json& d, Lang lang, const Words& w) {
   const json& list = member(d, "workarounds");
   if (!list.is_array()) return {};
@@ -512,7 +524,8 @@ std::string workarounds(const json& d, Lang lang, const Words& w) {
     const std::string how = trim(text(item, "how"));
     const std::string condition = trim(text(item, "condition"));
     if (action.empty() && how.empty()) continue;
-    const std::string rate = percent(member(item, "success_rate"));
+    // A rate is shown only where the workaround cites the sources it comes from.
+    const std::string rate = cites_a_source(item) ? percent(member(item, "success_rate")) : std::string();
     const std::string num = std::to_string(++number) + ". ";
     const std::string indent(num.size(), ' ');
     std::string line;
@@ -538,7 +551,7 @@ std::string dead_ends(const json& d, Lang lang, const Words& w) {
     const std::string action = trim(text(item, "action"));
     const std::string why = trim(text(item, "why_fails"));
     const std::string condition = trim(text(item, "condition"));
-    const std::string rate = percent(member(item, "fail_rate"));
+    const std::string rate = cites_a_source(item) ? percent(member(item, "fail_rate")) : std::string();
     std::string line;
     if (!zh.empty()) {
       line = continue_lines(zh, "  ");
