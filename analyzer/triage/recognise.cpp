@@ -1,5 +1,7 @@
 #include "triage/recognise.h"
 
+#include "triage/frame_map.h"
+
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
@@ -22,6 +24,70 @@ constexpr double kStatusOnlyRegex = 4.0;
 constexpr double kAlias = 3.0;
 constexpr double kErrorCode = 2.0;
 constexpr double kOtherFailureWeight = 0.25;  // an entry matched only by another failure of the log
+// A library frame of the failure names what an entry is about (batchnorm.py, F.batch_norm for an
+// entry tagged batch-norm): it orders entries the log's text matched alike, never adds one.
+constexpr double kLibraryFrame = 1.0;
+constexpr std::size_t kMinFrameWord = 4;
+
+// A name lower-cased without '-' and '_', and without a trailing dimension ("batch_norm" and
+// "BatchNorm2d": "batchnorm"; "conv2d": "conv").
+std::string normalized_word(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    if (c != '-' && c != '_') out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (out.size() > 2 && out.back() == 'd' && std::isdigit(static_cast<unsigned char>(out[out.size() - 2]))) out.pop_back();
+  while (!out.empty() && std::isdigit(static_cast<unsigned char>(out.back()))) out.pop_back();
+  return out;
+}
+
+// The words a library frame names: its file's stem, its function, and the function's parts.
+std::vector<std::string> frame_words(const Frame& frame) {
+  std::string_view file = frame.path;
+  if (const auto slash = file.find_last_of("/\\"); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  if (const auto dot = file.rfind('.'); dot != std::string_view::npos) file = file.substr(0, dot);
+  std::vector<std::string> words{normalized_word(file), normalized_word(frame.function)};
+  std::string_view function = frame.function;
+  for (std::size_t at = 0; at <= function.size();) {
+    const std::size_t end = std::min(function.find('_', at), function.size());
+    words.push_back(normalized_word(function.substr(at, end - at)));
+    at = end + 1;
+  }
+  std::erase_if(words, [](const std::string& w) { return w.size() < kMinFrameWord; });
+  return words;
+}
+
+// The tag of `entry` a frame word names (one is a prefix of the other), or "".
+std::string tag_named(const kb::Entry& entry, const std::vector<std::string>& words) {
+  const auto it = entry.data->find("tags");
+  if (it == entry.data->end() || !it->is_array()) return "";
+  for (const auto& tag : *it) {
+    if (!tag.is_string()) continue;
+    const std::string normal = normalized_word(tag.get<std::string>());
+    if (normal.size() < kMinFrameWord) continue;
+    for (const std::string& word : words)
+      if (normal.starts_with(word) || word.starts_with(normal)) return tag.get<std::string>();
+  }
+  return "";
+}
+
+// Raises each candidate that a library frame of the failure names, once, saying which frame.
+void add_library_frame_evidence(const std::vector<Frame>& frames, std::vector<Candidate>& candidates) {
+  for (Candidate& candidate : candidates)
+    for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {  // innermost first
+      if (!is_library_path(frame->path)) continue;
+      const std::string tag = tag_named(*candidate.entry, frame_words(*frame));
+      if (tag.empty()) continue;
+      candidate.score += kLibraryFrame;
+      std::string_view file = frame->path;
+      if (const auto slash = file.find_last_of("/\\"); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+      // Appended piece by piece: `":" + std::to_string(...)` trips GCC 12's -Wrestrict false positive.
+      std::string where(file);
+      if (frame->line) where.append(":").append(std::to_string(frame->line));
+      if (!frame->function.empty()) where.append(" in ").append(frame->function);
+      candidate.boosts.push_back("a " + tag + " library frame (" + where + ")");
+      break;
+    }
+}
 constexpr std::size_t kMinAliasLength = 12;  // shorter aliases ("batch_size=0") are not log text
 
 // RE2 matches in time linear in the line (no backtracking): a log is input, and std::regex took
@@ -312,6 +378,7 @@ Recognition recognise(const LogScan& scan, std::span<const kb::Entry> entries) {
     if (candidate.score == 0.0) candidate.score = elsewhere * kOtherFailureWeight;
     if (candidate.score > 0.0) out.candidates.push_back(std::move(candidate));
   }
+  add_library_frame_evidence(scan.failures[frames_from].frames, out.candidates);
   rank(out.candidates);
   return out;
 }

@@ -233,3 +233,37 @@ def test_unreadable_log_and_usage_errors_exit_2(cli, tmp_path):
     log.write_text("RuntimeError: CUDNN_STATUS_BAD_PARAM\n")
     wrong = cli.run("triage", log, tmp_path, "-f", "github")
     assert wrong.returncode == 2 and "triage writes text, json or sarif" in wrong.stderr
+
+
+BN_TRACEBACK = """Traceback (most recent call last):
+  File "/home/u/proj/train.py", line 42, in <module>
+    out = model(x)
+  File "/usr/lib/python3/dist-packages/torch/nn/modules/module.py", line 1736, in _call_impl
+    return forward_call(*args, **kwargs)
+  File "/home/u/proj/model.py", line 17, in forward
+    x = self.bn(x)
+  File "/usr/lib/python3/dist-packages/torch/nn/modules/batchnorm.py", line 193, in forward
+    return F.batch_norm(
+  File "/usr/lib/python3/dist-packages/torch/nn/functional.py", line 2817, in batch_norm
+    return torch.batch_norm(
+RuntimeError: cuDNN error: CUDNN_STATUS_BAD_PARAM
+"""
+
+
+def test_library_frames_are_evidence_for_the_entries_they_name(cli, tmp_path):
+    # A bare BAD_PARAM matches many entries alike by its status; the library frames (batchnorm.py,
+    # F.batch_norm) say it came from batch norm: the batch-norm entries rank above the convolution one.
+    log = tmp_path / "job.log"
+    log.write_text(BN_TRACEBACK)
+    report = triage_json(cli, log, tmp_path)
+    ids = [c["id"] for c in report["candidates"]]
+    conv = ids.index("cuda/cudnn-conv-output-size-nonpositive")
+    for bn in ("cuda/cudnn-bn-epsilon-negative", "cuda/cudnn-bn-epsilon-too-small"):
+        assert ids.index(bn) < conv, ids
+        entry = report["candidates"][ids.index(bn)]
+        assert entry["raised_by"] == ["a batch-norm library frame (functional.py:2817 in batch_norm)"], entry
+    assert report["candidates"][conv]["raised_by"] == []
+    # A frame of the user's own code is no such evidence.
+    log.write_text(BN_TRACEBACK.replace("/usr/lib/python3/dist-packages/torch/nn/", "/home/u/proj/vendored/"))
+    report = triage_json(cli, log, tmp_path)
+    assert all(c["raised_by"] == [] for c in report["candidates"]), report["candidates"]
