@@ -57,6 +57,7 @@ struct StandIn {
   const char* prelude;  // the embedded file declaring what the rules read of it
 };
 constexpr StandIn kStandIns[] = {
+    {"cudnn.h", "analyzer/cpp/cudnn_prelude.h"},
     {"torch/torch.h", "analyzer/cpp/libtorch_prelude.h"},
     {"torch/script.h", "analyzer/cpp/libtorch_prelude.h"},
     {"torch/all.h", "analyzer/cpp/libtorch_prelude.h"},

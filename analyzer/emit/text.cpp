@@ -193,18 +193,21 @@ void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool col
     if (d.message.find("clang reported") != std::string::npos) ++s.with_errors;
   }
   for (const auto& [header, s] : stood_in) {
-    const bool libtorch = !header.starts_with("catch") && !header.starts_with("gtest");
+    const bool cudnn = header == "cudnn.h";
+    const bool libtorch = !cudnn && !header.starts_with("catch") && !header.starts_with("gtest");
+    const char* api = cudnn ? "cuDNN API" : libtorch ? "libtorch API" : "test macros";
+    const char* real = cudnn ? "the CUDA toolkit with cuDNN, or --extra-arg=-I<cudnn>/include (pip's "
+                               "nvidia-cudnn wheel: site-packages/nvidia/cudnn/include),"
+                       : libtorch ? "--extra-arg=-I<libtorch>/include --extra-arg=-I<libtorch>/include/torch/csrc/api/include"
+                                  : "--extra-arg=-I<the directory holding it>";
     out << p.bold() << printable(s.first_path) << (s.files > 1 ? " and " + std::to_string(s.files - 1) + " more" : "") << ':'
         << p.reset() << ' ' << p.level(Level::Warning) << "warning:" << p.reset() << " '" << header
         << "' not found for " << s.files << (s.files == 1 ? " file" : " files")
-        << ": parsed with cudnnlint's declarations of the " << (libtorch ? "libtorch API" : "test macros")
-        << " its rules read";
+        << ": parsed with cudnnlint's declarations of the " << api << " its rules read";
     if (s.with_errors > 0)
       out << " (clang reported errors for names outside them in " << s.with_errors << " of them; findings there "
           << "come from the recovered AST)";
-    out << "; " << (libtorch ? "--extra-arg=-I<libtorch>/include --extra-arg=-I<libtorch>/include/torch/csrc/api/include"
-                             : "--extra-arg=-I<the directory holding it>")
-        << " or -p <build dir> gives the real headers (each file: -f json or -f sarif) [input]\n";
+    out << "; " << real << " or -p <build dir> gives the real headers (each file: -f json or -f sarif) [input]\n";
   }
   for (const FileDiagnostic& d : result.diagnostics) {
     if (!d.missing_header.empty() || !d.stand_in.empty()) continue;

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -291,3 +292,25 @@ def test_headers_reached_through_includes_are_parsed_only_when_named(cli, tmp_pa
     assert [f["path"].rsplit("/", 1)[-1] for f in doc["findings"]] == ["alone.hpp"]
     named, _ = cli.json(project / "include" / "lib" / "included.h", project / "main.cpp")
     assert [f["path"].rsplit("/", 1)[-1] for f in named["findings"]] == ["included.h"]
+
+
+def test_examples_find_the_same_without_the_cuda_toolkit(cli, tmp_path):
+    # A machine without the CUDA toolkit (GitHub's runners): cudnn.h is not found, cudnnlint parses
+    # with its own declarations of the cuDNN API, says so, and finds the same as with the real headers.
+    toolkit = [p for p in ("/usr/local/cuda", "/usr/local/cuda-13.0") if os.path.isdir(p)]
+    if not toolkit or not shutil.which("unshare"):
+        pytest.skip("needs the CUDA toolkit under /usr/local/cuda and unshare(1) to hide it")
+    with_toolkit = json.loads(cli.run("--no-cache", "-f", "json", REPO / "examples").stdout)
+    hide = " && ".join(f"mount -t tmpfs none {p}" for p in toolkit)
+    script = f"{hide} && exec {cli.binary} --no-cache -f json {REPO / 'examples'} > {tmp_path / 'out.json'}"
+    hidden = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=300)
+    if hidden.returncode not in (0, 1) and "unshare" in hidden.stderr:
+        pytest.skip(f"cannot make a mount namespace here: {hidden.stderr.strip()[:200]}")
+    assert hidden.returncode == 1, hidden.stderr
+    without = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    key = lambda f: (f["path"], f["line"], f["column"], f["rule"], f["message"], f["detail"])  # noqa: E731
+    cpp = [f for f in with_toolkit["findings"] if f["path"].endswith(".cpp")]
+    assert cpp and sorted(map(key, without["findings"])) == sorted(map(key, with_toolkit["findings"]))
+    notes = [d["message"] for d in without["diagnostics"] if d["path"].endswith("cudnn_conv_block.cpp")]
+    assert any(n.startswith("'cudnn.h' not found: parsed with cudnnlint's declarations") for n in notes), notes
+    assert not any("cudnn.h" in d["message"] for d in with_toolkit["diagnostics"])
