@@ -10,6 +10,8 @@
 //   /tmp/cudnn_integer_descriptors > tests/probes/results/cudnn_integer_descriptors.cudnn-<version>.cpu.jsonl
 #include <cudnn.h>
 
+#include "cudnn_probe_io.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -17,36 +19,9 @@
 
 namespace {
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '\n') break;
-    if (c == '"' || c == '\\') out.push_back('\\');
-    if (static_cast<unsigned char>(c) >= 0x20) out.push_back(c);
-  }
-  return out.substr(0, 300);
-}
-
-std::string last_error() {
-  char buf[1024] = {0};
-  cudnnGetLastErrorString(buf, sizeof(buf));
-  return escape(buf);
-}
-
-// One JSON line: {"case": ..., "status": NAME, "last_error": ..., extra}
-void emit(const std::string& name, cudnnStatus_t st, const std::string& extra = "") {
-  std::string err = st == CUDNN_STATUS_SUCCESS ? "" : last_error();
-  std::printf("{\"case\": \"%s\", \"status\": \"%s\"", escape(name).c_str(), cudnnGetErrorString(st));
-  if (!err.empty()) std::printf(", \"last_error\": \"%s\"", err.c_str());
-  if (!extra.empty()) std::printf(", %s", extra.c_str());
-  std::printf("}\n");
-  std::fflush(stdout);
-}
-
-struct Type {
-  const char* name;
-  cudnnDataType_t value;
-};
+using cudnn_probe::emit;
+using cudnn_probe::escape;
+using cudnn_probe::Type;
 
 const Type kTypes[] = {
     {"FLOAT", CUDNN_DATA_FLOAT},     {"HALF", CUDNN_DATA_HALF},       {"BFLOAT16", CUDNN_DATA_BFLOAT16},
