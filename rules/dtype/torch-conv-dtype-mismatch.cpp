@@ -63,7 +63,8 @@ void check_TorchConvDtypeMismatch(const RuleInput& input, std::vector<Finding>& 
     }
     if (fact.framework == "tensorflow" || fact.framework == "keras") continue;
     Finding finding = make_finding(RuleId::TorchConvDtypeMismatch, fact.use);
-    const std::string what = fact.variable.empty() ? "this tensor" : "`" + clipped(fact.variable, 36) + "`";
+    std::string what = "this tensor";  // built piece by piece: GCC 12's -Wrestrict false positive on "`" + ...
+    if (!fact.variable.empty()) what = std::string("`").append(clipped(fact.variable, 36)).append("`");
     const bool module = fact.consumer.find("::nn::") != std::string::npos &&
                         fact.consumer.find("functional") == std::string::npos;
     const std::string input_type(torch_cpp_type_name(fact.dtype));

@@ -20,7 +20,8 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
     if (api == nullptr) continue;
     const std::string framework = loader::framework_name(fact, input.table);
     Finding finding = make_finding(RuleId::LoaderBatchSizeDividesToZero, fact.division_location.value_or(fact.call));
-    finding.message = "`" + clipped(fact.division, 40) + "` is " + std::to_string(*a) + " // " + std::to_string(*b) +
+    finding.message = std::string("`").append(clipped(fact.division, 40)).append("` is ") + std::to_string(*a) + " // " +
+                      std::to_string(*b) +
                       " = 0, the " + fact.batch_param + " of " + clipped(fact.spelled_as, 30) + ": " +
                       (api->loader.refuses_zero ? framework + " raises" : framework + " silently uses 32");
     finding.detail = loader::origin("dividend", fact.batch) + loader::origin("divisor", fact.divisor);

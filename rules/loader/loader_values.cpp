@@ -31,7 +31,10 @@ std::string describe(std::string_view parameter, const SettleableValue& value) {
 
 std::string origin(std::string_view parameter, const SettleableValue& value) {
   if (!value.value || value.via.empty()) return "";
-  return "`" + std::string(parameter) + "` comes from " + value.via + ". ";
+  // Appended piece by piece: `"`" + std::string(...)` trips GCC 12's -Wrestrict false positive.
+  std::string out = "`";
+  out.append(parameter).append("` comes from ").append(value.via).append(". ");
+  return out;
 }
 
 std::string refusal(const ApiEntry& api, long long n) {
