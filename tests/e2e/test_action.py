@@ -24,7 +24,8 @@ def step(name_start):
 def test_the_action_is_composite_and_uploads_with_codeql_upload_sarif():
     assert ACTION["runs"]["using"] == "composite"
     upload = step("Upload")
-    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    # Pinned by a full commit hash, not a tag that can be moved (v4.36.2).
+    assert re.fullmatch(r"github/codeql-action/upload-sarif@[0-9a-f]{40}", upload["uses"]), upload["uses"]
     assert upload["with"]["sarif_file"] == "${{ inputs.sarif-file }}"
     assert all("shell" in s for s in STEPS if "run" in s), "a composite action's run steps must name their shell"
 
