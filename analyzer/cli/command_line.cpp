@@ -89,6 +89,9 @@ void define_run_options(CLI::App& app, CommandLine& line) {
   auto* diff_option = app.add_flag("--diff", line.diff,
                                    "Print the fixes --fix would apply as a unified diff, write nothing (exit 1 when there are some)");
   fix_option->excludes(diff_option);
+  app.add_flag("--add-noqa", line.add_noqa,
+               "Add a `cudnnlint: ignore[rule]` comment to each line that has findings (adopting cudnnlint on a "
+               "project: later runs report only new findings), then exit");
   app.add_flag("--unsafe-fixes", line.unsafe_fixes,
                "With --fix or --diff: also the unsafe fixes (every fix today changes numerics or behaviour)");
   app.add_flag("--no-progress", line.no_progress, "No progress line on stderr (drawn only on a terminal)");

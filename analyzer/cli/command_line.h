@@ -45,7 +45,7 @@ struct CommandLine {
   std::string compile_commands_dir;
   std::vector<std::string> extra_args;
   double cpp_timeout = 60.0;
-  bool fix = false, unsafe_fixes = false, diff = false;
+  bool fix = false, unsafe_fixes = false, diff = false, add_noqa = false;
   bool no_cache = false;
   std::string cache_dir;
   std::uint64_t cache_size_mib = 256;

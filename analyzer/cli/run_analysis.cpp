@@ -8,6 +8,7 @@
 #include "emit/emitters.h"
 #include "emit/unified_diff.h"
 #include "engine/fixes.h"
+#include "engine/suppress.h"
 
 #include <unistd.h>
 
@@ -70,6 +71,29 @@ bool apply_fixes(const AnalysisResult& result, bool unsafe, std::span<const std:
   note_fixes_left(plan);
   std::cerr << "cudnnlint: " << plural(fixes, "fix") << " applied in " << plural(files, "file") << '\n';
   return files != 0;
+}
+
+// --add-noqa: the suppression comments, written as fixes are (inside the analysed paths, atomically,
+// only to files whose bytes are those analysed); exit 0, or 2 when a file could not be written.
+int add_suppressions(const AnalysisResult& result, std::span<const std::string> analysed) {
+  SuppressionEdits edits = suppression_edits(result.findings);
+  FixPlan plan = plan_fixes(edits.edits, true, analysed);
+  write_fixes(plan);
+  std::size_t lines = 0, files = 0;
+  bool failed = false;
+  for (const auto& file : plan.files) {
+    if (!file.error.empty()) {
+      std::cerr << "cudnnlint: " << printable(file.path) << ": no comments added: " << printable(file.error) << '\n';
+      failed = true;
+      continue;
+    }
+    if (file.after == file.before) continue;
+    ++files;
+    lines += file.applied.size();
+  }
+  for (const auto& skipped : edits.skipped) std::cerr << "cudnnlint: " << printable(skipped) << "; not suppressed\n";
+  std::cerr << "cudnnlint: added " << plural(lines, "suppression comment") << " in " << plural(files, "file") << '\n';
+  return failed || result.usage_error ? kExitError : kExitClean;
 }
 
 // The analysis, with the progress line on stderr when it is a terminal (erased before the report
@@ -245,6 +269,10 @@ int run_analysis(const CommandLine& line) {
   if (prepared.baseline) result.baselined = prepared.baseline->filter(result.findings, source_root);
   if (line.unsafe_fixes && !line.fix && !line.diff)
     throw std::invalid_argument("--unsafe-fixes goes with --fix (apply) or --diff (show)");
+  if (line.add_noqa) {
+    if (line.fix || line.diff || from_stdin) throw std::invalid_argument("--add-noqa writes the files: not with --fix, --diff or -");
+    return add_suppressions(result, options.paths);
+  }
   if (line.diff) return show_fixes(result, line.unsafe_fixes, options.paths);
   if (line.fix && apply_fixes(result, line.unsafe_fixes, options.paths)) {
     // Report what the fixed tree still holds: the fixes' findings are gone, and a second --fix

@@ -130,3 +130,35 @@ def test_configuration_mistakes_name_the_file_the_key_and_the_likely_one(cli, tm
     assert "per-file-ignores.\"a.py\"' must be an array of strings" in result.stderr
     config.write_text('[tool.cudnnlint]\nper-file-ignores = ["a.py"]\n')
     assert "must be a table" in cli.run(".", cwd=tmp_path, check_code=2).stderr
+
+
+def test_add_noqa_suppresses_each_finding_on_its_line_once(cli, tmp_path):
+    import shutil
+    tree = tmp_path / "tree"
+    shutil.copytree(EXAMPLES, tree)
+    before = json.loads(cli.run("--no-cache", "-f", "json", tree).stdout)["findings"]
+    python_lines = {(f["path"], f["line"]) for f in before if f["path"].endswith(".py")}
+    result = cli.run("--no-cache", "--add-noqa", tree, check_code=0)
+    assert f"added {len(python_lines)} suppression comments" in result.stderr
+    # C++ lines are listed for a comment by hand (the result could not be re-parsed to check it).
+    assert "cudnn_conv_block.cpp:24: comments are added to Python files only" in result.stderr
+    after = json.loads(cli.run("--no-cache", "-f", "json", tree).stdout)
+    assert all(f["path"].endswith(".cpp") for f in after["findings"])
+    assert after["summary"]["suppressed"] == len(before) - len(after["findings"])
+    text = (tree / "fp16_finetune.py").read_text(encoding="utf-8")
+    assert "lr=1e-4)  # cudnnlint: ignore[optimizer-eps-vanishes-in-half]\n" in text
+    # Idempotent: nothing left to add.
+    assert "added 0 suppression comments in 0 files" in cli.run("--no-cache", "--add-noqa", tree, check_code=0).stderr
+
+    # A line that already silences another rule gets this one added to its list; a line continued
+    # by a backslash is left alone.
+    model = tmp_path / "m.py"
+    model.write_text("import torch.nn as nn\n"
+                     "bn = nn.BatchNorm2d(3, eps=0)  # cudnnlint: ignore[bn-eps-negative]\n"
+                     "bn2 = nn.BatchNorm2d(3, eps=0); total = 1 + \\\n    2\n")
+    result = cli.run("--no-cache", "--add-noqa", model, check_code=0)
+    assert model.read_text().splitlines()[1] == "bn = nn.BatchNorm2d(3, eps=0)  # cudnnlint: ignore[bn-eps-negative,bn-eps-zero]"
+    assert "added 1 suppression comment in 1 file" in result.stderr
+    assert "m.py:3: the line continues on the next (a backslash)" in result.stderr
+    assert model.read_text().splitlines()[2] == "bn2 = nn.BatchNorm2d(3, eps=0); total = 1 + \\"
+    assert cli.run("--add-noqa", "--diff", model, check_code=2).returncode == 2
