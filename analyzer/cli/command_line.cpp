@@ -27,8 +27,8 @@ void define_report_options(CLI::App& app, CommandLine& line) {
                  "- reads one Python file from standard input");
   app.add_option("-f,--format,--output-format", line.format,
                  "Output format: text (each finding with its source line and notes), concise (one line per "
-                 "finding), json, sarif, github (workflow commands), facts")
-      ->check(CLI::IsMember({"text", "concise", "json", "sarif", "github", "facts"}));
+                 "finding), grouped (the findings under their file), json, sarif, github (workflow commands), facts")
+      ->check(CLI::IsMember({"text", "concise", "grouped", "json", "sarif", "github", "facts"}));
   app.add_option("--stdin-filename", line.stdin_filename,
                  "The path standard input (-) is analysed as: its messages, configuration and per-file-ignores use it "
                  "(default stdin.py)");

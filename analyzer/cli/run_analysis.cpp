@@ -149,6 +149,7 @@ void write_report(const CommandLine& line, const Report& report, std::size_t fin
     std::ostringstream rendered;
     if (line.format == "github") write_github(rendered, report);
     else if (line.format == "concise") write_concise(rendered, report, color);
+    else if (line.format == "grouped") write_grouped(rendered, report, color);
     else write_text(rendered, report, color);
     out << valid_utf8(rendered.str());
   }
@@ -251,7 +252,8 @@ int run_analysis(const CommandLine& line) {
     throw std::invalid_argument("- (standard input) is one file: give it alone, without other paths");
   if (!line.stdin_filename.empty() && !from_stdin)
     throw std::invalid_argument("--stdin-filename names what standard input is: give - as the path");
-  if (line.statistics && line.format != "text" && line.format != "concise" && line.format != "json")
+  if (line.statistics && line.format != "text" && line.format != "concise" && line.format != "grouped" &&
+      line.format != "json")
     throw std::invalid_argument("--statistics prints text or JSON, not " + line.format);
   PreparedAnalysis prepared = prepare_analysis(line, line.paths);
   AnalysisOptions& options = prepared.options;

@@ -27,6 +27,8 @@ inline constexpr std::size_t kGithubMaxResultsPerRun = 25000;
 void write_text(std::ostream& out, const Report& report, bool color);
 // One line per finding: `path:line:col: level: rule-id message`, then the summary.
 void write_concise(std::ostream& out, const Report& report, bool color);
+// The findings under their file's name, one indented `line:col level rule-id message` each.
+void write_grouped(std::ostream& out, const Report& report, bool color);
 
 // --statistics: the findings counted per rule, most frequent first (ties by rule id).
 struct RuleCount {

@@ -109,6 +109,23 @@ void write_concise(std::ostream& out, const Report& report, bool color) {
   write_summary(out, report);
 }
 
+void write_grouped(std::ostream& out, const Report& report, bool color) {
+  const Palette p{color};
+  const std::string* file = nullptr;
+  for (const Finding& f : report.result.findings) {
+    if (file == nullptr || *file != f.location.path) {
+      if (file != nullptr) out << '\n';
+      file = &f.location.path;
+      out << p.bold() << printable(f.location.path) << ':' << p.reset() << '\n';
+    }
+    const auto& pos = f.location.range.begin;
+    out << "  " << pos.line << ':' << pos.column << ' ' << p.level(f.level) << level_name(f.level) << p.reset() << ' '
+        << f.rule_id << ' ' << printable(f.message) << '\n';
+  }
+  if (file != nullptr) out << '\n';
+  write_summary(out, report);
+}
+
 void write_statistics(std::ostream& out, const Report& report) {
   for (const RuleCount& count : rule_counts(report.result.findings))
     out << std::setw(5) << count.count << "  " << std::left << std::setw(36) << count.rule_id << std::right << ' '

@@ -162,3 +162,19 @@ def test_add_noqa_suppresses_each_finding_on_its_line_once(cli, tmp_path):
     assert "m.py:3: the line continues on the next (a backslash)" in result.stderr
     assert model.read_text().splitlines()[2] == "bn2 = nn.BatchNorm2d(3, eps=0); total = 1 + \\"
     assert cli.run("--add-noqa", "--diff", model, check_code=2).returncode == 2
+
+
+def test_grouped_lists_the_findings_under_their_file(cli):
+    report = cli.json("--no-cache", EXAMPLES)[0]
+    text = cli.run("--no-cache", "-f", "grouped", EXAMPLES, check_code=1).stdout
+    blocks = text.strip().split("\n\n")
+    assert blocks[-1].startswith("14 findings")
+    files = {}
+    for block in blocks[:-1]:
+        header, *rows = block.splitlines()
+        assert header.endswith(":") and header[:-1] not in files
+        files[header[:-1]] = rows
+    expected = {}
+    for f in report["findings"]:
+        expected.setdefault(f["path"], []).append(f'  {f["line"]}:{f["column"]} {f["level"]} {f["rule"]} {f["message"]}')
+    assert files == expected
