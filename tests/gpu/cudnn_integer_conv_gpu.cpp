@@ -52,24 +52,12 @@ std::string sync_status() {
 
 void legacy(cudnnHandle_t handle, Buffers& buf, const Type& xt, const Type& wt, const Type& yt, const Type& ct,
             cudnnTensorFormat_t fmt) {
-  const std::string label = std::string("x ") + xt.name + ", w " + wt.name + ", y " + yt.name + ", compute " +
-                            ct.name + (fmt == CUDNN_TENSOR_NHWC ? ", NHWC" : ", NCHW");
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
-  cudnnFilterDescriptor_t w = nullptr;
-  cudnnConvolutionDescriptor_t conv = nullptr;
-  cudnnCreateTensorDescriptor(&x);
-  cudnnCreateTensorDescriptor(&y);
-  cudnnCreateFilterDescriptor(&w);
-  cudnnCreateConvolutionDescriptor(&conv);
-  cudnnStatus_t sx = cudnnSetTensor4dDescriptor(x, fmt, xt.value, 1, 4, 8, 8);
-  cudnnStatus_t sw = cudnnSetFilter4dDescriptor(w, wt.value, fmt, 8, 4, 3, 3);
-  cudnnStatus_t sy = cudnnSetTensor4dDescriptor(y, fmt, yt.value, 1, 8, 8, 8);
-  cudnnStatus_t sc = cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, ct.value);
-  char setters[256];
-  std::snprintf(setters, sizeof(setters), "\"setters\": [\"%s\", \"%s\", \"%s\", \"%s\"]", cudnnGetErrorString(sx),
-                cudnnGetErrorString(sw), cudnnGetErrorString(sy), cudnnGetErrorString(sc));
-  emit("descriptors [" + label + "]", sx != CUDNN_STATUS_SUCCESS ? sx : sw != CUDNN_STATUS_SUCCESS ? sw : sy != CUDNN_STATUS_SUCCESS ? sy : sc,
-       setters);
+  const cudnn_probe::LegacyConvolution c(xt, wt, yt, ct, fmt);
+  const std::string& label = c.label;
+  cudnnTensorDescriptor_t x = c.x, y = c.y;
+  cudnnFilterDescriptor_t w = c.w;
+  cudnnConvolutionDescriptor_t conv = c.conv;
+  emit("descriptors [" + label + "]", c.first_failure(), c.setters_json());
 
   cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
   int returned = 0;
@@ -104,10 +92,6 @@ void legacy(cudnnHandle_t handle, Buffers& buf, const Type& xt, const Type& wt, 
   }
   emit("legacy summary [" + label + "]", ran > 0 ? CUDNN_STATUS_SUCCESS : CUDNN_STATUS_NOT_SUPPORTED,
        "\"algorithms_that_ran\": " + std::to_string(ran));
-  cudnnDestroyConvolutionDescriptor(conv);
-  cudnnDestroyFilterDescriptor(w);
-  cudnnDestroyTensorDescriptor(y);
-  cudnnDestroyTensorDescriptor(x);
 }
 
 cudnnBackendDescriptor_t backend_tensor(const Type& t, int64_t uid, const std::vector<int64_t>& dims) {

@@ -184,34 +184,16 @@ void backend(const Type& data, const Type& comp, const Type& out) {
 // Mixed legacy configurations: x, w, y data types, compute type, NHWC. Output dimensions, then the workspace
 // query with a null handle (the query cudnnlint's fixtures replay), which is where a type check could show.
 void legacy_mixed(const Type& xt, const Type& wt, const Type& yt, const Type& ct) {
-  const std::string label = std::string("x ") + xt.name + ", w " + wt.name + ", y " + yt.name + ", compute " + ct.name + ", NHWC";
-  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
-  cudnnFilterDescriptor_t w = nullptr;
-  cudnnConvolutionDescriptor_t conv = nullptr;
-  cudnnCreateTensorDescriptor(&x);
-  cudnnCreateTensorDescriptor(&y);
-  cudnnCreateFilterDescriptor(&w);
-  cudnnCreateConvolutionDescriptor(&conv);
-  cudnnStatus_t sx = cudnnSetTensor4dDescriptor(x, CUDNN_TENSOR_NHWC, xt.value, 1, 4, 8, 8);
-  cudnnStatus_t sw = cudnnSetFilter4dDescriptor(w, wt.value, CUDNN_TENSOR_NHWC, 8, 4, 3, 3);
-  cudnnStatus_t sy = cudnnSetTensor4dDescriptor(y, CUDNN_TENSOR_NHWC, yt.value, 1, 8, 8, 8);
-  cudnnStatus_t sc = cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, ct.value);
-  char setters[256];
-  std::snprintf(setters, sizeof(setters), "\"setters\": [\"%s\", \"%s\", \"%s\", \"%s\"]", cudnnGetErrorString(sx),
-                cudnnGetErrorString(sw), cudnnGetErrorString(sy), cudnnGetErrorString(sc));
-  int n = -1, c = -1, h = -1, wd = -1;
-  cudnnStatus_t st = cudnnGetConvolution2dForwardOutputDim(conv, x, w, &n, &c, &h, &wd);
+  const cudnn_probe::LegacyConvolution c(xt, wt, yt, ct, CUDNN_TENSOR_NHWC);
+  int n = -1, ch = -1, h = -1, wd = -1;
+  cudnnStatus_t st = cudnnGetConvolution2dForwardOutputDim(c.conv, c.x, c.w, &n, &ch, &h, &wd);
   char dims[128] = "";
-  if (st == CUDNN_STATUS_SUCCESS) std::snprintf(dims, sizeof(dims), ", \"output_dims\": [%d, %d, %d, %d]", n, c, h, wd);
-  emit("cudnnGetConvolution2dForwardOutputDim [" + label + "]", st, std::string(setters) + dims);
+  if (st == CUDNN_STATUS_SUCCESS) std::snprintf(dims, sizeof(dims), ", \"output_dims\": [%d, %d, %d, %d]", n, ch, h, wd);
+  emit("cudnnGetConvolution2dForwardOutputDim [" + c.label + "]", st, c.setters_json() + dims);
   size_t bytes = 0;
-  emit("cudnnGetConvolutionForwardWorkspaceSize(handle = nullptr, IMPLICIT_PRECOMP_GEMM) [" + label + "]",
-       cudnnGetConvolutionForwardWorkspaceSize(nullptr, x, w, conv, y, CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
-                                               &bytes));
-  cudnnDestroyConvolutionDescriptor(conv);
-  cudnnDestroyFilterDescriptor(w);
-  cudnnDestroyTensorDescriptor(y);
-  cudnnDestroyTensorDescriptor(x);
+  emit("cudnnGetConvolutionForwardWorkspaceSize(handle = nullptr, IMPLICIT_PRECOMP_GEMM) [" + c.label + "]",
+       cudnnGetConvolutionForwardWorkspaceSize(nullptr, c.x, c.w, c.conv, c.y,
+                                               CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, &bytes));
 }
 
 }  // namespace

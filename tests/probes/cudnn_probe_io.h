@@ -41,4 +41,49 @@ struct Type {
   cudnnDataType_t value;
 };
 
+// A legacy convolution's descriptors, x 1x4x8x8, w 8x4x3x3, y 1x8x8x8, pad 1, stride 1, set with the
+// given types and layout; the setters' statuses kept (first failure, and as a JSON field). Destroyed
+// with the object.
+struct LegacyConvolution {
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnFilterDescriptor_t w = nullptr;
+  cudnnConvolutionDescriptor_t conv = nullptr;
+  cudnnStatus_t setters[4] = {};
+  std::string label;
+
+  LegacyConvolution(const Type& xt, const Type& wt, const Type& yt, const Type& ct, cudnnTensorFormat_t fmt) {
+    label = std::string("x ") + xt.name + ", w " + wt.name + ", y " + yt.name + ", compute " + ct.name +
+            (fmt == CUDNN_TENSOR_NHWC ? ", NHWC" : ", NCHW");
+    cudnnCreateTensorDescriptor(&x);
+    cudnnCreateTensorDescriptor(&y);
+    cudnnCreateFilterDescriptor(&w);
+    cudnnCreateConvolutionDescriptor(&conv);
+    setters[0] = cudnnSetTensor4dDescriptor(x, fmt, xt.value, 1, 4, 8, 8);
+    setters[1] = cudnnSetFilter4dDescriptor(w, wt.value, fmt, 8, 4, 3, 3);
+    setters[2] = cudnnSetTensor4dDescriptor(y, fmt, yt.value, 1, 8, 8, 8);
+    setters[3] = cudnnSetConvolution2dDescriptor(conv, 1, 1, 1, 1, 1, 1, CUDNN_CROSS_CORRELATION, ct.value);
+  }
+  LegacyConvolution(const LegacyConvolution&) = delete;
+  LegacyConvolution& operator=(const LegacyConvolution&) = delete;
+  ~LegacyConvolution() {
+    cudnnDestroyConvolutionDescriptor(conv);
+    cudnnDestroyFilterDescriptor(w);
+    cudnnDestroyTensorDescriptor(y);
+    cudnnDestroyTensorDescriptor(x);
+  }
+
+  cudnnStatus_t first_failure() const {
+    for (cudnnStatus_t st : setters)
+      if (st != CUDNN_STATUS_SUCCESS) return st;
+    return CUDNN_STATUS_SUCCESS;
+  }
+  // "\"setters\": [\"CUDNN_STATUS_SUCCESS\", ...]"
+  std::string setters_json() const {
+    char text[256];
+    std::snprintf(text, sizeof(text), "\"setters\": [\"%s\", \"%s\", \"%s\", \"%s\"]", cudnnGetErrorString(setters[0]),
+                  cudnnGetErrorString(setters[1]), cudnnGetErrorString(setters[2]), cudnnGetErrorString(setters[3]));
+    return text;
+  }
+};
+
 }  // namespace cudnn_probe
