@@ -86,6 +86,39 @@ constexpr std::array<unsigned char, 256> kCodeByteClass = [] {
   return table;
 }();
 
+// Whether the identifier at `at` is an argument of an isinstance or issubclass call (`isinstance(m,
+// (nn.BatchNorm2d, nn.GroupNorm))`): read backwards to the nearest unmatched bracket, through tuples.
+// Anything the backward read cannot be sure of (a quote, a comment, a backslash, a list, another
+// call, 512 bytes without an answer) answers no.
+bool only_type_tested(std::string_view text, std::size_t at) {
+  constexpr std::size_t kLookBack = 512;
+  const std::size_t limit = at > kLookBack ? at - kLookBack : 0;
+  int closed = 0;
+  for (std::size_t i = at; i-- > limit;) {
+    const char c = text[i];
+    if (c == '\'' || c == '"' || c == '#' || c == '\\') return false;
+    if (c == ')' || c == ']' || c == '}') {
+      ++closed;
+      continue;
+    }
+    if (c != '(' && c != '[' && c != '{') continue;
+    if (closed > 0) {
+      --closed;
+      continue;
+    }
+    if (c != '(') return false;  // in a list, a dict or a subscript
+    std::size_t end = i;
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+    std::size_t begin = end;
+    while (begin > 0 && is_identifier_char(text[begin - 1])) --begin;
+    if (begin == end) continue;  // a tuple or a grouping: the call, if any, is further out
+    const std::string_view callee = text.substr(begin, end - begin);
+    const bool builtin = begin == 0 || text[begin - 1] != '.';
+    return builtin && (callee == "isinstance" || callee == "issubclass");
+  }
+  return false;
+}
+
 // Whether `word`, a view into `source`, is called or constructed there: `(` after it, past blanks.
 bool called_in(std::string_view source, std::string_view word) {
   std::size_t at = static_cast<std::size_t>(word.data() - source.data()) + word.size();
@@ -908,9 +941,18 @@ class RegionPlanner {
   // A trigger counts where it is code: in a docstring or a comment it cannot make a call. Words
   // count as whole identifiers (`use_batch_norm` is not `batch_norm`); quoted triggers ('BN',
   // mmcv's registry names) are strings by nature and count anywhere.
+  // A class named only as what isinstance / issubclass test (`isinstance(m, nn.BatchNorm2d)`) is
+  // neither called nor passed on: no extractor makes a fact of it (the resolver's guards narrow a
+  // name for an attribute assignment, which assigns_attribute makes relevant on its own).
   bool names_a_trigger_in(std::string_view text, std::span<const std::string_view> code_ids) const {
     if (file_has_quoted_ && quoted_.in(text)) return true;
-    return std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) { return words_.count(w) > 0; });
+    return std::any_of(code_ids.begin(), code_ids.end(),
+                       [&](std::string_view w) { return words_.count(w) > 0 && names_in_code(w); });
+  }
+  // Whether the identifier `w` (a view into the source) names its class or function for more than a
+  // type test.
+  bool names_in_code(std::string_view w) const {
+    return !only_type_tested(source_, static_cast<std::size_t>(w.data() - source_.data()));
   }
 
   // ---- phase 1: chunks -----------------------------------------------------------------------
@@ -947,8 +989,9 @@ class RegionPlanner {
 
   // ---- phase 2: chunks naming a trigger ---------------------------------------------------------
 
-  // Reads each chunk, and marks those naming a trigger, rebinding module names, or (a definition)
-  // assigning an attribute the table names. With `stop_at_first`, returns at the first one (the
+  // Reads each chunk, and marks those naming a trigger, rebinding module names, or assigning an
+  // attribute the table names (`m.eps = ...` under an isinstance test, in a function or a module's
+  // loop). With `stop_at_first`, returns at the first one (the
   // chunks after it unread): whether there is one.
   bool mark_triggers(bool stop_at_first) {
     bool any = false;
@@ -957,7 +1000,7 @@ class RegionPlanner {
       const bool rebinds = std::any_of(ids_[k].begin(), ids_[k].end(),
                                        [](std::string_view w) { return w == "global" || w == "nonlocal"; });
       if (names_a_trigger_in(text_of(k), ids_[k]) || rebinds ||
-          (chunks_[k].is_definition && assigns_attribute(text_of(k), attributes_))) {
+          assigns_attribute(text_of(k), attributes_)) {
         relevant_[k] = Relevance::Yes;
         any = true;
         if (stop_at_first) return true;
@@ -1001,7 +1044,7 @@ class RegionPlanner {
         if (!chunks_[k].is_definition || chunks_[k].name.empty()) continue;
         stands[k] = std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
           const auto it = half_bits_.find(w);
-          if (it != half_bits_.end() && (it->second & second_bit(p)) != 0) return true;
+          if (it != half_bits_.end() && (it->second & second_bit(p)) != 0 && names_in_code(w)) return true;
           const auto marker = class_marker_bits_.find(w);
           return marker != class_marker_bits_.end() && (marker->second & second_bit(p)) != 0;
         });
@@ -1031,7 +1074,8 @@ class RegionPlanner {
       // statements together (`model = keras.Sequential()` with `input_shape=` in an add naming Conv2D).
       if (relevant_[k] != Relevance::No && chunks_[k].is_definition) continue;
       for (const auto word : ids_[k])
-        if (const auto it = half_bits_.find(word); it != half_bits_.end()) chunk_bits_[k] |= it->second;
+        if (const auto it = half_bits_.find(word); it != half_bits_.end() && names_in_code(word))
+          chunk_bits_[k] |= it->second;
     }
   }
 
@@ -1072,7 +1116,7 @@ class RegionPlanner {
     // A method holds a half through the module functions it calls too (called_function_bits).
     std::uint64_t bits = bits_of_calls(member_ids, "");
     for (const auto word : member_ids)
-      if (const auto it = half_bits_.find(word); it != half_bits_.end())
+      if (const auto it = half_bits_.find(word); it != half_bits_.end() && names_in_code(word))
         bits |= second_called && !called_in(source_, word) ? it->second & ~second_bit(p) : it->second;
     if (!first_in_file_[p] && (bits & first_bit(p)) == 0) return false;
     if ((bits & second_bit(p)) != 0) return true;
@@ -1345,7 +1389,8 @@ class RegionPlanner {
       fresh_words_.clear();
       for (std::size_t k = 0; k < chunks_.size(); ++k) {
         if (relevant_[k] == Relevance::No && !interesting_.empty() &&
-            std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return interesting_.count(w) > 0; }))
+            std::any_of(ids_[k].begin(), ids_[k].end(),
+                        [&](std::string_view w) { return interesting_.count(w) > 0 && names_in_code(w); }))
           relevant_[k] = Relevance::Yes;
         if (relevant_[k] == Relevance::Yes) grew |= harvest(k);
       }
@@ -1366,6 +1411,8 @@ class RegionPlanner {
       if (it == mentioned_by.end()) continue;
       for (const std::size_t k : it->second) {
         if (relevant_[k] != Relevance::No) continue;
+        if (std::none_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return w == word && names_in_code(w); }))
+          continue;
         harvest(k);
         pending.insert(pending.end(), fresh_words_.begin(), fresh_words_.end());
         fresh_words_.clear();
@@ -1684,7 +1731,7 @@ class RegionPlanner {
   bool relevant_text(std::string_view text, std::span<const std::string_view> code_ids) const {
     return names_a_trigger_in(text, code_ids) || assigns_attribute(text, attributes_) ||
            std::any_of(code_ids.begin(), code_ids.end(), [&](std::string_view w) {
-             return w == "global" || w == "nonlocal" || interesting_.count(w) > 0;
+             return w == "global" || w == "nonlocal" || (interesting_.count(w) > 0 && names_in_code(w));
            });
   }
 

@@ -295,6 +295,35 @@ TEST(RegionPlan, AnnotationsDoNotKeepADefinitionButDefaultsAndBodiesDo) {
   EXPECT_TRUE(plan_covers(*plan, text.find("def called")));
 }
 
+TEST(RegionPlan, AClassNamedOnlyInATypeTestKeepsNothing) {
+  // `isinstance(m, nn.BatchNorm2d)` constructs no layer and passes none on: a definition naming an
+  // API only there is left out, unless it assigns the attribute a rule reads (`m.eps = ...`), and
+  // both modes give the same facts.
+  const auto options = testing::first_pass_options();
+  const std::string text =
+      "import torch.nn as nn\n"
+      "def init_weights(m):\n    if isinstance(m, (nn.Conv2d, nn.BatchNorm2d)):\n        m.weight.data.fill_(1)\n"
+      "def frozen(m):\n    return issubclass(type(m), nn.BatchNorm2d)\n"
+      "def fix_eps(model):\n    for m in model.modules():\n        if isinstance(m, nn.BatchNorm2d):\n"
+      "            m.eps = 0.0\n"
+      "def passed_on(make=nn.BatchNorm2d):\n    return make(3)\n"
+      "def in_a_list():\n    return [nn.BatchNorm2d][0](3)\n"
+      "def noted(m):\n    return isinstance(m, nn.Linear) or describe('(', nn.BatchNorm2d)\n"
+      "def unrelated():\n    return 1\n";
+  const auto plan = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_FALSE(plan_covers(*plan, text.find("def init_weights")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("def frozen")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def fix_eps")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def passed_on")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def in_a_list")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def noted")));  // a quote on the way back: not sure, kept
+  const auto regions = analyze_source(text, "model.py", python::ParseMode::Regions);
+  const auto full = analyze_source(text, "model.py", python::ParseMode::Full);
+  EXPECT_EQ(dump(regions.facts), dump(full.facts));
+  ASSERT_EQ(full.facts.normalizations.size(), 1u);  // fix_eps's m.eps = 0.0
+}
+
 TEST(RegionPlan, ADefinitionsOwnNameKeepsItOnlyWhereOwnNamesCount) {
   // transformers defines `class TrainingArguments`: in the first pass that is the library defining
   // the API, not code using it; a call of the name inside the definition still counts.
