@@ -848,6 +848,22 @@ void self_mentions(std::string_view text, std::vector<std::string_view>& out) {
   }
 }
 
+// The self attributes `text` reads: its mentions but those only assigned (`self.fc = ...`, a plain
+// `=` after the name). What a kept part only assigns holds no value that kept code reads, so
+// another method assigning it changes no fact. Anything else after the name (`.`, `[`, `+=`, `:`,
+// `==`, a call) counts as a read.
+void self_reads(std::string_view text, std::vector<std::string_view>& out) {
+  for (std::size_t at = text.find("self."); at != std::string_view::npos; at = text.find("self.", at + 1)) {
+    if (at > 0 && is_identifier_char(text[at - 1])) continue;
+    const auto name = identifier_at(text, at + 5);
+    if (name.empty()) continue;
+    std::size_t next = at + 5 + name.size();
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    const bool assigned = next < text.size() && text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
+    if (!assigned) out.push_back(name);
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<TopLevelChunk>> split_top_level(std::string_view source) {
@@ -1837,7 +1853,7 @@ class RegionPlanner {
       const std::size_t m = pending.back();
       pending.pop_back();
       std::vector<std::string_view> mentions;
-      self_mentions(member_text(list[m]), mentions);
+      self_reads(member_text(list[m]), mentions);
       for (const auto name : mentions) {
         if (!needed_set.insert(name).second) continue;
         needed.push_back(name);
@@ -1931,7 +1947,7 @@ class RegionPlanner {
       pending.pop_back();
       for (const auto w : members.ids[m]) use_name(w);
       std::vector<std::string_view> mentions;
-      self_mentions(member_text(list[m]), mentions);
+      self_reads(member_text(list[m]), mentions);
       for (const auto w : mentions) use_self(w);
     }
   }

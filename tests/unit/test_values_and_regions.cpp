@@ -324,6 +324,28 @@ TEST(RegionPlan, AClassNamedOnlyInATypeTestKeepsNothing) {
   ASSERT_EQ(full.facts.normalizations.size(), 1u);  // fix_eps's m.eps = 0.0
 }
 
+TEST(RegionPlan, AnAttributeKeptCodeOnlyAssignsKeepsNoOtherMethod) {
+  // __init__ builds the batch norm and assigns self.head; reset_head assigns self.head too, which
+  // no kept code reads: left out. scale reads self.eps, which tune assigns: kept, and the two modes
+  // agree (self.eps, assigned twice, is no constant in either).
+  const auto options = testing::first_pass_options();
+  std::string text = "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self, c):\n"
+                     "        super().__init__()\n        self.head = nn.Linear(c, 2)\n        self.eps = 1e-3\n"
+                     "        self.bn = nn.BatchNorm2d(c, eps=self.eps)\n";
+  for (int k = 0; k < 30; ++k) text += "        self.pad" + std::to_string(k) + " = " + std::to_string(k) + "\n";
+  text += "    def reset_head(self, n):\n        self.head = nn.Linear(8, n)\n"
+          "    def tune(self):\n        self.eps = 0.0\n";
+  for (int k = 0; k < 20; ++k) text += "    def other" + std::to_string(k) + "(self):\n        return " + std::to_string(k) + "\n";
+  const auto plan = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_TRUE(plan_covers(*plan, text.find("self.bn = ")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("def reset_head")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def tune")));
+  const auto regions = analyze_source(text, "model.py", python::ParseMode::Regions);
+  const auto full = analyze_source(text, "model.py", python::ParseMode::Full);
+  EXPECT_EQ(dump(regions.facts), dump(full.facts));
+}
+
 TEST(RegionPlan, ADefinitionsOwnNameKeepsItOnlyWhereOwnNamesCount) {
   // transformers defines `class TrainingArguments`: in the first pass that is the library defining
   // the API, not code using it; a call of the name inside the definition still counts.
