@@ -31,6 +31,10 @@ EMBED_DELIMITER = ')cudnnlint_embed"'
 RATE_FIELDS_TOP = ("confidence", "fix_success_rate")
 
 
+# The team's own notes and machines, which a KB text must not cite.
+INTERNAL_REFERENCE = re.compile(r"shared/(?:research|seeds|repro|tools)/|\bseed 0\d\d\b|project machine", re.I)
+
+
 def _load_jsonschema():
     try:
         import jsonschema  # noqa: F401
@@ -185,6 +189,22 @@ def main(argv: list[str]) -> int:
             zh, en = doc.get(zh_name), doc.get(en_name)
             if isinstance(zh, list) and isinstance(en, list) and zh and len(zh) != len(en):
                 problem(path, f"$.{zh_name}", f"has {len(zh)} items but {en_name} has {len(en)}")
+
+        # The entries are read by users: no text may point at this team's own notes or machines,
+        # which a user cannot open (a source is public, or a measurement said in full).
+        def internal_mentions(value, json_path):
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    yield from internal_mentions(item, f"{json_path}.{key}")
+            elif isinstance(value, list):
+                for i, item in enumerate(value):
+                    yield from internal_mentions(item, f"{json_path}[{i}]")
+            elif isinstance(value, str):
+                found = INTERNAL_REFERENCE.search(value)
+                if found:
+                    yield json_path, found.group(0)
+        for json_path, mention in internal_mentions(doc, "$"):
+            problem(path, json_path, f"cites {mention!r}, which users cannot read: cite the public source")
 
         # The regex compiles and matches the signature it describes.
         regex, signature = doc.get("regex"), doc.get("signature")
