@@ -5,6 +5,7 @@
 
 #include "core/embedded.h"
 #include "cpp/collector.h"
+#include "cpp/include_search.h"
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticLex.h>
@@ -396,6 +397,7 @@ class TrustedFiles {
       const auto real = fs::canonical(dir, ec);
       roots_.push_back(ec ? dir : real.string());
     }
+    for (const std::string& dir : environment_cudnn_include_dirs()) roots_.push_back(dir);
     roots_.push_back(kStandInDir);  // cudnnlint's own in-memory headers
   }
   bool contains(const std::string& file, const std::string& relative_to) const {
@@ -656,8 +658,16 @@ std::vector<std::string> final_arguments(const ResolvedCommand& resolved, const 
   out.push_back("-resource-dir=" + clang_resource_dir());
   for (const char* flag : {"-fsyntax-only", "-fno-color-diagnostics",
                            "-fno-caret-diagnostics", "-Wno-unknown-cuda-version", "-Wno-macro-redefined",
-                           "-idirafter", kStandInDir})
+                           })
     out.emplace_back(flag);
+  // Searched after the command's own folders, in this order: an nvidia-cudnn wheel's headers in the
+  // user's Python environment, then cudnnlint's stand-ins.
+  for (const std::string& dir : environment_cudnn_include_dirs()) {
+    out.emplace_back("-idirafter");
+    out.push_back(dir);
+  }
+  out.emplace_back("-idirafter");
+  out.emplace_back(kStandInDir);
   out.insert(out.end(), options.extra_args.begin(), options.extra_args.end());
   return out;
 }

@@ -213,8 +213,8 @@ void write_diagnostics(std::ostream& out, const AnalysisResult& result, bool col
     const bool cudnn = header == "cudnn.h";
     const bool libtorch = !cudnn && !header.starts_with("catch") && !header.starts_with("gtest");
     const char* api = cudnn ? "cuDNN API" : libtorch ? "libtorch API" : "test macros";
-    const char* real = cudnn ? "the CUDA toolkit with cuDNN, or --extra-arg=-I<cudnn>/include (pip's "
-                               "nvidia-cudnn wheel: site-packages/nvidia/cudnn/include),"
+    const char* real = cudnn ? "the CUDA toolkit with cuDNN, an nvidia-cudnn wheel in the active Python environment "
+                               "(found by itself), or --extra-arg=-I<cudnn>/include,"
                        : libtorch ? "--extra-arg=-I<libtorch>/include --extra-arg=-I<libtorch>/include/torch/csrc/api/include"
                                   : "--extra-arg=-I<the directory holding it>";
     out << p.bold() << printable(s.first_path) << (s.files > 1 ? " and " + std::to_string(s.files - 1) + " more" : "") << ':'

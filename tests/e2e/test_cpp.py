@@ -3,6 +3,7 @@ fallback, notes for broken translation units, and one report for a mixed tree.""
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -294,23 +295,67 @@ def test_headers_reached_through_includes_are_parsed_only_when_named(cli, tmp_pa
     assert [f["path"].rsplit("/", 1)[-1] for f in named["findings"]] == ["included.h"]
 
 
+TOOLKIT = [p for p in ("/usr/local/cuda", "/usr/local/cuda-13.0") if os.path.isdir(p)]
+
+
+def run_without_toolkit(cli, out, *args, env=None):
+    """cudnnlint ARGS with the CUDA toolkit hidden (a tmpfs over it in a mount namespace), its JSON
+    report written to OUT; skips where the namespace cannot be made."""
+    if not TOOLKIT or not shutil.which("unshare"):
+        pytest.skip("needs the CUDA toolkit under /usr/local/cuda and unshare(1) to hide it")
+    hide = " && ".join(f"mount -t tmpfs none {p}" for p in TOOLKIT)
+    quoted = " ".join(shlex.quote(str(a)) for a in args)
+    script = f"{hide} && exec {cli.binary} {quoted} > {shlex.quote(str(out))}"
+    hidden = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=300,
+                            env=env)
+    if hidden.returncode not in (0, 1) and "unshare" in hidden.stderr:
+        pytest.skip(f"cannot make a mount namespace here: {hidden.stderr.strip()[:200]}")
+    return hidden
+
+
+def finding_keys(report):
+    return sorted((f["path"], f["line"], f["column"], f["rule"], f["message"], f["detail"]) for f in report["findings"])
+
+
 def test_examples_find_the_same_without_the_cuda_toolkit(cli, tmp_path):
     # A machine without the CUDA toolkit (GitHub's runners): cudnn.h is not found, cudnnlint parses
     # with its own declarations of the cuDNN API, says so, and finds the same as with the real headers.
-    toolkit = [p for p in ("/usr/local/cuda", "/usr/local/cuda-13.0") if os.path.isdir(p)]
-    if not toolkit or not shutil.which("unshare"):
-        pytest.skip("needs the CUDA toolkit under /usr/local/cuda and unshare(1) to hide it")
     with_toolkit = json.loads(cli.run("--no-cache", "-f", "json", REPO / "examples").stdout)
-    hide = " && ".join(f"mount -t tmpfs none {p}" for p in toolkit)
-    script = f"{hide} && exec {cli.binary} --no-cache -f json {REPO / 'examples'} > {tmp_path / 'out.json'}"
-    hidden = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=300)
-    if hidden.returncode not in (0, 1) and "unshare" in hidden.stderr:
-        pytest.skip(f"cannot make a mount namespace here: {hidden.stderr.strip()[:200]}")
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "CONDA_PREFIX")}
+    hidden = run_without_toolkit(cli, tmp_path / "out.json", "--no-cache", "-f", "json", REPO / "examples", env=env)
     assert hidden.returncode == 1, hidden.stderr
     without = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
-    key = lambda f: (f["path"], f["line"], f["column"], f["rule"], f["message"], f["detail"])  # noqa: E731
     cpp = [f for f in with_toolkit["findings"] if f["path"].endswith(".cpp")]
-    assert cpp and sorted(map(key, without["findings"])) == sorted(map(key, with_toolkit["findings"]))
+    assert cpp and finding_keys(without) == finding_keys(with_toolkit)
     notes = [d["message"] for d in without["diagnostics"] if d["path"].endswith("cudnn_conv_block.cpp")]
     assert any(n.startswith("'cudnn.h' not found: parsed with cudnnlint's declarations") for n in notes), notes
     assert not any("cudnn.h" in d["message"] for d in with_toolkit["diagnostics"])
+
+
+def test_an_nvidia_cudnn_wheel_in_the_active_environment_is_found_without_the_toolkit(cli, tmp_path):
+    # pip's nvidia-cudnn wheel puts cudnn.h in site-packages/nvidia/cudnn/include, and CUDA 13's runtime
+    # wheel cuda_runtime_api.h in nvidia/cu13/include: with $VIRTUAL_ENV naming such an environment
+    # (here laid out from the toolkit's own headers) the real headers are read, no stand-in.
+    include = Path(TOOLKIT[0] if TOOLKIT else "/usr/local/cuda") / "include"
+    if not (include / "cudnn.h").is_file():
+        pytest.skip(f"needs cuDNN's headers in {include} to lay out a wheel from")
+    nvidia = tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "nvidia"
+    shutil.copytree(include, nvidia / "cu13" / "include", ignore=shutil.ignore_patterns("cudnn*.h"))
+    (nvidia / "cudnn" / "include").mkdir(parents=True)
+    for header in include.glob("cudnn*.h"):
+        shutil.copy2(header, nvidia / "cudnn" / "include" / header.name)
+    with_toolkit = json.loads(cli.run("--no-cache", "-f", "json", REPO / "examples").stdout)
+    env = dict(os.environ, VIRTUAL_ENV=str(tmp_path / "venv"))
+    env.pop("CONDA_PREFIX", None)
+    hidden = run_without_toolkit(cli, tmp_path / "out.json", "--no-cache", "-f", "json", REPO / "examples", env=env)
+    assert hidden.returncode == 1, hidden.stderr
+    from_wheel = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert finding_keys(from_wheel) == finding_keys(with_toolkit)
+    assert not any("cudnn.h" in d["message"] for d in from_wheel["diagnostics"]), from_wheel["diagnostics"]
+    flags = run_without_toolkit(cli, tmp_path / "flags.txt", "flags", REPO / "examples" / "cudnn_conv_block.cpp",
+                                env=env)
+    assert flags.returncode == 0, flags.stderr
+    arguments = json.loads((tmp_path / "flags.txt").read_text(encoding="utf-8").splitlines()[0])["arguments"]
+    after = [arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a == "-idirafter"]
+    wheel = [str((nvidia / "cudnn" / "include").resolve()), str((nvidia / "cu13" / "include").resolve())]
+    assert after == wheel + ["/cudnnlint-virtual/stand-in"], arguments
