@@ -5,6 +5,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -82,11 +83,22 @@ def test_version_names_the_cudnn_headers_the_grammar_pin_and_the_bundled_clang_h
     assert (bundled / "include" / "stddef.h").is_file()
 
 
+# The oldest glibc the wheel runs on: Ubuntu 22.04's (analyzer/main/glibc_compat.cpp).
+GLIBC_FLOOR = (2, 35)
+
+
 @pytest.mark.packaging
 def test_the_binary_needs_nothing_but_glibc(installed):
     loaded = subprocess.run(["ldd", str(installed)], capture_output=True, text=True, check=True).stdout
     names = {line.split()[0].rsplit("/", 1)[-1] for line in loaded.splitlines() if line.strip()}
     assert names <= GLIBC, loaded
+    if not shutil.which("objdump"):
+        pytest.skip("objdump (binutils) not found: the symbol versions are not checked")
+    symbols = subprocess.run(["objdump", "-T", str(installed)], capture_output=True, text=True, check=True).stdout
+    versions = {tuple(map(int, v.split("."))): line.split()[-1]
+                for line in symbols.splitlines() for v in re.findall(r"\(GLIBC_([0-9.]+)\)", line)}
+    newest = max(versions)
+    assert newest <= GLIBC_FLOOR, f"needs glibc {'.'.join(map(str, newest))} for {versions[newest]}"
 
 
 @pytest.mark.packaging
@@ -99,6 +111,7 @@ def test_auditwheel_finds_no_external_library_in_the_wheel(wheel):
     assert "cudnnlint-0.1.0.data/data/share/cudnnlint/clang/include/stddef.h" in names
     shown = subprocess.run([str(auditwheel), "show", str(wheel)], capture_output=True, text=True)
     text = " ".join(shown.stdout.split())
-    assert shown.returncode == 0 and re.search(r'consistent with the following platform tag: "manylinux_2_\d+_x86_64"',
-                                               text), shown.stdout + shown.stderr
+    tag = re.search(r'consistent with the following platform tag: "manylinux_2_(\d+)_x86_64"', text)
+    assert shown.returncode == 0 and tag, shown.stdout + shown.stderr
+    assert (2, int(tag.group(1))) <= GLIBC_FLOOR, text
     assert "external shared libraries" not in text and "libstdc++" not in text, text
