@@ -840,27 +840,21 @@ std::optional<std::vector<std::string_view>> import_names(std::string_view text)
 }
 
 // Attribute names a method reads or assigns on self (`self.eps`).
-void self_mentions(std::string_view text, std::vector<std::string_view>& out) {
-  for (std::size_t at = text.find("self."); at != std::string_view::npos; at = text.find("self.", at + 1)) {
-    if (at > 0 && is_identifier_char(text[at - 1])) continue;
-    const auto name = identifier_at(text, at + 5);
-    if (!name.empty()) out.push_back(name);
-  }
-}
-
-// The self attributes `text` reads: its mentions but those only assigned (`self.fc = ...`, a plain
-// `=` after the name). What a kept part only assigns holds no value that kept code reads, so
-// another method assigning it changes no fact. Anything else after the name (`.`, `[`, `+=`, `:`,
-// `==`, a call) counts as a read.
-void self_reads(std::string_view text, std::vector<std::string_view>& out) {
+// The self attributes `text` mentions (`self.eps`), in order. With `reads_only`, those it only
+// assigns (`self.fc = ...`, a plain `=` after the name) are left out: what a kept part only assigns
+// holds no value that kept code reads, so another method assigning it changes no fact. Anything
+// else after the name (`.`, `[`, `+=`, `:`, `==`, a call) counts as a read.
+void self_mentions(std::string_view text, std::vector<std::string_view>& out, bool reads_only = false) {
   for (std::size_t at = text.find("self."); at != std::string_view::npos; at = text.find("self.", at + 1)) {
     if (at > 0 && is_identifier_char(text[at - 1])) continue;
     const auto name = identifier_at(text, at + 5);
     if (name.empty()) continue;
-    std::size_t next = at + 5 + name.size();
-    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
-    const bool assigned = next < text.size() && text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=');
-    if (!assigned) out.push_back(name);
+    if (reads_only) {
+      std::size_t next = at + 5 + name.size();
+      while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+      if (next < text.size() && text[next] == '=' && (next + 1 >= text.size() || text[next + 1] != '=')) continue;
+    }
+    out.push_back(name);
   }
 }
 
@@ -1007,8 +1001,8 @@ class RegionPlanner {
 
   // Reads each chunk, and marks those naming a trigger, rebinding module names, or assigning an
   // attribute the table names (`m.eps = ...` under an isinstance test, in a function or a module's
-  // loop). With `stop_at_first`, returns at the first one (the
-  // chunks after it unread): whether there is one.
+  // loop). With `stop_at_first`, returns at the first one (the chunks after it unread): whether
+  // there is one.
   bool mark_triggers(bool stop_at_first) {
     bool any = false;
     for (std::size_t k = 0; k < chunks_.size(); ++k) {
@@ -1853,7 +1847,7 @@ class RegionPlanner {
       const std::size_t m = pending.back();
       pending.pop_back();
       std::vector<std::string_view> mentions;
-      self_reads(member_text(list[m]), mentions);
+      self_mentions(member_text(list[m]), mentions, /*reads_only=*/true);
       for (const auto name : mentions) {
         if (!needed_set.insert(name).second) continue;
         needed.push_back(name);
@@ -1947,7 +1941,7 @@ class RegionPlanner {
       pending.pop_back();
       for (const auto w : members.ids[m]) use_name(w);
       std::vector<std::string_view> mentions;
-      self_reads(member_text(list[m]), mentions);
+      self_mentions(member_text(list[m]), mentions, /*reads_only=*/true);
       for (const auto w : mentions) use_self(w);
     }
   }
