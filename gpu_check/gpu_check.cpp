@@ -126,8 +126,29 @@ GpuCheckSummary run_gpu_check(std::span<Finding> findings, const GpuEnvironment&
 
 GpuCheckSummary run_gpu_check(std::span<Finding> findings, const GpuCheckOptions& options) {
   const auto started = std::chrono::steady_clock::now();
-  const GpuEnvironment environment = probe_environment(options.cudnn_library, options.execution);
-  GpuCheckSummary summary = run_gpu_check(findings, environment);
+  GpuCheckSummary summary;
+  if (options.cudnn) {
+    const GpuEnvironment environment = probe_environment(options.cudnn_library, options.execution);
+    summary = run_gpu_check(findings, environment);
+  } else {
+    summary.descriptor_tier = summary.execution_tier = "not run: --gpu-check-tier framework";
+    for (Finding& finding : findings)
+      if (!finding.replay.framework.replayable())
+        finding.gpu_check = skipped("no framework case, and only the framework tier was asked for");
+  }
+  if (options.framework) {
+    const FrameworkTierRun tier = run_framework_tier(findings, options.framework_options);
+    summary.framework_tier = tier.summary.empty() ? "not needed: no finding has a framework case" : tier.summary;
+    summary.confirmed = summary.not_reproduced = summary.skipped = 0;
+    for (const Finding& finding : findings) {
+      if (!finding.gpu_check) continue;
+      switch (finding.gpu_check->outcome) {
+        case GpuVerdict::Outcome::Confirmed: ++summary.confirmed; break;
+        case GpuVerdict::Outcome::NotReproduced: ++summary.not_reproduced; break;
+        case GpuVerdict::Outcome::Skipped: ++summary.skipped; break;
+      }
+    }
+  }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return summary;
 }

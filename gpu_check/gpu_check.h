@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/finding.h"
+#include "gpu_check/framework_tier.h"
 #include "gpu_check/runtime.h"
 
 #include <span>
@@ -12,7 +13,10 @@ namespace cudnnlint::gpu {
 
 struct GpuCheckOptions {
   std::string cudnn_library;  // --cudnn-library: this file only
+  bool cudnn = true;          // false: the framework tier only (--gpu-check-tier framework)
   bool execution = true;      // false: descriptor tier only, never touch the GPU
+  bool framework = true;      // the framework tier, for findings the cuDNN tiers do not settle
+  FrameworkTierOptions framework_options;
 };
 
 // Runs both tiers where available over `findings` (in place) and summarises.

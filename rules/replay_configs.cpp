@@ -173,4 +173,52 @@ ReplayConfig batchnorm_replay(double epsilon, DType dtype) {
   return replay;
 }
 
+FrameworkName framework_named(std::string_view fact_framework) {
+  if (fact_framework == "torch") return FrameworkName::Torch;
+  if (fact_framework == "tensorflow" || fact_framework == "keras") return FrameworkName::TensorFlow;
+  return FrameworkName::None;
+}
+
+FrameworkReplay input_type_case(FrameworkName framework, DType input, DType weight, bool batch_norm) {
+  FrameworkReplay r;
+  r.framework = framework;
+  r.expect = FrameworkExpect::Raises;
+  r.input_dtype = input;
+  r.weight_dtype = weight;
+  if (batch_norm) {
+    r.probe = FrameworkProbe::BatchNormInput;
+    r.input = {2, 3, 4, 4};
+    r.assumed.push_back("a batch norm over 3 channels on an input of shape [2, 3, 4, 4] (the finding fixes the types only)");
+    return r;
+  }
+  r.probe = FrameworkProbe::ConvInput;
+  r.input = {1, 3, 8, 8};
+  r.kernel = {3, 3};
+  r.out_channels = 4;
+  r.assumed.push_back("a 3x3 convolution from 3 to 4 channels on an input of shape [1, 3, 8, 8] (the finding fixes the types only)");
+  return r;
+}
+
+FrameworkReplay loader_case(FrameworkName framework, FrameworkExpect expect, std::int64_t batch_size,
+                            std::optional<std::int64_t> dataset_size, bool drop_last) {
+  FrameworkReplay r;
+  r.framework = framework;
+  r.probe = FrameworkProbe::LoaderBatch;
+  r.expect = expect;
+  r.batch_size = batch_size;
+  r.dataset_size = dataset_size.value_or(1000);
+  if (!dataset_size) r.assumed.push_back("a dataset of 1000 samples (its size does not decide the finding)");
+  r.drop_last = drop_last;
+  return r;
+}
+
+FrameworkReplay epsilon_case(FrameworkName framework, FrameworkProbe probe, FrameworkExpect expect, double epsilon) {
+  FrameworkReplay r;
+  r.framework = framework;
+  r.probe = probe;
+  r.expect = expect;
+  r.epsilon = epsilon;
+  return r;
+}
+
 }  // namespace cudnnlint

@@ -17,4 +17,19 @@ ReplayConfig convolution_replay(const ConvGeometryFact& fact);
 // A batch norm with a known epsilon: a tiny tensor with a zero-variance channel.
 ReplayConfig batchnorm_replay(double epsilon, DType dtype);
 
+// The framework tier's cases (FrameworkReplay): what the framework the user has installed is asked
+// to do with a finding's values. Each says in `assumed` what the finding does not fix.
+// "torch" -> Torch; "tensorflow", "keras" -> TensorFlow; anything else None (libtorch: no Python).
+FrameworkName framework_named(std::string_view fact_framework);
+// An input of `input` type into a convolution (or a batch norm) with `weight` weights; the geometry
+// is assumed (Conv2d(3, 4, 3) on [1, 3, 8, 8]): the claim is about the types alone.
+FrameworkReplay input_type_case(FrameworkName framework, DType input, DType weight, bool batch_norm);
+// A loader over `dataset_size` samples (nullopt: 1000 assumed, where the size does not decide) with
+// `batch_size`.
+FrameworkReplay loader_case(FrameworkName framework, FrameworkExpect expect, std::int64_t batch_size,
+                            std::optional<std::int64_t> dataset_size, bool drop_last);
+// An epsilon in a batch norm (training, a constant channel), in float16 arithmetic, or in an Adam
+// step on float16 parameters.
+FrameworkReplay epsilon_case(FrameworkName framework, FrameworkProbe probe, FrameworkExpect expect, double epsilon);
+
 }  // namespace cudnnlint

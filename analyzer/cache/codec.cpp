@@ -71,9 +71,13 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileFacts, path, language, module, frameworks
                                    forwardings, arguments, config_defaults, suppressions, tracked)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RelatedLocation, where, message)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FrameworkReplay, framework, probe, expect, input_dtype, weight_dtype, input, kernel,
+                                   stride, padding, dilation, out_channels, epsilon, batch_size, dataset_size, drop_last,
+                                   optimizer, assumed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayConfig, op, expect, api, dtype, layout, input, strides, filter, padding,
-                                   stride, dilation, compute_type, epsilon, bn_mode, assumed, unknown)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuVerdict, outcome, status, tier, cudnn_version, device, detail, reason)
+                                   stride, dilation, compute_type, epsilon, bn_mode, assumed, unknown, framework)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuVerdict, outcome, status, tier, cudnn_version, device, detail, reason, framework,
+                                   interpreter)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TextEdit, range, replacement, expected, new_argument)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fix, description, safe, edits, file_hash)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, rule_id, kb_id, level, location, message, detail, related, target_note, line_hash,

@@ -3,10 +3,12 @@
 #include "cli/config.h"
 #include "cli/version.h"
 #include "core/suggest.h"
+#include "kb/kb.h"
 #include "rules/rule.h"
 
 #include <cstdlib>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <limits>
 #include <stdexcept>
 
@@ -106,8 +108,12 @@ void define_run_options(CLI::App& app, CommandLine& line) {
   app.add_flag("--gpu-check", line.gpu_check,
                "After analysis, replay each finding's configuration against the installed cuDNN (see README: gpu_check)");
   app.add_option("--gpu-check-tier", line.gpu_check_tier,
-                 "gpu_check tiers: all (descriptor, plus execution when a GPU is present) or descriptor (never touch the GPU)")
-      ->check(CLI::IsMember({"all", "descriptor"}));
+                 "gpu_check tiers: all (descriptor, execution when a GPU is present, framework), descriptor (the "
+                 "descriptor and framework tiers: never touch the GPU) or framework (only the framework tier)")
+      ->check(CLI::IsMember({"all", "descriptor", "framework"}));
+  app.add_option("--python", line.python,
+                 "gpu_check's framework tier: run the framework with this Python interpreter (default: the active "
+                 "virtual or conda environment's, then the first python3 on PATH that has the framework)");
   app.add_option("--cudnn-library", line.cudnn_library,
                  "gpu_check: load this libcudnn file instead of searching CUDNN_PATH, the CUDA toolkit and pip wheels");
 }
@@ -236,6 +242,14 @@ gpu::GpuCheckOptions gpu_check_options(const CommandLine& line) {
   gpu::GpuCheckOptions options;
   options.cudnn_library = line.cudnn_library;
   options.execution = line.gpu_check_tier == "all";
+  options.cudnn = line.gpu_check_tier != "framework";
+  options.framework_options.python = line.python;
+  options.framework_options.kb_regex = [](std::string_view kb_id) -> std::string {
+    const kb::Entry* entry = kb::find(kb_id);
+    if (entry == nullptr || !entry->data) return "";
+    const auto it = entry->data->find("regex");
+    return it != entry->data->end() && it->is_string() ? it->get<std::string>() : "";
+  };
   return options;
 }
 

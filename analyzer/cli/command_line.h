@@ -52,6 +52,7 @@ struct CommandLine {
   bool timings = false;
   bool gpu_check = false;
   std::string gpu_check_tier = "all";
+  std::string python;  // --python: the framework tier's interpreter
   std::string cudnn_library;
   // Subcommands' own arguments.
   std::string explain_id, explain_lang = "en";

@@ -37,6 +37,8 @@ int run_doctor(const CommandLine& line) {
   const gpu::GpuCheckOptions options = gpu_check_options(line);
   const gpu::GpuEnvironment environment = gpu::probe_environment(options.cudnn_library, options.execution);
   std::cout << "cudnnlint " << CUDNNLINT_VERSION << "\n" << gpu::describe_environment(environment);
+  std::cout << "  framework     " << "runs on the CPU with the interpreters below (--python chooses one)\n"
+            << gpu::describe_interpreters(gpu::find_interpreters(line.python));
   return kExitClean;
 }
 

@@ -120,6 +120,7 @@ ApiTable ApiTable::parse(std::string_view json_text) {
       if (!table.framework(api.framework)) throw std::runtime_error("unknown framework '" + api.framework + "'");
       api.is_class = entry.at("kind").get<std::string>() == "class";
       api.is_method = entry.at("kind").get<std::string>() == "method";
+      api.framework_replay = entry.value("framework_replay", false);
       for (const auto& [role, arg] : entry.at("args").items()) api.args.emplace(role, parse_arg(arg));
       if (entry.contains("cpp_spellings")) api.cpp_spellings = entry.at("cpp_spellings").get<std::vector<std::string>>();
       if (api.family == kNormalizationFamily) {

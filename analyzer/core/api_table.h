@@ -92,6 +92,7 @@ struct ApiEntry {
     std::string measured;              // "torch 2.11.0"
   } loader;
   bool is_method = false;         // kind "method": matched by name on an object the resolver cannot type
+  bool framework_replay = false;  // gpu_check's framework tier replays it with its framework's standard call
   std::vector<std::string> cpp_spellings;  // how C++ code names it, where its names' last parts do not
 
   // convolution

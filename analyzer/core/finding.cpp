@@ -41,6 +41,29 @@ constexpr Spelling<Expectation> kExpectationNames[] = {
     {Expectation::NonFiniteOutput, "non-finite output"},
 };
 
+constexpr Spelling<FrameworkName> kFrameworkNames[] = {
+    {FrameworkName::None, ""},
+    {FrameworkName::Torch, "torch"},
+    {FrameworkName::TensorFlow, "tensorflow"},
+};
+constexpr Spelling<FrameworkProbe> kFrameworkProbeNames[] = {
+    {FrameworkProbe::None, ""},
+    {FrameworkProbe::ConvInput, "conv-input"},
+    {FrameworkProbe::BatchNormInput, "batchnorm-input"},
+    {FrameworkProbe::BatchNormEps, "batchnorm-eps"},
+    {FrameworkProbe::LoaderBatch, "loader-batch"},
+    {FrameworkProbe::LastBatchIntoBatchNorm, "last-batch-into-batchnorm"},
+    {FrameworkProbe::HalfEpsilon, "half-epsilon"},
+    {FrameworkProbe::OptimizerHalfEpsilon, "optimizer-half-epsilon"},
+};
+constexpr Spelling<FrameworkExpect> kFrameworkExpectNames[] = {
+    {FrameworkExpect::None, ""},
+    {FrameworkExpect::Raises, "raises"},
+    {FrameworkExpect::Fails, "raises or non-finite output"},
+    {FrameworkExpect::NonFinite, "non-finite output"},
+    {FrameworkExpect::NoBatches, "no batches"},
+};
+
 template <class Enum, std::size_t N>
 std::string_view name_of(const Spelling<Enum> (&table)[N], Enum value) {
   for (const auto& row : table)
@@ -61,6 +84,15 @@ std::string_view replay_op_name(ReplayOp op) { return name_of(kReplayOpNames, op
 std::optional<ReplayOp> parse_replay_op(std::string_view text) { return parse(kReplayOpNames, text); }
 std::string_view expectation_name(Expectation expect) { return name_of(kExpectationNames, expect); }
 std::optional<Expectation> parse_expectation(std::string_view text) { return parse(kExpectationNames, text); }
+
+std::string_view framework_name(FrameworkName framework) { return name_of(kFrameworkNames, framework); }
+std::optional<FrameworkName> parse_framework_name(std::string_view text) { return parse(kFrameworkNames, text); }
+std::string_view framework_probe_name(FrameworkProbe probe) { return name_of(kFrameworkProbeNames, probe); }
+std::optional<FrameworkProbe> parse_framework_probe(std::string_view text) { return parse(kFrameworkProbeNames, text); }
+std::string_view framework_expect_name(FrameworkExpect expect) { return name_of(kFrameworkExpectNames, expect); }
+std::optional<FrameworkExpect> parse_framework_expect(std::string_view text) {
+  return parse(kFrameworkExpectNames, text);
+}
 
 const char* outcome_name(GpuVerdict::Outcome outcome) {
   switch (outcome) {

@@ -34,6 +34,47 @@ std::optional<ReplayOp> parse_replay_op(std::string_view text);
 std::string_view expectation_name(Expectation expect);
 std::optional<Expectation> parse_expectation(std::string_view text);
 
+// The framework tier's case: what gpu_check asks the framework the user has installed to do with
+// the finding's values (never the user's code). Every field is a number or an enumerator, so the
+// program gpu_check writes from it can hold nothing else.
+enum class FrameworkName { None, Torch, TensorFlow };
+enum class FrameworkProbe {
+  None,
+  ConvInput,       // a convolution (weights `weight_dtype`, geometry below) on an input `input`/`input_dtype`
+  BatchNormInput,  // a batch norm (training) on an integer input
+  BatchNormEps,    // a batch norm with `epsilon` (training) on an input with a constant channel
+  LoaderBatch,     // a loader over `dataset_size` samples with `batch_size` (and `drop_last`)
+  LastBatchIntoBatchNorm,  // the loader's last batch, through a batch norm in training
+  HalfEpsilon,     // 1 / (0 + eps) with eps held in float16
+  OptimizerHalfEpsilon,  // an Adam step with `epsilon` on float16 parameters whose gradient is 0
+};
+// What the rule predicts the framework does.
+enum class FrameworkExpect { None, Raises, Fails /* raises or gives NaN/Inf */, NonFinite, NoBatches };
+
+std::string_view framework_name(FrameworkName framework);
+std::optional<FrameworkName> parse_framework_name(std::string_view text);
+std::string_view framework_probe_name(FrameworkProbe probe);
+std::optional<FrameworkProbe> parse_framework_probe(std::string_view text);
+std::string_view framework_expect_name(FrameworkExpect expect);
+std::optional<FrameworkExpect> parse_framework_expect(std::string_view text);
+
+struct FrameworkReplay {
+  FrameworkName framework = FrameworkName::None;
+  FrameworkProbe probe = FrameworkProbe::None;
+  FrameworkExpect expect = FrameworkExpect::None;
+  DType input_dtype = DType::Unknown;   // the input's element type (Unknown: float32)
+  DType weight_dtype = DType::Unknown;  // the layer's or parameters' type (Unknown: float32)
+  std::vector<std::int64_t> input;      // N, C, spatial... (channels-first)
+  std::vector<std::int64_t> kernel, stride, padding, dilation;  // one per spatial dimension
+  std::int64_t out_channels = 0;
+  std::optional<double> epsilon;
+  std::optional<std::int64_t> batch_size, dataset_size;
+  bool drop_last = false;
+  std::string optimizer;  // torch.optim's class ("Adam"); the program writes only names of its own table
+  std::vector<std::string> assumed;  // what the tier chooses because the finding does not say
+  bool replayable() const { return probe != FrameworkProbe::None && expect != FrameworkExpect::None; }
+};
+
 // The configuration gpu_check rebuilds: what the facts say about the operation a finding
 // names. Filled where the facts give enough; `unknown` says what is missing otherwise.
 struct ReplayConfig {
@@ -51,6 +92,7 @@ struct ReplayConfig {
   std::string bn_mode;        // "spatial", "per_activation"
   std::vector<std::string> assumed;  // values gpu_check must choose because the code does not say
   std::string unknown;        // what keeps it from being replayable, "" when replayable
+  FrameworkReplay framework;  // the framework tier's case; probe None when there is none
 };
 
 // What gpu_check observed when it replayed a finding's configuration.
@@ -63,6 +105,8 @@ struct GpuVerdict {
   std::string device;         // the GPU's name, "" for the descriptor tier
   std::string detail;         // what ran and what came out, with the values gpu_check assumed
   std::string reason;         // for Skipped: why, in one short clause
+  std::string framework;      // framework tier: "torch 2.11.0+cu130"
+  std::string interpreter;    // framework tier: the Python interpreter that ran it
 };
 
 const char* outcome_name(GpuVerdict::Outcome outcome);
@@ -74,6 +118,7 @@ struct GpuCheckSummary {
   std::string device;           // "" without a GPU
   std::string descriptor_tier;  // "ran", or "not run: <why>"
   std::string execution_tier;   // "ran", or "not run: <why>"
+  std::string framework_tier;   // "ran (torch 2.11.0 with /usr/bin/python3)", "not run: <why>", "" when not asked
   std::size_t confirmed = 0, not_reproduced = 0, skipped = 0;
   double seconds = 0.0;
 };  // "confirmed", "not reproduced", "skipped"

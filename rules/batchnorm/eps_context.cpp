@@ -271,6 +271,24 @@ std::string headline_subject(RuleId rule, const EpsContext& ctx) {
   }
 }
 
+// The framework tier's case: the framework's own batch norm with this epsilon, in training, on a
+// constant channel; it raises (a check of its own) or gives NaN/Inf. +inf gives a finite output
+// (the layer's bias), and TensorFlow's clamp (<= 2.11) is another rule's claim: neither is replayed.
+FrameworkReplay eps_framework_case(const EpsContext& ctx, RuleId rule) {
+  const bool claim = rule == RuleId::BnEpsZero || rule == RuleId::BnEpsNegative ||
+                     (rule == RuleId::BnEpsNotFinite && std::isnan(ctx.eps));
+  const FrameworkName framework = framework_named(ctx.api.framework);
+  if (!claim || !ctx.api.framework_replay || framework == FrameworkName::None ||
+      (ctx.path == CudnnPath::ClampTf && !ctx.clamp_version_unknown))
+    return {};
+  FrameworkReplay r = epsilon_case(framework, FrameworkProbe::BatchNormEps, FrameworkExpect::Fails, ctx.eps);
+  r.assumed.push_back(framework == FrameworkName::Torch
+                          ? "nn.BatchNorm2d(3) in training on zeros of shape [2, 3, 2, 2] (the finding fixes epsilon only)"
+                          : "keras.layers.BatchNormalization in training on zeros of shape [2, 2, 2, 3] (the finding "
+                            "fixes epsilon only)");
+  return r;
+}
+
 }  // namespace
 
 void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::string_view consequence, std::string detail,
@@ -311,6 +329,7 @@ void add_eps_finding(const EpsContext& ctx, RuleId rule, Level level, std::strin
     finding.replay.epsilon.reset();
     no_replay = "a NaN or infinite epsilon is not replayed: its result follows from arithmetic alone";
   }
+  finding.replay.framework = eps_framework_case(ctx, rule);
   if (!no_replay.empty())
     finding.replay.unknown = std::move(no_replay);
   else if (rule == RuleId::BnEpsZero)

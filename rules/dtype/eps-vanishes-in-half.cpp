@@ -6,6 +6,7 @@
 // 65504: inf either way, then NaN. bfloat16 keeps float32's exponent range, so these constants stay
 // non-zero there: not a finding. KB entry numerics/epsilon-rounds-to-zero-in-float16.
 #include "rules/dtype/low_precision.h"
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 #include <cmath>
@@ -56,6 +57,9 @@ void check_EpsVanishesInHalf(const RuleInput& input, std::vector<Finding>& out) 
     for (const auto& step : fact.operand_steps) finding.related.push_back({step.where, step.what});
     for (const auto& step : fact.value.provenance) finding.related.push_back({step.where, step.what});
     finding.replay.unknown = "float16 arithmetic in the framework or the kernel, not a cuDNN descriptor";
+    if (const FrameworkName framework = framework_named(fact.framework);
+        framework != FrameworkName::None && fact.use != Use::HalfConversion)
+      finding.replay.framework = epsilon_case(framework, FrameworkProbe::HalfEpsilon, FrameworkExpect::NonFinite, eps);
     out.push_back(std::move(finding));
   }
 }

@@ -5,6 +5,7 @@
 // Mixed precision (float32 parameters under autocast with a GradScaler) is not this: eps is added in
 // float32. KB entry pytorch/optimizer-eps-underflows-on-half-parameters.
 #include "rules/dtype/low_precision.h"
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 namespace cudnnlint {
@@ -37,6 +38,11 @@ void check_OptimizerEpsVanishesInHalf(const RuleInput& input, std::vector<Findin
       finding.related.push_back({fact.expression_location, optimizer + " is built here without eps"});
     for (const auto& step : fact.value.provenance) finding.related.push_back({step.where, step.what});
     finding.replay.unknown = "the optimizer's arithmetic in PyTorch, not a cuDNN configuration";
+    if (fact.framework == "torch") {
+      finding.replay.framework = epsilon_case(FrameworkName::Torch, FrameworkProbe::OptimizerHalfEpsilon,
+                                              FrameworkExpect::NonFinite, fact.value.value);
+      finding.replay.framework.optimizer = optimizer;
+    }
     out.push_back(std::move(finding));
   }
 }

@@ -8,6 +8,7 @@
 // BatchNormalization, Dense and LayerNormalization cast integer inputs, a Keras Model or Sequential
 // casts its inputs to its Input's type, and tf.nn.conv2d runs int32 with an int32 filter on the CPU.
 // KB entry tensorflow/integer-input-to-conv.
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 namespace cudnnlint {
@@ -42,6 +43,9 @@ void check_TfIntegerInput(const RuleInput& input, std::vector<Finding>& out) {
     finding.related.push_back({fact.dtype_location, "the element type " + dtype + " is set here"});
     for (const auto& step : fact.steps) finding.related.push_back({step.where, step.what});
     finding.replay.unknown = "not a cuDNN configuration: TensorFlow refuses the type before any kernel runs";
+    // The tier's program calls a Keras Conv2D: it stands for the Keras convolution classes only.
+    if (api->is_class && api->family == kConvolutionFamily)
+      finding.replay.framework = input_type_case(FrameworkName::TensorFlow, fact.dtype, DType::Float32, false);
     out.push_back(std::move(finding));
   }
 }

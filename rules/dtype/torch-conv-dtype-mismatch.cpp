@@ -1,6 +1,7 @@
 // torch-conv-dtype-mismatch: a floating libtorch tensor reaching a convolution whose weights
 // plainly have another floating type (half input, float32 module). PyTorch checks input against
 // bias and weight before any kernel runs (pytorch#142463). KB entry pytorch/conv-input-weight-dtype-mismatch.
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 namespace cudnnlint {
@@ -49,6 +50,7 @@ Finding python_finding(const TensorInputFact& fact) {
                                    : "the weights become " + weights + " here"});
   for (const auto& step : fact.steps) finding.related.push_back({step.where, step.what});
   finding.replay.unknown = "not a cuDNN configuration: PyTorch refuses it before calling cuDNN";
+  finding.replay.framework = input_type_case(FrameworkName::Torch, fact.dtype, fact.weight_dtype, false);
   return finding;
 }
 

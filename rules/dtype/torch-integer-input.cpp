@@ -3,6 +3,7 @@
 // uint8 array, `PILToTensor()`, `read_image`; libtorch: `torch::kByte`, `.to(torch::kLong)`). PyTorch refuses it (the wording depends on the path: weight type, bias type or
 // "expected scalar type"); its cuDNN convolution has no integer path at all (pytorch#107751).
 // KB entry pytorch/integer-input-to-conv-or-batchnorm.
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 namespace cudnnlint {
@@ -64,6 +65,10 @@ Finding python_finding(const TensorInputFact& fact) {
   finding.related.push_back({fact.dtype_location, "the element type " + dtype + " is set here"});
   for (const auto& step : fact.steps) finding.related.push_back({step.where, step.what});
   finding.replay.unknown = "not a cuDNN configuration: PyTorch refuses an integer input before calling cuDNN";
+  const bool batch_norm =
+      fact.consumer.find("BatchNorm") != std::string::npos || fact.consumer.find("batch_norm") != std::string::npos;
+  finding.replay.framework = input_type_case(FrameworkName::Torch, fact.dtype,
+                                              is_floating(fact.weight_dtype) ? fact.weight_dtype : DType::Float32, batch_norm);
   // The KB's workaround, where the pipeline makes it an edit. Unsafe: the model then sees values
   // in [0, 1] instead of [0, 255], which its normalisation must expect.
   if (fact.conversion_at && fact.conversion_at->path == fact.use.path)

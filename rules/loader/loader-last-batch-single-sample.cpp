@@ -13,6 +13,21 @@ namespace cudnnlint {
 
 namespace {
 
+// The framework tier's case: the loader's last batch through a batch norm in training. The
+// finding names the batch norm, not its width: 4 features are assumed (the check does not read it).
+FrameworkReplay last_batch_case(long long samples, long long batch, bool samples_assumed) {
+  FrameworkReplay r;
+  r.framework = FrameworkName::Torch;
+  r.probe = FrameworkProbe::LastBatchIntoBatchNorm;
+  r.expect = FrameworkExpect::Raises;
+  r.dataset_size = samples;
+  r.batch_size = batch;
+  r.input = {1, 4};
+  r.assumed.push_back("a BatchNorm1d over 4 features (the check does not depend on the width)");
+  if (samples_assumed) r.assumed.push_back("a dataset of " + std::to_string(samples) + " samples (with batches of 1, its size does not decide)");
+  return r;
+}
+
 // The notes both findings share: the batch size, where the batches reach the model, its batch norm.
 void add_batch_and_model(Finding& finding, const LoaderFact& fact) {
   loader::add_related(finding, fact.batch);
@@ -36,6 +51,9 @@ Finding every_batch_single(const LoaderFact& fact) {
                     "torch 2.11.0); use a batch size of at least 2 (drop_last does not help here)";
   finding.target_note = "PyTorch: the check was measured on torch 2.11.0 (CPU and CUDA)";
   add_batch_and_model(finding, fact);
+  finding.replay.framework = fact.dataset_size && fact.dataset_size->value >= 1 && fact.dataset_size->value <= (1 << 20)
+                                 ? last_batch_case(fact.dataset_size->value, 1, false)
+                                 : last_batch_case(8, 1, true);
   return finding;
 }
 
@@ -83,6 +101,7 @@ void check_LoaderLastBatchSingleSample(const RuleInput& input, std::vector<Findi
     finding.related.push_back({fact.dataset_size->where, fact.dataset_text + " holds " + std::to_string(samples) +
                                                              " samples"});
     add_batch_and_model(finding, fact);
+    finding.replay.framework = last_batch_case(samples, *batch, false);
     // The KB's workaround: drop the partial batch (one sample fewer per epoch).
     if (fact.call.path.ends_with(".py")) {
       Fix fix{"set drop_last=True (the last sample of each epoch is not trained on)", false, {},

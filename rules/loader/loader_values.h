@@ -3,6 +3,7 @@
 // API table's `loader` data, measured by tests/probes).
 #pragma once
 
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 #include <optional>

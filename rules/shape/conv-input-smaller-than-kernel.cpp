@@ -74,6 +74,36 @@ std::string framework_message(const ShapeChainFact& chain) {
          "(measured with TensorFlow 2.21, Keras 3.15.1)";
 }
 
+// The framework tier's case: the rejecting convolution, built with the geometry the code gives it,
+// on an input of the size that reaches it (a batch of one). Only where every number is known, and
+// for the layers the tier's program builds (PyTorch's convolutions, Keras' Conv layers).
+FrameworkReplay conv_case(const ShapeChainFact& chain, const std::vector<std::int64_t>& reaching) {
+  const ConvGeometryFact& conv = chain.conv;
+  if (chain.rejected_by != "conv" || (chain.framework != "torch" && chain.framework != "keras")) return {};
+  const std::int64_t channels = conv.in_channels ? conv.in_channels->value : chain.channels;
+  if (channels <= 0 || !conv.out_channels || reaching.size() != static_cast<std::size_t>(conv.spatial_dims)) return {};
+  if (conv.groups && conv.groups->value != 1) return {};
+  FrameworkReplay r;
+  r.framework = framework_named(chain.framework);
+  r.probe = FrameworkProbe::ConvInput;
+  r.expect = FrameworkExpect::Raises;
+  r.out_channels = conv.out_channels->value;
+  r.input = {1, channels};
+  r.input.insert(r.input.end(), reaching.begin(), reaching.end());
+  auto read = [&](const std::vector<std::optional<IntegerValue>>& from, std::vector<std::int64_t>& to) {
+    for (const auto& v : from) {
+      if (!v) return false;
+      to.push_back(v->value);
+    }
+    return to.empty() || to.size() == reaching.size();
+  };
+  if (!read(conv.kernel, r.kernel) || r.kernel.empty() || !read(conv.stride, r.stride) ||
+      !read(conv.padding, r.padding) || !read(conv.dilation, r.dilation))
+    return {};
+  r.assumed.push_back("a batch of one");
+  return r;
+}
+
 }  // namespace
 
 void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Finding>& out) {
@@ -117,6 +147,7 @@ void check_ConvInputSmallerThanKernel(const RuleInput& input, std::vector<Findin
           {chain.steps[i].where,
            "after `" + chain.steps[i].text + "`" + bound(chain.steps[i]) + ": " + sizes_text(chain.steps[i].output)});
     if (chain.rejected_by == "conv") finding.replay = convolution_replay(chain.conv);
+    finding.replay.framework = conv_case(chain, reaching);
     out.push_back(std::move(finding));
   }
 }
