@@ -249,9 +249,12 @@ GpuVerdict judge_case(const Finding& finding, const CaseAnswer& answer, const st
                       ? " (the message matches KB entry " + finding.kb_id + ")"
                       : " (KB entry " + finding.kb_id + " does not quote this message)";
   }
-  if (!confirmed)
+  if (!confirmed) {
     v.detail += "; the rule predicts " + std::string(framework_expect_name(r.expect)) +
                 (finding.target_note.empty() ? "" : " (" + finding.target_note + ")");
+    const std::string measured = options.kb_versions ? options.kb_versions(finding.kb_id, r.framework) : "";
+    if (!measured.empty()) v.detail += "; KB entry " + finding.kb_id + " records: " + measured;
+  }
   for (const auto& assumption : r.assumed) v.detail += "; assumed " + assumption;
   return v;
 }
@@ -309,8 +312,27 @@ void run_cases(std::span<Finding> findings, std::vector<std::size_t> indices, Fr
 
 }  // namespace
 
+namespace {
+
+// A cuDNN tier's skip of a configuration it could replay (no libcudnn, no GPU) says more than the
+// framework tier's own skip: it stays, with the framework tier's reason added.
+void keep_cudnn_skips(std::span<Finding> findings, std::map<std::size_t, GpuVerdict>& before) {
+  for (auto& [i, previous] : before) {
+    Finding& f = findings[i];
+    const bool cudnn_replayable = f.replay.op != ReplayOp::None && f.replay.unknown.empty();
+    if (!cudnn_replayable || !f.gpu_check || f.gpu_check->outcome != GpuVerdict::Outcome::Skipped) continue;
+    previous.detail += "; framework tier: " + f.gpu_check->reason;
+    f.gpu_check = std::move(previous);
+  }
+}
+
+}  // namespace
+
 FrameworkTierRun run_framework_tier(std::span<Finding> findings, const FrameworkTierOptions& options) {
   FrameworkTierRun tier;
+  std::map<std::size_t, GpuVerdict> before;  // the cuDNN tiers' skips the framework tier may settle
+  for (std::size_t i = 0; i < findings.size(); ++i)
+    if (findings[i].replay.framework.replayable() && findings[i].gpu_check) before.emplace(i, *findings[i].gpu_check);
   std::map<FrameworkName, std::vector<std::size_t>> by_framework;
   for (std::size_t i = 0; i < findings.size(); ++i) {
     Finding& f = findings[i];
@@ -322,7 +344,10 @@ FrameworkTierRun run_framework_tier(std::span<Finding> findings, const Framework
     }
     by_framework[f.replay.framework.framework].push_back(i);
   }
-  if (by_framework.empty()) return tier;
+  if (by_framework.empty()) {
+    keep_cudnn_skips(findings, before);
+    return tier;
+  }
   std::vector<PythonInterpreter> interpreters;
   for (const auto& [path, origin] : candidate_paths(options.python)) {
     PythonInterpreter interpreter{path, origin, "", {}, ""};
@@ -356,6 +381,7 @@ FrameworkTierRun run_framework_tier(std::span<Finding> findings, const Framework
     parts.push_back(version.empty() ? name + " not run: see the verdicts" : "ran " + name + " " + version + " with " + chosen->path);
   }
   for (std::size_t k = 0; k < parts.size(); ++k) tier.summary += (k ? "; " : "") + parts[k];
+  keep_cudnn_skips(findings, before);
   return tier;
 }
 

@@ -32,6 +32,9 @@ struct FrameworkTierOptions {
   // The KB entry's regex for a finding's kb_id ("" when none): a message the framework raises is
   // checked against it, so that a verdict says whether the KB still quotes this version's words.
   std::function<std::string(std::string_view kb_id)> kb_regex;
+  // What the KB entry records of this framework's versions ("PyTorch 2.10 - 2.11: ..."): a `not
+  // reproduced` names the versions the claim was measured on.
+  std::function<std::string(std::string_view kb_id, FrameworkName framework)> kb_versions;
   double seconds_per_program = 120.0;
 };
 

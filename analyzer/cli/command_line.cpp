@@ -250,6 +250,20 @@ gpu::GpuCheckOptions gpu_check_options(const CommandLine& line) {
     const auto it = entry->data->find("regex");
     return it != entry->data->end() && it->is_string() ? it->get<std::string>() : "";
   };
+  options.framework_options.kb_versions = [](std::string_view kb_id, FrameworkName framework) -> std::string {
+    const kb::Entry* entry = kb::find(kb_id);
+    if (entry == nullptr || !entry->data || !entry->data->contains("versions")) return "";
+    const auto& versions = (*entry->data)["versions"];
+    std::string out;
+    for (const auto& v : versions.is_array() ? versions : nlohmann::json::array()) {
+      const std::string text = v.is_object() && v.contains("version") && v["version"].is_string() ? v["version"].get<std::string>() : "";
+      const bool about = framework == FrameworkName::Torch
+                             ? text.find("PyTorch") != std::string::npos || text.find("torch") != std::string::npos
+                             : text.find("TensorFlow") != std::string::npos || text.find("Keras") != std::string::npos;
+      if (about && out.size() < 400) out += (out.empty() ? "" : "; ") + text;
+    }
+    return out;
+  };
   return options;
 }
 

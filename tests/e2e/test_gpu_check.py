@@ -88,13 +88,17 @@ def test_descriptor_only_tier_never_touches_the_gpu(cli, environment):
 
 
 def test_without_cudnn_static_analysis_still_works_and_says_why(cli):
-    out = cli.run("--gpu-check", "--cudnn-library", "/nonexistent/libcudnn.so.9", EXAMPLES, check_code=1).stdout
+    out = cli.run("--gpu-check", "--cudnn-library", "/nonexistent/libcudnn.so.9", "--python", "/nonexistent/python3",
+                  EXAMPLES, check_code=1).stdout
     assert "14 findings" in out
-    # Eight are not replayable at all: Keras's clamp, Flax (no cuDNN batch norm), PyTorch's negative
-    # eps (never handed to cuDNN), tf_input_pipeline.py's two loader findings (no cuDNN call) and
-    # fp16_finetune.py's three dtype findings (PyTorch's own arithmetic and type checks).
+    # Two are not replayable at all: Keras's clamp and Flax (no cuDNN batch norm, no framework case).
+    # Six are the framework's own behaviour (PyTorch's negative eps, never handed to cuDNN;
+    # tf_input_pipeline.py's two loader findings; fp16_finetune.py's three dtype findings): the
+    # framework tier would replay them, and says why it could not.
     assert out.count("gpu_check: skipped: cuDNN not loaded") == 6
-    assert out.count("gpu_check: skipped: not replayable: ") == 8
+    assert out.count("gpu_check: skipped: not replayable: ") == 2
+    assert out.count("gpu_check: skipped: torch is not importable by /nonexistent/python3") == 4
+    assert out.count("gpu_check: skipped: tensorflow is not importable by /nonexistent/python3") == 2
     assert "descriptor tier not run: cannot use /nonexistent/libcudnn.so.9" in out
     doctor = cli.run("doctor", "--cudnn-library", "/nonexistent/libcudnn.so.9", check_code=0).stdout
     assert "cuDNN:          not found" in doctor and "tried /nonexistent/libcudnn.so.9 (--cudnn-library)" in doctor
