@@ -109,8 +109,9 @@ void define_run_options(CLI::App& app, CommandLine& line) {
                "After analysis, replay each finding's configuration against the installed cuDNN (see README: gpu_check)");
   app.add_option("--gpu-check-tier", line.gpu_check_tier,
                  "gpu_check tiers: all (descriptor, execution when a GPU is present, framework), descriptor (the "
-                 "descriptor and framework tiers: never touch the GPU) or framework (only the framework tier)")
-      ->check(CLI::IsMember({"all", "descriptor", "framework"}));
+                 "descriptor and framework tiers: never touch the GPU), cudnn (descriptor and execution, no "
+                 "framework) or framework (only the framework tier)")
+      ->check(CLI::IsMember({"all", "descriptor", "cudnn", "framework"}));
   app.add_option("--python", line.python,
                  "gpu_check's framework tier: run the framework with this Python interpreter (default: the active "
                  "virtual or conda environment's, then the first python3 on PATH that has the framework)");
@@ -241,8 +242,9 @@ PreparedAnalysis prepare_analysis(const CommandLine& line, std::vector<std::stri
 gpu::GpuCheckOptions gpu_check_options(const CommandLine& line) {
   gpu::GpuCheckOptions options;
   options.cudnn_library = line.cudnn_library;
-  options.execution = line.gpu_check_tier == "all";
+  options.execution = line.gpu_check_tier == "all" || line.gpu_check_tier == "cudnn";
   options.cudnn = line.gpu_check_tier != "framework";
+  options.framework = line.gpu_check_tier != "cudnn";
   options.framework_options.python = line.python;
   options.framework_options.kb_regex = [](std::string_view kb_id) -> std::string {
     const kb::Entry* entry = kb::find(kb_id);
