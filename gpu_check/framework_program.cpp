@@ -142,6 +142,19 @@ std::optional<std::string> framework_case_problem(const FrameworkReplay& r) {
       if (r.probe == FrameworkProbe::OptimizerHalfEpsilon && (!torch || torch_optimizer(r.optimizer).empty()))
         return "only torch.optim's Adam family, Adagrad, RMSprop and Adadelta are replayed";
       return std::nullopt;
+    case FrameworkProbe::PoolInput:
+      if (!torch) return "only PyTorch's pooling layers are replayed";
+      if (r.input.size() < 3 || r.input.size() > 5 || r.kernel.size() != r.input.size() - 2) return "the window does not match the input";
+      for (const auto d : r.input)
+        if (d < 1 || d > kMaxDim) return "an input dimension is out of 1.." + int_literal(kMaxDim);
+      for (const auto k : r.kernel)
+        if (k < 1 || k > 4096) return "a window size is out of 1..4096";
+      if (product(r.input) > kMaxElements) return "the input holds more than " + int_literal(kMaxElements) + " elements";
+      return std::nullopt;
+    case FrameworkProbe::KerasFit:
+      if (r.framework != FrameworkName::TensorFlow) return "Model.fit is Keras'";
+      if (!r.batch_size) return "the batch size is not known";
+      return std::nullopt;
     case FrameworkProbe::LoaderBatch: return loader_problem(r, false);
     case FrameworkProbe::LastBatchIntoBatchNorm:
       if (!torch) return "only PyTorch's loader and batch norm are replayed for a last batch";
@@ -182,6 +195,11 @@ std::string torch_case(const FrameworkReplay& r) {
         << "    y = layer(torch.zeros([2, 3, 2, 2]))\n"
         << "    return {\"finite\": finite(y)}\n";
       break;
+    case FrameworkProbe::PoolInput:
+      b << "    layer = torch.nn.MaxPool" << r.kernel.size() << "d(kernel_size=" << int_tuple(r.kernel) << ")\n"
+        << "    y = layer(torch.zeros(" << int_list(r.input) << "))\n"
+        << "    return {\"finite\": finite(y)}\n";
+      break;
     case FrameworkProbe::LoaderBatch:
       b << "    loader = torch.utils.data.DataLoader(range(" << int_literal(*r.dataset_size)
         << "), batch_size=" << int_literal(*r.batch_size) << ", drop_last=" << (r.drop_last ? "True" : "False") << ")\n"
@@ -208,6 +226,7 @@ std::string torch_case(const FrameworkReplay& r) {
         << "        optimizer.step()\n"
         << "    return {\"finite\": finite(p.detach())}\n";
       break;
+    case FrameworkProbe::KerasFit:
     case FrameworkProbe::None: break;
   }
   return b.str();
@@ -243,6 +262,13 @@ std::string tf_case(const FrameworkReplay& r) {
       b << "    ds = tf.data.Dataset.range(" << int_literal(*r.dataset_size) << ").batch(" << int_literal(*r.batch_size)
         << ", drop_remainder=" << (r.drop_last ? "True" : "False") << ")\n"
         << "    return {\"batches\": int(ds.cardinality())}\n";
+      break;
+    case FrameworkProbe::KerasFit:
+      b << "    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])\n"
+        << "    model.compile(optimizer=\"sgd\", loss=\"mse\")\n"
+        << "    history = model.fit(tf.zeros([4, 2]), tf.zeros([4, 1]), batch_size=" << int_literal(*r.batch_size)
+        << ", epochs=1, verbose=0)\n"
+        << "    return {\"finite\": all(v == v for values in history.history.values() for v in values)}\n";
       break;
     case FrameworkProbe::HalfEpsilon:
       b << "    eps = tf.constant(" << float_literal(*r.epsilon) << ", dtype=tf.float16)\n"

@@ -181,6 +181,8 @@ std::string describe(const FrameworkReplay& r) {
       d << "a batch norm in training on a " << input_type << " input of shape " << list(r.input);
       break;
     case FrameworkProbe::BatchNormEps: d << "a batch norm in training with eps=" << *r.epsilon << " on a constant channel"; break;
+    case FrameworkProbe::PoolInput: d << "a max pooling layer (window " << list(r.kernel) << ") on an input of shape " << list(r.input); break;
+    case FrameworkProbe::KerasFit: d << "Keras Model.fit of a one-layer model on 4 samples with batch_size=" << *r.batch_size; break;
     case FrameworkProbe::LoaderBatch:
       d << "a loader over " << *r.dataset_size << " samples with batch size " << *r.batch_size
         << (r.drop_last ? ", dropping the last partial batch" : "");

@@ -199,13 +199,19 @@ FrameworkReplay input_type_case(FrameworkName framework, DType input, DType weig
   return r;
 }
 
-FrameworkReplay loader_case(FrameworkName framework, FrameworkExpect expect, std::int64_t batch_size,
+FrameworkReplay loader_case(std::string_view api_framework, FrameworkExpect expect, std::int64_t batch_size,
                             std::optional<std::int64_t> dataset_size, bool drop_last) {
   FrameworkReplay r;
-  r.framework = framework;
-  r.probe = FrameworkProbe::LoaderBatch;
+  r.framework = framework_named(api_framework);
   r.expect = expect;
   r.batch_size = batch_size;
+  if (api_framework == "keras") {
+    r.probe = FrameworkProbe::KerasFit;
+    r.assumed.push_back("a one-layer model fitted on 4 samples, standing for fit, evaluate and predict, which slice "
+                        "batches alike (the finding fixes the batch size only)");
+    return r;
+  }
+  r.probe = FrameworkProbe::LoaderBatch;
   r.dataset_size = dataset_size.value_or(1000);
   if (!dataset_size) r.assumed.push_back("a dataset of 1000 samples (its size does not decide the finding)");
   r.drop_last = drop_last;

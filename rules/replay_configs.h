@@ -26,7 +26,8 @@ FrameworkName framework_named(std::string_view fact_framework);
 FrameworkReplay input_type_case(FrameworkName framework, DType input, DType weight, bool batch_norm);
 // A loader over `dataset_size` samples (nullopt: 1000 assumed, where the size does not decide) with
 // `batch_size`.
-FrameworkReplay loader_case(FrameworkName framework, FrameworkExpect expect, std::int64_t batch_size,
+// Keras' Model.fit (the API table's framework "keras") is replayed by fitting a one-layer model.
+FrameworkReplay loader_case(std::string_view api_framework, FrameworkExpect expect, std::int64_t batch_size,
                             std::optional<std::int64_t> dataset_size, bool drop_last);
 // An epsilon in a batch norm (training, a constant channel), in float16 arithmetic, or in an Adam
 // step on float16 parameters.

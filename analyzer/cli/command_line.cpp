@@ -108,9 +108,9 @@ void define_run_options(CLI::App& app, CommandLine& line) {
   app.add_flag("--gpu-check", line.gpu_check,
                "After analysis, replay each finding's configuration against the installed cuDNN (see README: gpu_check)");
   app.add_option("--gpu-check-tier", line.gpu_check_tier,
-                 "gpu_check tiers: all (descriptor, execution when a GPU is present, framework), descriptor (the "
-                 "descriptor and framework tiers: never touch the GPU), cudnn (descriptor and execution, no "
-                 "framework) or framework (only the framework tier)")
+                 "gpu_check tiers: all (descriptor, execution when a GPU is present, framework), descriptor (only "
+                 "the descriptor tier: never touch the GPU), cudnn (descriptor and execution) or framework (only "
+                 "the framework tier, on the CPU)")
       ->check(CLI::IsMember({"all", "descriptor", "cudnn", "framework"}));
   app.add_option("--python", line.python,
                  "gpu_check's framework tier: run the framework with this Python interpreter (default: the active "
@@ -244,7 +244,7 @@ gpu::GpuCheckOptions gpu_check_options(const CommandLine& line) {
   options.cudnn_library = line.cudnn_library;
   options.execution = line.gpu_check_tier == "all" || line.gpu_check_tier == "cudnn";
   options.cudnn = line.gpu_check_tier != "framework";
-  options.framework = line.gpu_check_tier != "cudnn";
+  options.framework = line.gpu_check_tier == "all" || line.gpu_check_tier == "framework";
   options.framework_options.python = line.python;
   options.framework_options.kb_regex = [](std::string_view kb_id) -> std::string {
     const kb::Entry* entry = kb::find(kb_id);

@@ -43,7 +43,9 @@ enum class FrameworkProbe {
   ConvInput,       // a convolution (weights `weight_dtype`, geometry below) on an input `input`/`input_dtype`
   BatchNormInput,  // a batch norm (training) on an integer input
   BatchNormEps,    // a batch norm with `epsilon` (training) on an input with a constant channel
+  PoolInput,       // a max pooling layer (window `kernel`) on an input `input`
   LoaderBatch,     // a loader over `dataset_size` samples with `batch_size` (and `drop_last`)
+  KerasFit,        // Keras `Model.fit` of a one-layer model on 4 samples with `batch_size`
   LastBatchIntoBatchNorm,  // the loader's last batch, through a batch norm in training
   HalfEpsilon,     // 1 / (0 + eps) with eps held in float16
   OptimizerHalfEpsilon,  // an Adam step with `epsilon` on float16 parameters whose gradient is 0

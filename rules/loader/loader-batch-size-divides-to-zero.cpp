@@ -43,7 +43,7 @@ void check_LoaderBatchSizeDividesToZero(const RuleInput& input, std::vector<Find
     loader::add_uses(finding, fact);
     finding.replay.unknown = framework + " refuses the batch size itself: no cuDNN call is made";
     if (api->framework_replay && api->loader.refuses_zero)
-      finding.replay.framework = loader_case(framework_named(api->framework), FrameworkExpect::Raises, 0, std::nullopt, false);
+      finding.replay.framework = loader_case(api->framework, FrameworkExpect::Raises, 0, std::nullopt, false);
     out.push_back(std::move(finding));
   }
 }

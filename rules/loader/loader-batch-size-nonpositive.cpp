@@ -29,7 +29,7 @@ void check_LoaderBatchSizeNonpositive(const RuleInput& input, std::vector<Findin
     loader::add_uses(finding, fact);
     finding.replay.unknown = framework + " refuses the batch size itself: no cuDNN call is made";
     if (api->framework_replay)
-      finding.replay.framework = loader_case(framework_named(api->framework), FrameworkExpect::Raises, *n, std::nullopt, false);
+      finding.replay.framework = loader_case(api->framework, FrameworkExpect::Raises, *n, std::nullopt, false);
     out.push_back(std::move(finding));
   }
 }

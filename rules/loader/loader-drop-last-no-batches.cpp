@@ -47,7 +47,7 @@ void check_LoaderDropLastNoBatches(const RuleInput& input, std::vector<Finding>&
     finding.replay.unknown = "an empty loader makes no cuDNN call";
     if (const ApiEntry* api = loader::api_of(fact, input.table); api != nullptr && api->framework_replay)
       finding.replay.framework =
-          loader_case(framework_named(api->framework), FrameworkExpect::NoBatches, *batch, samples, true);
+          loader_case(api->framework, FrameworkExpect::NoBatches, *batch, samples, true);
     out.push_back(std::move(finding));
   }
 }

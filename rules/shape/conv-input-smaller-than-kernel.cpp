@@ -79,6 +79,20 @@ std::string framework_message(const ShapeChainFact& chain) {
 // for the layers the tier's program builds (PyTorch's convolutions, Keras' Conv layers).
 FrameworkReplay conv_case(const ShapeChainFact& chain, const std::vector<std::int64_t>& reaching) {
   const ConvGeometryFact& conv = chain.conv;
+  if (chain.rejected_by == "pool" && chain.framework == "torch" && chain.padded_input.size() == chain.kernel_extent.size() &&
+      !chain.kernel_extent.empty()) {
+    // PyTorch's pooling layers refuse a window past the (padded) input alike: max pooling stands for them.
+    FrameworkReplay r;
+    r.framework = FrameworkName::Torch;
+    r.probe = FrameworkProbe::PoolInput;
+    r.expect = FrameworkExpect::Raises;
+    r.input = {1, chain.channels > 0 ? chain.channels : 1};
+    r.input.insert(r.input.end(), chain.padded_input.begin(), chain.padded_input.end());
+    r.kernel = chain.kernel_extent;
+    r.assumed.push_back("a batch of one, max pooling standing for the layer's kind of pooling");
+    if (chain.channels <= 0) r.assumed.push_back("one channel");
+    return r;
+  }
   if (chain.rejected_by != "conv" || (chain.framework != "torch" && chain.framework != "keras")) return {};
   const std::int64_t channels = conv.in_channels ? conv.in_channels->value : chain.channels;
   if (channels <= 0 || !conv.out_channels || reaching.size() != static_cast<std::size_t>(conv.spatial_dims)) return {};
