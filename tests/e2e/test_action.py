@@ -101,3 +101,20 @@ def test_only_a_report_the_run_finished_is_uploaded(project, cli):
     assert finished.returncode == 0, finished.stderr
     assert (project / ".github_output").read_text().splitlines() == ["complete=true"]
     assert json.loads((project / "cudnnlint.sarif").read_text())["runs"][0]["results"]
+
+
+def test_the_release_workflow_builds_checks_and_publishes_only_tags():
+    # GitHub's runners and PyPI are not reachable here: the workflow's structure is checked; its build
+    # and checks are ./setup.sh's and test_wheel.py's, which run here.
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "release.yml").read_text())
+    jobs = workflow["jobs"]
+    uses = [s["uses"] for job in jobs.values() for s in job["steps"] if "uses" in s]
+    assert uses and all(re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", u) for u in uses), uses
+    assert {m["arch"] for m in jobs["wheel"]["strategy"]["matrix"]["include"]} == {"x86_64", "aarch64"}
+    runs = " ".join(s.get("run", "") for s in jobs["wheel"]["steps"])
+    assert "auditwheel repair --plat manylinux_2_35_" in runs and "test_wheel.py -m packaging" in runs
+    assert "python -m build --sdist" in " ".join(s.get("run", "") for s in jobs["sdist"]["steps"])
+    publish = jobs["publish"]
+    assert publish["if"].startswith("startsWith(github.ref, 'refs/tags/v')")
+    assert publish["permissions"] == {"id-token": "write"} and set(publish["needs"]) == {"wheel", "sdist"}
+    assert workflow["permissions"] == {"contents": "read"}

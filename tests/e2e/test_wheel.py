@@ -115,3 +115,50 @@ def test_auditwheel_finds_no_external_library_in_the_wheel(wheel):
     assert shown.returncode == 0 and tag, shown.stdout + shown.stderr
     assert (2, int(tag.group(1))) <= GLIBC_FLOOR, text
     assert "external shared libraries" not in text and "libstdc++" not in text, text
+
+
+def action_install_step():
+    import yaml
+    steps = yaml.safe_load((REPO / "action.yml").read_text())["runs"]["steps"]
+    return next(s for s in steps if s.get("id") == "wheel")
+
+
+def run_action_install(tmp_path, find_links):
+    """The action's wheel step as the runner runs it, pip offline from `find_links` (the package
+    index stands there: the released wheel of this version, or nothing)."""
+    runner_temp, outputs, path_file = tmp_path / "runner", tmp_path / "output", tmp_path / "path"
+    runner_temp.mkdir()
+    outputs.write_text("")
+    path_file.write_text("")
+    env = dict(os.environ, RUNNER_TEMP=str(runner_temp), GITHUB_ACTION_PATH=str(REPO), GITHUB_OUTPUT=str(outputs),
+               GITHUB_PATH=str(path_file), PIP_NO_INDEX="1", PIP_FIND_LINKS=str(find_links))
+    env.pop("VIRTUAL_ENV", None)
+    result = subprocess.run(["bash", "-e", "-c", action_install_step()["run"]], env=env, capture_output=True,
+                            text=True, timeout=600)
+    return result, outputs.read_text(), path_file.read_text(), runner_temp
+
+
+@pytest.mark.packaging
+def test_the_action_installs_the_released_wheel_and_else_builds_from_source(wheel, tmp_path):
+    index = tmp_path / "index"
+    index.mkdir()
+    shutil.copy(wheel, index)
+    result, outputs, path, runner_temp = run_action_install(tmp_path / "with", index)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "installed=wheel" in outputs
+    assert path.strip() == str(runner_temp / "cudnnlint-venv" / "bin")
+    version = subprocess.run([str(runner_temp / "cudnnlint-venv" / "bin" / "cudnnlint"), "--version"],
+                             capture_output=True, text=True, check=True).stdout
+    assert version.startswith("cudnnlint 0.1.0")
+    # No wheel of this version on the index: the step passes, says so, and leaves the source build to
+    # the next steps (their `if`).
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result, outputs, path, _ = run_action_install(tmp_path / "without", empty)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "installed=wheel" not in outputs and path == ""
+    assert "no released wheel of 0.1.0" in result.stdout
+    steps = __import__("yaml").safe_load((REPO / "action.yml").read_text())["runs"]["steps"]
+    fallback = [s for s in steps if s.get("if") == "${{ steps.wheel.outputs.installed != 'wheel' }}"]
+    assert [s["name"] for s in fallback] == ["Install the build's Debian packages",
+                                             "Install cudnnlint (pip install of this action's checkout)"]
