@@ -127,7 +127,7 @@ def run_action_install(tmp_path, find_links):
     """The action's wheel step as the runner runs it, pip offline from `find_links` (the package
     index stands there: the released wheel of this version, or nothing)."""
     runner_temp, outputs, path_file = tmp_path / "runner", tmp_path / "output", tmp_path / "path"
-    runner_temp.mkdir()
+    runner_temp.mkdir(parents=True)
     outputs.write_text("")
     path_file.write_text("")
     env = dict(os.environ, RUNNER_TEMP=str(runner_temp), GITHUB_ACTION_PATH=str(REPO), GITHUB_OUTPUT=str(outputs),
