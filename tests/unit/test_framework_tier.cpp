@@ -192,16 +192,21 @@ TEST(FrameworkTier, AnInterpreterWithoutTheFrameworkSkipsSayingSo) {
   const fs::path marker = tree.path / "imported";
   std::ofstream(tree.path / "torch.py") << "open(" << nlohmann::json(marker.string()).dump() << ", 'w').write('x')\n"
                                         << "__version__ = '9.9.9'\n";
+  // The system Python without its site-packages: no torch, whatever this machine has installed.
+  TempDir bin;
+  const fs::path bare = bin.path / "python3";
+  std::ofstream(bare) << "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n";
+  fs::permissions(bare, fs::perms::owner_all);
   const fs::path before = fs::current_path();
   fs::current_path(tree.path);
   std::vector<Finding> findings = {finding_with(loader_case(0))};
   FrameworkTierOptions options;
-  options.python = "/usr/bin/python3";
+  options.python = bare.string();
   const FrameworkTierRun run = run_framework_tier(findings, options);
   fs::current_path(before);
   ASSERT_TRUE(findings[0].gpu_check.has_value());
   EXPECT_EQ(findings[0].gpu_check->outcome, GpuVerdict::Outcome::Skipped);
-  EXPECT_NE(findings[0].gpu_check->reason.find("torch is not importable by /usr/bin/python3"), std::string::npos)
+  EXPECT_NE(findings[0].gpu_check->reason.find("torch is not importable by " + bare.string()), std::string::npos)
       << findings[0].gpu_check->reason;
   EXPECT_FALSE(fs::exists(marker)) << "the tree's torch.py was imported";
   EXPECT_NE(run.summary.find("torch not run"), std::string::npos) << run.summary;
