@@ -151,6 +151,15 @@ std::optional<std::string> framework_case_problem(const FrameworkReplay& r) {
         if (k < 1 || k > 4096) return "a window size is out of 1..4096";
       if (product(r.input) > kMaxElements) return "the input holds more than " + int_literal(kMaxElements) + " elements";
       return std::nullopt;
+    case FrameworkProbe::KerasPredictEmpty:
+      if (r.framework != FrameworkName::TensorFlow) return "Model.predict is Keras'";
+      return std::nullopt;
+    case FrameworkProbe::ZeroBatchConv:
+      if (r.framework != FrameworkName::TensorFlow) return "only Keras convolutions are replayed on a zero batch";
+      if (r.input.size() != 4 || r.input[0] != 0) return "the input is not a 4-D tensor with batch 0";
+      for (std::size_t i = 1; i < r.input.size(); ++i)
+        if (r.input[i] < 1 || r.input[i] > 4096) return "an input dimension is out of 1..4096";
+      return std::nullopt;
     case FrameworkProbe::KerasFit:
       if (r.framework != FrameworkName::TensorFlow) return "Model.fit is Keras'";
       if (!r.batch_size) return "the batch size is not known";
@@ -227,6 +236,8 @@ std::string torch_case(const FrameworkReplay& r) {
         << "    return {\"finite\": finite(p.detach())}\n";
       break;
     case FrameworkProbe::KerasFit:
+    case FrameworkProbe::KerasPredictEmpty:
+    case FrameworkProbe::ZeroBatchConv:
     case FrameworkProbe::None: break;
   }
   return b.str();
@@ -269,6 +280,20 @@ std::string tf_case(const FrameworkReplay& r) {
         << "    history = model.fit(tf.zeros([4, 2]), tf.zeros([4, 1]), batch_size=" << int_literal(*r.batch_size)
         << ", epochs=1, verbose=0)\n"
         << "    return {\"finite\": all(v == v for values in history.history.values() for v in values)}\n";
+      break;
+    case FrameworkProbe::KerasPredictEmpty:
+      b << "    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])\n"
+        << "    y = model.predict(tf.zeros([0, 2]), verbose=0)\n"
+        << "    return {\"finite\": True}\n";
+      break;
+    case FrameworkProbe::ZeroBatchConv:
+      // On the GPU, where the claim is: cuDNN handed a tensor with n = 0.
+      b << "    if not tf.config.list_physical_devices(\"GPU\"):\n"
+        << "        return {\"no_gpu\": True}\n"
+        << "    with tf.device(\"/GPU:0\"):\n"
+        << "        layer = keras.layers.Conv2D(4, 3, padding=\"same\")\n"
+        << "        y = layer(tf.zeros(" << int_list(channels_last(r.input)) << "))\n"
+        << "    return {\"finite\": finite(y)}\n";
       break;
     case FrameworkProbe::HalfEpsilon:
       b << "    eps = tf.constant(" << float_literal(*r.epsilon) << ", dtype=tf.float16)\n"

@@ -38,12 +38,16 @@ for module, dists in (("torch", ("torch",)), ("tensorflow", ("tensorflow", "tens
 print(json.dumps({"python": sys.version.split()[0], "frameworks": found}))
 )";
 
-// The environment of every program: the CPU only (the KB's claims were measured there; a GPU is not
-// touched), quiet TensorFlow, no bytecode written, no current-directory imports.
-const std::vector<std::pair<std::string, std::string>>& program_environment() {
-  static const std::vector<std::pair<std::string, std::string>> env = {
-      {"CUDA_VISIBLE_DEVICES", ""}, {"TF_CPP_MIN_LOG_LEVEL", "3"}, {"PYTHONDONTWRITEBYTECODE", "1"},
-      {"PYTHONSAFEPATH", "1"},      {"KERAS_BACKEND", "tensorflow"}, {"OMP_NUM_THREADS", "1"}};
+// The environment of every program: quiet TensorFlow, no bytecode written, no current-directory
+// imports; and the CPU only (the KB's claims were measured there; a GPU is not touched) unless the
+// cases are about the GPU path.
+std::vector<std::pair<std::string, std::string>> program_environment(bool gpu = false) {
+  std::vector<std::pair<std::string, std::string>> env = {{"TF_CPP_MIN_LOG_LEVEL", "3"},
+                                                          {"PYTHONDONTWRITEBYTECODE", "1"},
+                                                          {"PYTHONSAFEPATH", "1"},
+                                                          {"KERAS_BACKEND", "tensorflow"},
+                                                          {"OMP_NUM_THREADS", "1"}};
+  if (!gpu) env.emplace_back("CUDA_VISIBLE_DEVICES", "");
   return env;
 }
 
@@ -183,6 +187,8 @@ std::string describe(const FrameworkReplay& r) {
     case FrameworkProbe::BatchNormEps: d << "a batch norm in training with eps=" << *r.epsilon << " on a constant channel"; break;
     case FrameworkProbe::PoolInput: d << "a max pooling layer (window " << list(r.kernel) << ") on an input of shape " << list(r.input); break;
     case FrameworkProbe::KerasFit: d << "Keras Model.fit of a one-layer model on 4 samples with batch_size=" << *r.batch_size; break;
+    case FrameworkProbe::KerasPredictEmpty: d << "Keras Model.predict of a one-layer model on zero samples"; break;
+    case FrameworkProbe::ZeroBatchConv: d << "a Keras Conv2D on the GPU on an input of shape " << list(r.input) << " (batch 0)"; break;
     case FrameworkProbe::LoaderBatch:
       d << "a loader over " << *r.dataset_size << " samples with batch size " << *r.batch_size
         << (r.drop_last ? ", dropping the last partial batch" : "");
@@ -220,12 +226,24 @@ bool result_flag(const nlohmann::json& result, const char* key, bool fallback) {
   return result.is_object() && result.contains(key) && result[key].is_boolean() ? result[key].get<bool>() : fallback;
 }
 
+GpuVerdict skipped_verdict(std::string reason) {
+  GpuVerdict v;
+  v.outcome = GpuVerdict::Outcome::Skipped;
+  v.tier = "framework";
+  v.detail = reason;
+  v.reason = std::move(reason);
+  return v;
+}
+
 // The verdict on one answered case.
 GpuVerdict judge_case(const Finding& finding, const CaseAnswer& answer, const std::string& who,
                       const FrameworkTierOptions& options) {
   const FrameworkReplay& r = finding.replay.framework;
   GpuVerdict v;
   v.tier = "framework";
+  if (result_flag(answer.result, "no_gpu", false))
+    return skipped_verdict("the claim is about the GPU path (cuDNN), and " + who.substr(0, who.rfind(" (")) +
+                           " sees no GPU here");
   const bool raised = !answer.raised.empty();
   const bool nonfinite = !raised && !result_flag(answer.result, "finite", true);
   const bool no_batches = !raised && answer.result.is_object() && answer.result.contains("batches") &&
@@ -262,25 +280,18 @@ GpuVerdict judge_case(const Finding& finding, const CaseAnswer& answer, const st
   return v;
 }
 
-GpuVerdict skipped_verdict(std::string reason) {
-  GpuVerdict v;
-  v.outcome = GpuVerdict::Outcome::Skipped;
-  v.tier = "framework";
-  v.detail = reason;
-  v.reason = std::move(reason);
-  return v;
-}
 
 // Runs `indices` (findings with cases of one framework) under `interpreter`, restarting after a
 // case that kills the interpreter (at most three restarts), and sets their verdicts.
-void run_cases(std::span<Finding> findings, std::vector<std::size_t> indices, FrameworkName framework,
+void run_cases(std::span<Finding> findings, std::vector<std::size_t> indices, FrameworkName framework, bool gpu,
                const PythonInterpreter& interpreter, const FrameworkTierOptions& options, std::string& version) {
   for (int attempt = 0; attempt < 4 && !indices.empty(); ++attempt) {
     std::vector<const FrameworkReplay*> cases;
     for (const auto i : indices) cases.push_back(&findings[i].replay.framework);
     ProgramLimits limits;
     limits.time = std::chrono::milliseconds(static_cast<long long>(options.seconds_per_program * 1000));
-    const ProgramRun run = run_python_program(interpreter.path, framework_program(framework, cases), program_environment(), limits);
+    const ProgramRun run =
+        run_python_program(interpreter.path, framework_program(framework, cases), program_environment(gpu), limits);
     const ProgramAnswers answers = read_answers(run.out, cases.size());
     std::string ended = run.timed_out ? "the time limit (" + std::to_string(static_cast<int>(options.seconds_per_program)) + " s)"
                         : run.signal != 0 ? "signal " + std::to_string(run.signal)
@@ -293,7 +304,7 @@ void run_cases(std::span<Finding> findings, std::vector<std::size_t> indices, Fr
       return;
     }
     version = answers.version + (answers.keras_version.empty() ? "" : ", Keras " + answers.keras_version);
-    const std::string who = std::string(framework_name(framework)) + " " + version + " (CPU)";
+    const std::string who = std::string(framework_name(framework)) + " " + version + (gpu ? " (GPU)" : " (CPU)");
     std::vector<std::size_t> again;
     for (std::size_t k = 0; k < indices.size(); ++k) {
       Finding& finding = findings[indices[k]];
@@ -336,7 +347,8 @@ FrameworkTierRun run_framework_tier(std::span<Finding> findings, const Framework
   std::map<std::size_t, GpuVerdict> before;  // the cuDNN tiers' skips the framework tier may settle
   for (std::size_t i = 0; i < findings.size(); ++i)
     if (findings[i].replay.framework.replayable() && findings[i].gpu_check) before.emplace(i, *findings[i].gpu_check);
-  std::map<FrameworkName, std::vector<std::size_t>> by_framework;
+  // By framework, and whether the cases are about the GPU path (a program of their own).
+  std::map<std::pair<FrameworkName, bool>, std::vector<std::size_t>> by_framework;
   for (std::size_t i = 0; i < findings.size(); ++i) {
     Finding& f = findings[i];
     if (!f.replay.framework.replayable()) continue;
@@ -345,7 +357,7 @@ FrameworkTierRun run_framework_tier(std::span<Finding> findings, const Framework
       f.gpu_check = skipped_verdict("not replayable in the framework: " + *problem);
       continue;
     }
-    by_framework[f.replay.framework.framework].push_back(i);
+    by_framework[{f.replay.framework.framework, f.replay.framework.gpu}].push_back(i);
   }
   if (by_framework.empty()) {
     keep_cudnn_skips(findings, before);
@@ -356,7 +368,8 @@ FrameworkTierRun run_framework_tier(std::span<Finding> findings, const Framework
     PythonInterpreter interpreter{path, origin, "", {}, ""};
     // Asked only until every framework needed has an interpreter.
     bool needed = false;
-    for (const auto& [framework, _] : by_framework) {
+    for (const auto& [group, _] : by_framework) {
+      const FrameworkName framework = group.first;
       bool have = false;
       for (const auto& known : interpreters) have = have || known.frameworks.count(framework) > 0;
       needed = needed || !have;
@@ -370,23 +383,28 @@ FrameworkTierRun run_framework_tier(std::span<Finding> findings, const Framework
   std::vector<std::string> parts(by_framework.size());
   std::vector<std::future<void>> running;
   std::size_t part = 0;
-  for (auto& [framework, indices] : by_framework) {
+  // Plain names, not structured bindings: clang 14 (the sanitizer build) cannot capture those.
+  for (auto& entry : by_framework) {
+    const FrameworkName framework = entry.first.first;
+    const bool gpu = entry.first.second;
+    std::vector<std::size_t>& indices = entry.second;
     std::string& summary_part = parts[part++];
-    const std::string name(framework_name(framework));
+    const std::string name = std::string(framework_name(framework)) + (gpu ? " (GPU cases)" : "");
     const PythonInterpreter* chosen = nullptr;
     for (const auto& interpreter : interpreters)
       if (!chosen && interpreter.frameworks.count(framework)) chosen = &interpreter;
     if (chosen == nullptr) {
+      const std::string plain(framework_name(framework));
       const std::string why = options.python.empty()
-                                  ? name + " is not importable by any interpreter found (the active environment, then PATH's python3; --python chooses one)"
-                                  : name + " is not importable by " + options.python;
+                                  ? plain + " is not importable by any interpreter found (the active environment, then PATH's python3; --python chooses one)"
+                                  : plain + " is not importable by " + options.python;
       for (const auto i : indices) findings[i].gpu_check = skipped_verdict(why);
       summary_part = name + " not run: " + why;
       continue;
     }
-    running.push_back(std::async(std::launch::async, [&, framework = framework, name, chosen] {
+    running.push_back(std::async(std::launch::async, [&, framework, gpu, name, chosen] {
       std::string version;
-      run_cases(findings, indices, framework, *chosen, options, version);
+      run_cases(findings, indices, framework, gpu, *chosen, options, version);
       summary_part = version.empty() ? name + " not run: see the verdicts" : "ran " + name + " " + version + " with " + chosen->path;
     }));
   }

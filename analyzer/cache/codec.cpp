@@ -73,7 +73,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileFacts, path, language, module, frameworks
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RelatedLocation, where, message)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FrameworkReplay, framework, probe, expect, input_dtype, weight_dtype, input, kernel,
                                    stride, padding, dilation, out_channels, epsilon, batch_size, dataset_size, drop_last,
-                                   optimizer, assumed)
+                                   optimizer, gpu, assumed)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ReplayConfig, op, expect, api, dtype, layout, input, strides, filter, padding,
                                    stride, dilation, compute_type, epsilon, bn_mode, assumed, unknown, framework)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuVerdict, outcome, status, tier, cudnn_version, device, detail, reason, framework,

@@ -54,6 +54,8 @@ constexpr Spelling<FrameworkProbe> kFrameworkProbeNames[] = {
     {FrameworkProbe::PoolInput, "pool-input"},
     {FrameworkProbe::LoaderBatch, "loader-batch"},
     {FrameworkProbe::KerasFit, "keras-fit"},
+    {FrameworkProbe::KerasPredictEmpty, "keras-predict-empty"},
+    {FrameworkProbe::ZeroBatchConv, "zero-batch-conv"},
     {FrameworkProbe::LastBatchIntoBatchNorm, "last-batch-into-batchnorm"},
     {FrameworkProbe::HalfEpsilon, "half-epsilon"},
     {FrameworkProbe::OptimizerHalfEpsilon, "optimizer-half-epsilon"},

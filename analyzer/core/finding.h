@@ -46,6 +46,8 @@ enum class FrameworkProbe {
   PoolInput,       // a max pooling layer (window `kernel`) on an input `input`
   LoaderBatch,     // a loader over `dataset_size` samples with `batch_size` (and `drop_last`)
   KerasFit,        // Keras `Model.fit` of a one-layer model on 4 samples with `batch_size`
+  KerasPredictEmpty,  // Keras `Model.predict` of a one-layer model on zero samples
+  ZeroBatchConv,   // a Keras convolution on `input` (batch 0), on the GPU (`gpu`)
   LastBatchIntoBatchNorm,  // the loader's last batch, through a batch norm in training
   HalfEpsilon,     // 1 / (0 + eps) with eps held in float16
   OptimizerHalfEpsilon,  // an Adam step with `epsilon` on float16 parameters whose gradient is 0
@@ -73,6 +75,7 @@ struct FrameworkReplay {
   std::optional<std::int64_t> batch_size, dataset_size;
   bool drop_last = false;
   std::string optimizer;  // torch.optim's class ("Adam"); the program writes only names of its own table
+  bool gpu = false;       // the claim is about the GPU path: run where the framework sees a GPU, else skipped
   std::vector<std::string> assumed;  // what the tier chooses because the finding does not say
   bool replayable() const { return probe != FrameworkProbe::None && expect != FrameworkExpect::None; }
 };

@@ -45,6 +45,7 @@ nlohmann::json framework_to_json(const FrameworkReplay& f) {
   if (f.dataset_size) j["datasetSize"] = *f.dataset_size;
   if (f.drop_last) j["dropLast"] = true;
   if (!f.optimizer.empty()) j["optimizer"] = f.optimizer;
+  if (f.gpu) j["gpu"] = true;
   if (!f.assumed.empty()) j["assumed"] = f.assumed;
   return j;
 }
@@ -104,6 +105,7 @@ FrameworkReplay framework_from_json(const nlohmann::json& j) {
   get_int("datasetSize", f.dataset_size);
   f.drop_last = j.contains("dropLast") && j.at("dropLast").is_boolean() && j.at("dropLast").get<bool>();
   f.optimizer = text("optimizer");
+  f.gpu = j.contains("gpu") && j.at("gpu").is_boolean() && j.at("gpu").get<bool>();
   if (j.contains("assumed") && j.at("assumed").is_array())
     for (const auto& item : j.at("assumed"))
       if (item.is_string()) f.assumed.push_back(item.get<std::string>());

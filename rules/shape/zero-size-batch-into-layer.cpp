@@ -59,6 +59,25 @@ ReplayConfig zero_batch_replay(const TensorInputFact& fact) {
   return replay;
 }
 
+// The framework tier's case for a layer: a Keras Conv2D standing for it, on the GPU, where the
+// claim is (cuDNN handed n = 0); channels-last [0, H, W, C] becomes the tier's [0, C, H, W].
+FrameworkReplay zero_batch_framework_case(const TensorInputFact& fact) {
+  if (fact.shape.size() != 4) return {};
+  FrameworkReplay r;
+  r.framework = FrameworkName::TensorFlow;
+  r.probe = FrameworkProbe::ZeroBatchConv;
+  r.expect = FrameworkExpect::Raises;
+  r.gpu = true;
+  auto dim = [&](std::size_t i, std::int64_t fallback) {
+    if (fact.shape[i]) return static_cast<std::int64_t>(fact.shape[i]->value);
+    r.assumed.push_back("dimension " + std::to_string(i) + " = " + std::to_string(fallback) + " (not a constant here)");
+    return fallback;
+  };
+  r.input = {0, dim(3, 3), dim(1, 8), dim(2, 8)};
+  r.assumed.push_back("a Keras Conv2D(4, 3, padding=\"same\") standing for the layer (the claim is cuDNN's, about n = 0)");
+  return r;
+}
+
 }  // namespace
 
 void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& out) {
@@ -79,6 +98,10 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
                         "3.15.1)";
       finding.target_note = "Keras 3 (measured on 3.15.1); Keras 2 unmeasured";
       finding.replay.unknown = "Keras fails before any layer runs: no cuDNN call is made";
+      finding.replay.framework.framework = FrameworkName::TensorFlow;
+      finding.replay.framework.probe = FrameworkProbe::KerasPredictEmpty;
+      finding.replay.framework.expect = FrameworkExpect::Raises;
+      finding.replay.framework.assumed.push_back("a one-layer model (the finding fixes the zero samples only)");
     } else {
       const auto tf = input.target.frameworks.find("tensorflow");
       const bool old_tf = tf != input.target.frameworks.end() && tf->second && tf->second->major < 2 &&
@@ -93,6 +116,7 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
                                 ? "TensorFlow " + tf->second->str() + input.target.source_note("tensorflow")
                                 : "TensorFlow version unknown: pass --framework tensorflow=X.Y";
       finding.replay = zero_batch_replay(fact);
+      finding.replay.framework = zero_batch_framework_case(fact);
     }
     if (!fact.variable.empty())
       finding.related.push_back({fact.shape.front()->where, "the batch dimension is " + fact.shape.front()->spelling});

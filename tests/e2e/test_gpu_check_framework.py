@@ -50,6 +50,11 @@ def check_confirmed(findings, framework_prefix):
     for f in findings:
         verdict = f["gpu_check"]
         where = f"{f['path']}:{f['line']} {f['rule']}: {verdict}"
+        if f["replay"]["framework"].get("gpu") and verdict["outcome"] == "skipped":
+            # A claim about the GPU path, and the pinned CPU wheel sees no GPU: skipped, saying so.
+            assert "the claim is about the GPU path (cuDNN), and " + framework_prefix in verdict["reason"], where
+            assert verdict["reason"].endswith("sees no GPU here"), where
+            continue
         assert verdict["outcome"] == "confirmed", where
         assert verdict["tier"] == "framework" and verdict["framework"].startswith(framework_prefix), where
         assert verdict["interpreter"], where
@@ -75,7 +80,10 @@ def test_every_tensorflow_case_is_confirmed_by_tensorflow_with_the_kb_message(cl
     check_confirmed(findings, "tensorflow 2.21.0")
     assert {f["rule"] for f in findings} >= {"bn-eps-not-finite", "conv-input-smaller-than-kernel",
                                              "loader-batch-size-nonpositive", "loader-drop-last-no-batches",
-                                             "tf-integer-input"}
+                                             "tf-integer-input", "zero-size-batch-into-layer"}
+    # Keras predict on zero samples is a CPU claim: confirmed with Keras' own error.
+    assert any(f["rule"] == "zero-size-batch-into-layer" and f["gpu_check"]["outcome"] == "confirmed" and
+               "UnboundLocalError" in f["gpu_check"]["status"] for f in findings)
 
 
 def test_two_tensorflow_versions_each_get_their_own_verdict(cli, tf_python, tf211_python, tmp_path):
