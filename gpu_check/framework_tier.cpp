@@ -2,6 +2,8 @@
 
 #include "gpu_check/subprocess.h"
 
+#include "core/printable.h"
+
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
 
@@ -120,20 +122,20 @@ struct ProgramAnswers {
   std::vector<CaseAnswer> cases;
 };
 
-// One line of at most `max_bytes` of `text`: terminal colour sequences (Keras bolds its messages)
-// dropped, other control characters as spaces.
-std::string printable(std::string_view text, std::size_t max_bytes) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size() && out.size() < max_bytes; ++i) {
+// What the framework printed, as one line for a verdict: terminal colour sequences (Keras bolds its
+// messages) dropped, line breaks as spaces, then the tool's own escaping of control characters and
+// invalid UTF-8 (core/printable.h), cut at `max_chars` characters.
+std::string framework_text(std::string_view text, std::size_t max_chars) {
+  std::string plain;
+  for (std::size_t i = 0; i < text.size() && plain.size() < 4 * max_chars; ++i) {
     if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
       i += 2;
       while (i < text.size() && !(text[i] >= '@' && text[i] <= '~')) ++i;
       continue;
     }
-    out += static_cast<unsigned char>(text[i]) < 0x20 ? ' ' : text[i];
+    plain += (text[i] == '\n' || text[i] == '\r' || text[i] == '\t') ? ' ' : text[i];
   }
-  if (out.size() >= max_bytes) out += "...";
-  return out;
+  return clipped(printable(plain), max_chars);
 }
 
 ProgramAnswers read_answers(const std::string& out, std::size_t cases) {
@@ -144,9 +146,9 @@ ProgramAnswers read_answers(const std::string& out, std::size_t cases) {
     const auto j = nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) continue;
     auto text = [&](const char* key) { return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : ""; };
-    if (j.contains("import_error")) answers.import_error = printable(text("import_error"), 300);
-    if (j.contains("version")) answers.version = printable(text("version"), 64);
-    if (j.contains("keras")) answers.keras_version = printable(text("keras"), 64);
+    if (j.contains("import_error")) answers.import_error = framework_text(text("import_error"), 300);
+    if (j.contains("version")) answers.version = framework_text(text("version"), 64);
+    if (j.contains("keras")) answers.keras_version = framework_text(text("keras"), 64);
     if (!j.contains("case") || !j["case"].is_number_unsigned()) continue;
     const auto k = j["case"].get<std::size_t>();
     if (k >= cases) continue;
@@ -154,8 +156,8 @@ ProgramAnswers read_answers(const std::string& out, std::size_t cases) {
     a.started = true;
     if (j.contains("raised")) {
       a.done = true;
-      a.raised = printable(text("raised"), 64);
-      a.message = printable(text("message"), 400);
+      a.raised = framework_text(text("raised"), 64);
+      a.message = framework_text(text("message"), 400);
     } else if (j.contains("result")) {
       a.done = true;
       a.result = j["result"];
@@ -213,8 +215,8 @@ std::string result_words(const FrameworkReplay& r, const nlohmann::json& result)
   if (result.contains("batches") && result["batches"].is_number_integer())
     out = "the loader yields " + std::to_string(result["batches"].get<std::int64_t>()) + " batches";
   if (result.contains("eps_in_float16") && result["eps_in_float16"].is_string())
-    out = "eps is " + printable(result["eps_in_float16"].get<std::string>(), 32) + " in float16, 1 / (0 + eps) = " +
-          (result.contains("quotient") && result["quotient"].is_string() ? printable(result["quotient"].get<std::string>(), 32) : "?");
+    out = "eps is " + framework_text(result["eps_in_float16"].get<std::string>(), 32) + " in float16, 1 / (0 + eps) = " +
+          (result.contains("quotient") && result["quotient"].is_string() ? framework_text(result["quotient"].get<std::string>(), 32) : "?");
   if (result.contains("finite") && result["finite"].is_boolean() && r.probe != FrameworkProbe::LoaderBatch) {
     if (!out.empty()) out += "; ";
     out += result["finite"].get<bool>() ? "output finite" : "output holds NaN/Inf";
@@ -299,7 +301,7 @@ void run_cases(std::span<Finding> findings, std::vector<std::size_t> indices, Fr
     if (!run.started || !answers.import_error.empty() || answers.version.empty()) {
       const std::string why = !run.started ? run.error
                               : !answers.import_error.empty() ? std::string(framework_name(framework)) + " does not import: " + answers.import_error
-                                                              : "the program ended (" + ended + ") before the framework answered: " + printable(run.err_tail, 300);
+                                                              : "the program ended (" + ended + ") before the framework answered: " + framework_text(run.err_tail, 300);
       for (const auto i : indices) findings[i].gpu_check = skipped_verdict(why);
       return;
     }
