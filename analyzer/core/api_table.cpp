@@ -145,8 +145,9 @@ ApiTable ApiTable::parse(std::string_view json_text) {
         api.loader.error = loader.at("error").get<std::string>();
         api.loader.measured = loader.at("measured").get<std::string>();
       } else if (api.family == kOptimizerFamily) {
-        if (!api.arg("eps") || !api.arg("params"))
-          throw std::runtime_error(api.canonical + ": an optimizer needs \"params\" and \"eps\" arguments");
+        // torch.optim's read the dtype of the parameters they are given; Keras's take no parameters.
+        if (!api.arg("eps") || (api.framework == "torch" && !api.arg("params")))
+          throw std::runtime_error(api.canonical + ": an optimizer needs an \"eps\" argument (and torch's \"params\")");
       } else {
         throw std::runtime_error(api.canonical + ": unknown family '" + api.family + "'");
       }

@@ -12,7 +12,10 @@ namespace cudnnlint {
 
 void check_OptimizerEpsVanishesInHalf(const RuleInput& input, std::vector<Finding>& out) {
   for (const LowPrecisionConstantFact& fact : input.facts.low_precision_constants) {
-    if (fact.use != LowPrecisionConstantFact::Use::OptimizerEps || fact.dtype != DType::Float16) continue;
+    // Keras optimizers are keras-optimizer-eps-vanishes-in-half's.
+    if (fact.use != LowPrecisionConstantFact::Use::OptimizerEps || fact.dtype != DType::Float16 ||
+        fact.framework != "torch")
+      continue;
     const dtype_rules::Rounded r = dtype_rules::rounded(fact.dtype, fact.value.value);
     if (!r.zero) continue;
     Finding finding = make_finding(RuleId::OptimizerEpsVanishesInHalf, fact.where);

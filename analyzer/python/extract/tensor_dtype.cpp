@@ -1833,6 +1833,37 @@ bool called_on_instance(std::string_view text, std::size_t dot, std::string_view
 // `if` or a loop of it) whose function a line that runs calls by name, nested functions included:
 // `def main():` / `    set_global_policy("mixed_float16")` ... `main()`; a method of a module
 // class, called on an instance of it (`Runner().main()`).
+// Whether the text at `at` in `line` sits in a comment (`# tf.keras.backend.set_floatx(...)`, a
+// line left switched off): a '#' before it on its line, outside a string.
+bool commented_out(std::string_view line, std::size_t at) {
+  char quote = 0;
+  for (std::size_t k = 0; k < at && k < line.size(); ++k) {
+    const char c = line[k];
+    if (quote != 0) {
+      if (c == '\\') ++k;
+      else if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '#') {
+      return true;
+    }
+  }
+  return false;
+}
+
+// `for NAME in range(N):` with N a positive integer literal.
+bool runs_at_least_once(std::string_view header) {
+  if (!header.starts_with("for ")) return false;
+  const std::size_t in = header.find(" in range(");
+  if (in == std::string_view::npos) return false;
+  std::string_view rest = header.substr(in + std::string_view(" in range(").size());
+  std::size_t digits = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+  if (digits == 0 || digits > 9 || rest.substr(0, digits).find_first_not_of('0') == std::string_view::npos) return false;
+  rest.remove_prefix(digits);
+  return rest.starts_with("):");
+}
+
 bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 0) {
   if (depth > 4) return false;
   const std::string_view indent = indent_of(text, line);
@@ -1847,8 +1878,13 @@ bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 
   if (header_indent.empty() && (header.starts_with("if __name__ == \"__main__\"") ||
                                 header.starts_with("if __name__ == '__main__'")))
     return true;
+  // A block that runs when its header does: `try:`, `finally:`, `with ...:`, and a loop over a
+  // literal range of at least one step (`for _ in range(1):`).
+  if (header.starts_with("try:") || header.starts_with("finally:") || header.starts_with("with ") ||
+      runs_at_least_once(header))
+    return runs_when_module_runs(text, start, depth + 1);
   if (header.starts_with("async ")) header.remove_prefix(6);
-  if (!header.starts_with("def ")) return false;  // under a class, an if, a loop
+  if (!header.starts_with("def ")) return false;  // under a class, an if, any other loop
   header.remove_prefix(4);
   const std::string_view name = header.substr(0, header.find_first_of(" ("));
   if (name.empty() || !is_identifier(name)) return false;
@@ -1947,7 +1983,7 @@ const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) 
       const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
       const std::size_t end = std::min(text.find('\n', at), text.size());
       const std::string_view statement = text.substr(line, end - line);
-      if (statement.empty()) continue;
+      if (statement.empty() || commented_out(statement, at - line)) continue;
       if ((statement.front() == ' ' || statement.front() == '\t') && !runs_when_module_runs(text, line)) continue;
       if (statement.find("mixed_float16") == std::string_view::npos) continue;
       const NodeLocator& locator = r.locator();
@@ -1958,6 +1994,21 @@ const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) 
     }
     if (f.keras_half_policy) break;
   }
+  // `keras.config.set_floatx("float16")` (keras.backend's, tf.keras.backend's) at the start of a line
+  // at module level.
+  if (may_contain_any(text, {"set_floatx("}))
+    for (std::size_t at = text.find("set_floatx("); at != std::string_view::npos; at = text.find("set_floatx(", at + 1)) {
+      const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
+      const std::size_t end = std::min(text.find('\n', at), text.size());
+      const std::string_view statement = text.substr(line, end - line);
+      if (commented_out(statement, at - line)) continue;
+      if ((statement.front() == ' ' || statement.front() == '\t') && !runs_when_module_runs(text, line)) continue;
+      const std::string_view argument = statement.substr(at - line + std::string_view("set_floatx(").size());
+      if (!argument.starts_with("\"float16\"") && !argument.starts_with("'float16'")) continue;
+      const NodeLocator& locator = r.locator();
+      f.keras_float16_weights = Location{locator.file.path(), locator.file.range(line + locator.base, end + locator.base)};
+      break;
+    }
   flags_ = f;
   return *flags_;
 }
@@ -2014,9 +2065,37 @@ void emit_input(const Consumer& consumer, const std::string& consumer_spelled, T
 
 }  // namespace
 
+// A Keras optimizer in a module whose weights set_floatx makes float16 (and no mixed_float16
+// policy, which keeps them float32): its epsilon meets float16.
+void TensorDtypeExtractor::keras_optimizer(const ApiUse& use, Resolver& r) {
+  const FileFlags& f = flags(r);
+  // Where it is built does not matter: its slots take the type of the weights it is applied to.
+  if (!f.keras_float16_weights || f.keras_half_policy) return;
+  const ApiArg* eps = use.api.arg("eps");
+  if (eps == nullptr) return;
+  const ArgBinding e = bind_arg(*eps, use.args, use.shift);
+  // Keras's default epsilon (1e-7) stays non-zero in float16: only a written one can vanish.
+  if (e.source != ArgBinding::Source::Explicit) return;
+  const auto folded = r.fold(e.value);
+  if (!folded) return;
+  LowPrecisionConstantFact fact;
+  fact.use = LowPrecisionConstantFact::Use::OptimizerEps;
+  fact.value = *folded;
+  fact.where = r.locate(e.value);
+  fact.dtype = DType::Float16;
+  fact.expression = short_text(r.text(use.site));
+  fact.expression_location = r.locate(use.site);
+  fact.reduced_by = "set_floatx(\"float16\")";
+  fact.reduced_at = f.keras_float16_weights;
+  fact.api = use.qualified;
+  fact.framework = "keras";
+  r.out().low_precision_constants.push_back(std::move(fact));
+}
+
 void TensorDtypeExtractor::on_use(const ApiUse& use, Resolver& r) {
   const Grammar& g = Grammar::get();
   if (use.origin != "call") return;
+  if (use.api.family == kOptimizerFamily && use.api.framework == "keras") return keras_optimizer(use, r);
   if (use.api.family == kOptimizerFamily) {
     const ApiArg* params = use.api.arg("params");
     const ApiArg* eps = use.api.arg("eps");
@@ -2267,7 +2346,7 @@ ExtractorRelevance TensorDtypeExtractor::relevance(const ApiTable& table) {
   // line, and which `import torch` lines bind torch.
   out.whole_text_words = {"set_default_dtype", "set_default_tensor_type", "set_autocast_enabled", "amp.initialize",
                           "import "};
-  out.whole_text_lines = {"mixed_float16"};
+  out.whole_text_lines = {"mixed_float16", "set_floatx("};
   out.whole_text_line_starts = {"import "};
   return out;
 }

@@ -44,8 +44,11 @@ class TensorDtypeExtractor : public Extractor {
     std::optional<Location> keras_half_policy;  // mixed_float16 set when the module loads
     std::string keras_policy_text;
     std::string blanked_source;  // with the policy: the text, strings and comments blanked (Keras layer dtypes)
+    // `set_floatx("float16")` when the module loads: every Keras weight made after it is float16.
+    std::optional<Location> keras_float16_weights;
   };
   const FileFlags& flags(Resolver& r);
+  void keras_optimizer(const ApiUse& use, Resolver& r);
   std::optional<FileFlags> flags_;
 };
 
