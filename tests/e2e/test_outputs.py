@@ -123,7 +123,8 @@ def test_rules_listing_names_every_rule_with_its_kb_entry(cli):
                    "torch-conv-dtype-mismatch", "loader-batch-size-nonpositive", "loader-batch-size-divides-to-zero",
                    "loader-drop-last-no-batches", "zero-size-batch-into-layer", "loader-last-batch-single-sample",
                    "eps-vanishes-in-half", "optimizer-eps-vanishes-in-half", "tf-integer-input",
-                   "cudnn-desc-bad-data-type", "conv-input-smaller-than-kernel", "bn-eps-not-finite"]
+                   "cudnn-desc-bad-data-type", "conv-input-smaller-than-kernel", "bn-eps-not-finite",
+                   "keras-optimizer-eps-vanishes-in-half"]
     for line in out:
         kb_id = line.split("\t")[2]
         assert cli.run("explain", kb_id).returncode == 0
