@@ -72,6 +72,13 @@ std::string torch_optimizer(std::string_view name) {
   return "";
 }
 
+// Keras's optimizers the tier replays (those whose epsilon the rule reads): the same rule.
+std::string keras_optimizer(std::string_view name) {
+  for (const char* known : {"Adam", "AdamW", "RMSprop", "Adadelta", "Nadam"})
+    if (name == known) return std::string("keras.optimizers.") + known;
+  return "";
+}
+
 std::int64_t product(const std::vector<std::int64_t>& values) {
   std::int64_t out = 1;
   for (const auto v : values) {
@@ -139,8 +146,10 @@ std::optional<std::string> framework_case_problem(const FrameworkReplay& r) {
     case FrameworkProbe::HalfEpsilon:
     case FrameworkProbe::OptimizerHalfEpsilon:
       if (!r.epsilon) return "the epsilon is not known";
-      if (r.probe == FrameworkProbe::OptimizerHalfEpsilon && (!torch || torch_optimizer(r.optimizer).empty()))
-        return "only torch.optim's Adam family, Adagrad, RMSprop and Adadelta are replayed";
+      if (r.probe == FrameworkProbe::OptimizerHalfEpsilon &&
+          (torch ? torch_optimizer(r.optimizer) : keras_optimizer(r.optimizer)).empty())
+        return "only torch.optim's Adam family, Adagrad, RMSprop and Adadelta, and Keras's Adam, AdamW, RMSprop, "
+               "Adadelta and Nadam are replayed";
       return std::nullopt;
     case FrameworkProbe::PoolInput:
       if (!torch) return "only PyTorch's pooling layers are replayed";
@@ -294,6 +303,16 @@ std::string tf_case(const FrameworkReplay& r) {
         << "        layer = keras.layers.Conv2D(4, 3, padding=\"same\")\n"
         << "        y = layer(tf.zeros(" << int_list(channels_last(r.input)) << "))\n"
         << "    return {\"finite\": finite(y)}\n";
+      break;
+    case FrameworkProbe::OptimizerHalfEpsilon:
+      // float16 weights through each layer's dtype, not set_floatx: the program's other cases share
+      // the interpreter. Zero inputs give both kernels exactly zero gradients.
+      b << "    model = keras.Sequential([keras.layers.Dense(3, dtype=\"float16\", input_shape=(4,)), "
+           "keras.layers.Dense(1, dtype=\"float16\")])\n"
+        << "    model.compile(optimizer=" << keras_optimizer(r.optimizer) << "(epsilon=" << float_literal(*r.epsilon)
+        << "), loss=\"mse\")\n"
+        << "    model.fit(tf.zeros([8, 4], tf.float16), tf.ones([8, 1], tf.float16), epochs=1, verbose=0)\n"
+        << "    return {\"finite\": all(finite(w.numpy()) for w in model.weights)}\n";
       break;
     case FrameworkProbe::HalfEpsilon:
       b << "    eps = tf.constant(" << float_literal(*r.epsilon) << ", dtype=tf.float16)\n"

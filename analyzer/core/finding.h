@@ -74,7 +74,7 @@ struct FrameworkReplay {
   std::optional<double> epsilon;
   std::optional<std::int64_t> batch_size, dataset_size;
   bool drop_last = false;
-  std::string optimizer;  // torch.optim's class ("Adam"); the program writes only names of its own table
+  std::string optimizer;  // torch.optim's or Keras's class ("Adam"); the program writes only names of its own tables
   bool gpu = false;       // the claim is about the GPU path: run where the framework sees a GPU, else skipped
   std::vector<std::string> assumed;  // what the tier chooses because the finding does not say
   bool replayable() const { return probe != FrameworkProbe::None && expect != FrameworkExpect::None; }

@@ -7,6 +7,7 @@
 // tensorflow/keras-optimizer-epsilon-underflows-on-float16-weights; the torch.optim case is
 // optimizer-eps-vanishes-in-half's.
 #include "rules/dtype/low_precision.h"
+#include "rules/replay_configs.h"
 #include "rules/rule.h"
 
 namespace cudnnlint {
@@ -34,6 +35,9 @@ void check_KerasOptimizerEpsVanishesInHalf(const RuleInput& input, std::vector<F
     if (fact.reduced_at) finding.related.push_back({*fact.reduced_at, "every weight becomes float16 here"});
     for (const auto& step : fact.value.provenance) finding.related.push_back({step.where, step.what});
     finding.replay.unknown = "the optimizer's arithmetic in Keras, not a cuDNN configuration";
+    finding.replay.framework = epsilon_case(FrameworkName::TensorFlow, FrameworkProbe::OptimizerHalfEpsilon,
+                                            FrameworkExpect::NonFinite, fact.value.value);
+    finding.replay.framework.optimizer = optimizer;
     out.push_back(std::move(finding));
   }
 }
