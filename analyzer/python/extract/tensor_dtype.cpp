@@ -1828,11 +1828,6 @@ bool called_on_instance(std::string_view text, std::size_t dot, std::string_view
   return false;
 }
 
-// Whether the line at `line` runs when the module runs: module code at column 0 (or under `if
-// __name__ == "__main__":`), or a statement of a function's own body (one level in, not under an
-// `if` or a loop of it) whose function a line that runs calls by name, nested functions included:
-// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`; a method of a module
-// class, called on an instance of it (`Runner().main()`).
 // Whether the text at `at` in `line` sits in a comment (`# tf.keras.backend.set_floatx(...)`, a
 // line left switched off): a '#' before it on its line, outside a string.
 bool commented_out(std::string_view line, std::size_t at) {
@@ -1864,6 +1859,11 @@ bool runs_at_least_once(std::string_view header) {
   return rest.starts_with("):");
 }
 
+// Whether the line at `line` runs when the module runs: module code at column 0 (or under `if
+// __name__ == "__main__":`), or a statement of a function's own body (one level in, not under an
+// `if` or a loop of it) whose function a line that runs calls by name, nested functions included:
+// `def main():` / `    set_global_policy("mixed_float16")` ... `main()`; a method of a module
+// class, called on an instance of it (`Runner().main()`).
 bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 0) {
   if (depth > 4) return false;
   const std::string_view indent = indent_of(text, line);
@@ -1903,6 +1903,23 @@ bool runs_when_module_runs(std::string_view text, std::size_t line, int depth = 
     if (runs_when_module_runs(text, call_line, depth + 1)) return true;
   }
   return false;
+}
+
+// The first line calling `call` that runs when the module loads (at module level, or in a block or
+// function that runs then; not commented out) and that `accept(line, offset of the call in it)`
+// takes: its [begin, end) in the text. The Keras switches (a dtype policy, set_floatx) are read so.
+template <class Accept>
+std::optional<std::pair<std::size_t, std::size_t>> module_switch(std::string_view text, std::string_view call,
+                                                                 Accept&& accept) {
+  for (std::size_t at = text.find(call); at != std::string_view::npos; at = text.find(call, at + 1)) {
+    const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    const std::string_view statement = text.substr(line, end - line);
+    if (commented_out(statement, at - line)) continue;
+    if ((statement.front() == ' ' || statement.front() == '\t') && !runs_when_module_runs(text, line)) continue;
+    if (accept(statement, at - line)) return std::pair{line, end};
+  }
+  return std::nullopt;
 }
 
 // Whether a division by the name `name` stands in `node` (nested definitions aside).
@@ -1977,38 +1994,28 @@ const TensorDtypeExtractor::FileFlags& TensorDtypeExtractor::flags(Resolver& r) 
   f.default_dtype_changed = may_contain_any(text, {"set_default_dtype", "set_default_tensor_type"});
   f.autocast_switched = may_contain_any(text, {"set_autocast_enabled", "amp.initialize"});
   // `keras.mixed_precision.set_global_policy("mixed_float16")` at the start of a line at module level.
+  const NodeLocator& locator = r.locator();
   if (may_contain_any(text, {"mixed_float16"}))
-  for (const std::string_view setter : {std::string_view("set_global_policy("), std::string_view("set_policy(")}) {
-    for (std::size_t at = text.find(setter); at != std::string_view::npos; at = text.find(setter, at + 1)) {
-      const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
-      const std::size_t end = std::min(text.find('\n', at), text.size());
-      const std::string_view statement = text.substr(line, end - line);
-      if (statement.empty() || commented_out(statement, at - line)) continue;
-      if ((statement.front() == ' ' || statement.front() == '\t') && !runs_when_module_runs(text, line)) continue;
-      if (statement.find("mixed_float16") == std::string_view::npos) continue;
-      const NodeLocator& locator = r.locator();
-      f.keras_half_policy = Location{locator.file.path(), locator.file.range(line + locator.base, end + locator.base)};
-      f.keras_policy_text = short_text(statement);
+    for (const std::string_view setter : {std::string_view("set_global_policy("), std::string_view("set_policy(")}) {
+      const auto policy = module_switch(text, setter, [](std::string_view statement, std::size_t) {
+        return statement.find("mixed_float16") != std::string_view::npos;
+      });
+      if (!policy) continue;
+      f.keras_half_policy = Location{locator.file.path(), locator.file.range(policy->first + locator.base, policy->second + locator.base)};
+      f.keras_policy_text = short_text(text.substr(policy->first, policy->second - policy->first));
       f.blanked_source = blank_strings_and_comments(text);
       break;
     }
-    if (f.keras_half_policy) break;
-  }
   // `keras.config.set_floatx("float16")` (keras.backend's, tf.keras.backend's) at the start of a line
   // at module level.
-  if (may_contain_any(text, {"set_floatx("}))
-    for (std::size_t at = text.find("set_floatx("); at != std::string_view::npos; at = text.find("set_floatx(", at + 1)) {
-      const std::size_t line = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
-      const std::size_t end = std::min(text.find('\n', at), text.size());
-      const std::string_view statement = text.substr(line, end - line);
-      if (commented_out(statement, at - line)) continue;
-      if ((statement.front() == ' ' || statement.front() == '\t') && !runs_when_module_runs(text, line)) continue;
-      const std::string_view argument = statement.substr(at - line + std::string_view("set_floatx(").size());
-      if (!argument.starts_with("\"float16\"") && !argument.starts_with("'float16'")) continue;
-      const NodeLocator& locator = r.locator();
-      f.keras_float16_weights = Location{locator.file.path(), locator.file.range(line + locator.base, end + locator.base)};
-      break;
-    }
+  constexpr std::string_view kFloatx = "set_floatx(";
+  if (may_contain_any(text, {std::string(kFloatx)}))
+    if (const auto floatx = module_switch(text, kFloatx, [&](std::string_view statement, std::size_t at) {
+          const std::string_view argument = statement.substr(at + kFloatx.size());
+          return argument.starts_with("\"float16\"") || argument.starts_with("'float16'");
+        }))
+      f.keras_float16_weights =
+          Location{locator.file.path(), locator.file.range(floatx->first + locator.base, floatx->second + locator.base)};
   flags_ = f;
   return *flags_;
 }
