@@ -70,7 +70,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileFacts, path, language, module, frameworks
                                    conv_geometries, descriptors, tensor_inputs, low_precision_constants, shape_chains,
                                    forwardings, arguments, config_defaults, suppressions, tracked)
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RelatedLocation, where, message)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NotebookPlace, cell, line, end_line, file_line, file_end_line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RelatedLocation, where, message, notebook)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FrameworkReplay, framework, probe, expect, input_dtype, weight_dtype, input, kernel,
                                    stride, padding, dilation, out_channels, epsilon, batch_size, dataset_size, drop_last,
                                    optimizer, gpu, assumed)
@@ -80,8 +81,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GpuVerdict, outcome, status, tier, cudnn_vers
                                    interpreter)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TextEdit, range, replacement, expected, new_argument)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Fix, description, safe, edits, file_hash)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, rule_id, kb_id, level, location, message, detail, related, target_note, line_hash,
-                                   source_line, replay, gpu_check, fix)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Finding, rule_id, kb_id, level, location, notebook, message, detail, related,
+                                   target_note, line_hash, source_line, replay, gpu_check, fix)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Version, major, minor, patch)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VersionRange, lower, lower_inclusive, upper, upper_inclusive, text)

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "core/facts.h"
+#include "core/notebook.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cudnnlint {
@@ -17,8 +19,11 @@ const char* level_name(Level level);             // "note", "warning", "error"
 std::optional<Level> parse_level(std::string_view text);
 
 struct RelatedLocation {
+  RelatedLocation() = default;
+  RelatedLocation(Location at, std::string text) : where(std::move(at)), message(std::move(text)) {}
   Location where;
   std::string message;
+  std::optional<NotebookPlace> notebook;  // set when `where` is in a notebook: its cell and lines
 };
 
 // The operation gpu_check replays; None when the finding is not about a cuDNN configuration.
@@ -162,7 +167,8 @@ struct Finding {
   std::string rule_id;        // e.g. "bn-eps-negative"
   std::string kb_id;          // e.g. "cuda/cudnn-bn-epsilon-negative"
   Level level = Level::Warning;
-  Location location;
+  Location location;          // in a notebook (.ipynb), the line of its code cells read as one module
+  std::optional<NotebookPlace> notebook;  // in a notebook: the cell, its line, the file's line
   std::string message;        // the headline: rule, value, consequence, about 120 characters at most
   std::string detail;         // the rest: why, the measured versions, the framework's own words, what to do
   std::vector<RelatedLocation> related;  // provenance, definition first

@@ -268,7 +268,8 @@ struct FileDescriptor {
 namespace {
 
 // What every source text goes through, from a file or an editor's buffer.
-std::variant<SourceFile, LoadError> checked_source(const std::string& path, std::string text, const LoadLimits& limits) {
+std::variant<SourceFile, LoadError> checked_python_or_cpp(const std::string& path, std::string text,
+                                                          const LoadLimits& limits) {
   if (text.find('\0') != std::string::npos) return LoadError{"binary file (contains NUL bytes); skipped"};
   if (const auto bad = limits.require_utf8 ? find_invalid_utf8(text) : std::string_view::npos;
       bad != std::string_view::npos) {
@@ -285,6 +286,25 @@ std::variant<SourceFile, LoadError> checked_source(const std::string& path, std:
   for (std::size_t cr = text.find('\r'); cr != std::string::npos; cr = text.find('\r', cr + 1))
     if (cr + 1 == text.size() || text[cr + 1] != '\n') text[cr] = '\n';
   return SourceFile(path, std::move(text));
+}
+
+constexpr std::uintmax_t kNotebookFileFactor = 16;
+
+// A notebook is read as the module of its code cells (core/notebook.h), checked as Python is.
+std::variant<SourceFile, LoadError> checked_source(const std::string& path, std::string text, const LoadLimits& limits) {
+  if (!is_notebook_path(path)) return checked_python_or_cpp(path, std::move(text), limits);
+  auto module = notebook_module(text);
+  if (auto* why = std::get_if<std::string>(&module)) return LoadError{"not a readable notebook: " + *why + "; skipped"};
+  NotebookModule& notebook = std::get<NotebookModule>(module);
+  if (notebook.python.size() > limits.max_bytes)
+    return LoadError{"its code cells hold " + std::to_string(notebook.python.size()) + " bytes, above the " +
+                     std::to_string(limits.max_bytes) + "-byte limit (--max-file-size); skipped"};
+  LoadLimits python = limits;
+  python.require_utf8 = true;
+  auto loaded = checked_python_or_cpp(path, std::move(notebook.python), python);
+  if (auto* file = std::get_if<SourceFile>(&loaded))
+    file->set_notebook(std::make_shared<const NotebookIndex>(std::move(notebook.index)));
+  return loaded;
 }
 
 }  // namespace
@@ -311,10 +331,16 @@ std::variant<SourceFile, LoadError> load_source_file(const std::string& path, co
   if (S_ISDIR(info.st_mode)) return LoadError{"is a directory"};
   if (!S_ISREG(info.st_mode)) return LoadError{"not a regular file"};
   const auto size = static_cast<std::uintmax_t>(info.st_size);
-  if (size > limits.max_bytes) {
+  // A notebook's file holds its outputs (plots as base64 images) beside the code: the limit is its
+  // code's (checked once the cells are read), and the file may be kNotebookFileFactor times larger.
+  const bool notebook = is_notebook_path(path);
+  const std::uintmax_t file_limit =
+      notebook ? std::min(limits.max_bytes, UINTMAX_MAX / kNotebookFileFactor) * kNotebookFileFactor : limits.max_bytes;
+  if (size > file_limit) {
     std::ostringstream msg;
-    msg << "file is " << size << " bytes, above the " << limits.max_bytes
-        << "-byte limit (--max-file-size); skipped";
+    msg << "file is " << size << " bytes, above the " << file_limit << "-byte limit ("
+        << (notebook ? std::to_string(kNotebookFileFactor) + " times --max-file-size for a notebook" : "--max-file-size")
+        << "); skipped";
     return LoadError{msg.str()};
   }
   std::string text(static_cast<std::size_t>(size), '\0');

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/location.h"
+#include "core/notebook.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,10 @@ class SourceFile {
   // The text of 1-based line `line`, without its terminator.
   std::string_view line_text(std::uint32_t line) const;
   std::size_t line_count() const;
+  // A notebook's code cells read as this module (path ends with .ipynb): where its lines are in the
+  // notebook. Null for every other file.
+  const NotebookIndex* notebook() const { return notebook_.get(); }
+  void set_notebook(std::shared_ptr<const NotebookIndex> index) { notebook_ = std::move(index); }
 
  private:
   const std::vector<std::size_t>& line_starts() const;
@@ -41,6 +46,7 @@ class SourceFile {
   // Byte offset of each line's first byte, built on first use. A SourceFile is used by one
   // thread at a time.
   mutable std::vector<std::size_t> line_starts_;
+  std::shared_ptr<const NotebookIndex> notebook_;
 };
 
 struct LoadError {

@@ -16,10 +16,10 @@
 namespace cudnnlint {
 
 struct DiscoveryOptions {
-  // What a directory walk picks up ("py" is read as ".py"): Python, C++/CUDA
+  // What a directory walk picks up ("py" is read as ".py"): Python and notebooks, C++/CUDA
   // (cpp::is_cpp_source), and the config files code reads values from (config::is_config_file;
   // they are read only when some code reads a key they may set).
-  std::vector<std::string> extensions = {".py", ".pyi", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh",
+  std::vector<std::string> extensions = {".py", ".pyi", ".ipynb", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh",
                                          ".hpp", ".cu", ".cuh", ".yaml", ".yml", ".json"};
   bool respect_gitignore = true;
   // Extra patterns in gitignore syntax, relative to the current directory, that prune the walk

@@ -49,10 +49,19 @@ const char* command_for(Level level) {
 void write_github(std::ostream& out, const Report& report) {
   for (const Finding& f : report.result.findings) {
     const auto& r = f.location.range;
-    out << "::" << command_for(f.level) << " file=" << escape_property(f.location.path) << ",line=" << r.begin.line
-        << ",col=" << r.begin.column << ",endLine=" << r.end.line << ",endColumn=" << r.end.column
-        << ",title=" << escape_property("cudnnlint " + f.rule_id) << "::"
-        << escape_data(full_message(f) + " (" + f.kb_id + ")") << '\n';
+    out << "::" << command_for(f.level) << " file=" << escape_property(f.location.path);
+    // In a notebook: the .ipynb file's lines (its columns are the JSON's, not the code's), and the
+    // cell in the message.
+    if (f.notebook)
+      out << ",line=" << f.notebook->file_line << ",endLine=" << f.notebook->file_end_line;
+    else
+      out << ",line=" << r.begin.line << ",col=" << r.begin.column << ",endLine=" << r.end.line
+          << ",endColumn=" << r.end.column;
+    const std::string cell = f.notebook ? " (cell " + std::to_string(f.notebook->cell) + ", line " +
+                                              std::to_string(f.notebook->line) + ")"
+                                        : "";
+    out << ",title=" << escape_property("cudnnlint " + f.rule_id) << "::"
+        << escape_data(full_message(f) + " (" + f.kb_id + ")" + cell) << '\n';
   }
   for (const auto& d : report.result.diagnostics) {
     out << "::warning file=" << escape_property(d.path);

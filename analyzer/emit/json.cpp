@@ -10,18 +10,29 @@ namespace cudnnlint {
 
 namespace {
 
-nlohmann::json position_json(const Location& location) {
+// In a notebook, as Ruff's JSON has it: the lines are the cell's, and "cell" says which (1-based,
+// every cell counted); "file_line" is the .ipynb file's line that holds the code.
+nlohmann::json position_json(const Location& location, const std::optional<NotebookPlace>& notebook) {
   const auto& r = location.range;
-  return {{"path", location.path},           {"line", r.begin.line},          {"column", r.begin.column},
-          {"end_line", r.end.line},          {"end_column", r.end.column},    {"column_utf16", r.begin.column_utf16},
-          {"end_column_utf16", r.end.column_utf16}};
+  nlohmann::json position = {{"path", location.path},
+                             {"line", notebook ? notebook->line : r.begin.line},
+                             {"column", r.begin.column},
+                             {"end_line", notebook ? notebook->end_line : r.end.line},
+                             {"end_column", r.end.column},
+                             {"column_utf16", r.begin.column_utf16},
+                             {"end_column_utf16", r.end.column_utf16}};
+  if (notebook) {
+    position["cell"] = notebook->cell;
+    position["file_line"] = notebook->file_line;
+  }
+  return position;
 }
 
 
 }  // namespace
 
 nlohmann::json finding_json(const Finding& f) {
-  nlohmann::json item = position_json(f.location);
+  nlohmann::json item = position_json(f.location, f.notebook);
   item["rule"] = f.rule_id;
   item["kb"] = f.kb_id;
   item["level"] = level_name(f.level);
@@ -30,7 +41,7 @@ nlohmann::json finding_json(const Finding& f) {
   item["target"] = f.target_note;
   nlohmann::json related = nlohmann::json::array();
   for (const auto& r : f.related) {
-    nlohmann::json entry = position_json(r.where);
+    nlohmann::json entry = position_json(r.where, r.notebook);
     entry["message"] = r.message;
     related.push_back(std::move(entry));
   }

@@ -25,13 +25,24 @@ nlohmann::json artifact_location(const std::string& path, const std::filesystem:
   return {{"uri", file_uri(absolute.generic_string())}};
 }
 
-nlohmann::json region(const SourceRange& range) {
+// In a notebook the region is the .ipynb file's lines that hold the code (a source line is a JSON
+// string there: its columns are not the code's), which is what GitHub shows; the cell is named in
+// the message and the properties.
+nlohmann::json region(const SourceRange& range, const std::optional<NotebookPlace>& notebook) {
+  if (notebook) return {{"startLine", notebook->file_line}, {"endLine", notebook->file_end_line}};
   nlohmann::json r = {{"startLine", range.begin.line}, {"startColumn", range.begin.column_utf16}};
   if (range.end.line >= range.begin.line && range.end.byte_offset > range.begin.byte_offset) {
     r["endLine"] = range.end.line;
     r["endColumn"] = range.end.column_utf16;
   }
   return r;
+}
+
+// " (cell 3, line 2, column 5)" for a place in a notebook, "" elsewhere.
+std::string cell_note(const std::optional<NotebookPlace>& notebook, const Location& location) {
+  if (!notebook) return "";
+  return " (cell " + std::to_string(notebook->cell) + ", line " + std::to_string(notebook->line) + ", column " +
+         std::to_string(location.range.begin.column) + ")";
 }
 
 std::string pascal_case(std::string_view id) {
@@ -117,12 +128,16 @@ std::size_t write_sarif(std::ostream& out, const Report& report) {
         {"ruleId", f.rule_id},
         {"ruleIndex", rule_index},
         {"level", level_name(f.level)},
-        {"message", {{"text", full_message(f) + " (KB: " + f.kb_id + ")"}}},
+        {"message", {{"text", full_message(f) + " (KB: " + f.kb_id + ")" + cell_note(f.notebook, f.location)}}},
         {"locations",
          {{{"physicalLocation",
             {{"artifactLocation", artifact_location(f.location.path, report.source_root)},
-             {"region", region(f.location.range)}}}}}},
+             {"region", region(f.location.range, f.notebook)}}}}}},
         {"properties", {{"kb", f.kb_id}, {"target", f.target_note}, {"replay", replay_to_json(f.replay)}}}};
+    if (f.notebook)
+      result["properties"]["notebook"] = {{"cell", f.notebook->cell},
+                                          {"line", f.notebook->line},
+                                          {"column", f.location.range.begin.column}};
     if (f.gpu_check) result["properties"]["gpuCheck"] = verdict_to_json(*f.gpu_check);
     if (!f.line_hash.empty()) result["partialFingerprints"] = {{"primaryLocationLineHash", f.line_hash}};
     if (f.fix) {
@@ -145,10 +160,10 @@ std::size_t write_sarif(std::ostream& out, const Report& report) {
       int id = 1;
       for (const auto& r : f.related) {
         related.push_back({{"id", id++},
-                           {"message", {{"text", r.message}}},
+                           {"message", {{"text", r.message + cell_note(r.notebook, r.where)}}},
                            {"physicalLocation",
                             {{"artifactLocation", artifact_location(r.where.path, report.source_root)},
-                             {"region", region(r.where.range)}}}});
+                             {"region", region(r.where.range, r.notebook)}}}});
       }
       result["relatedLocations"] = std::move(related);
     }

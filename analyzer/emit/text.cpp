@@ -31,11 +31,18 @@ struct Palette {
   const char* dim() const { return on ? "\033[2m" : ""; }
 };
 
+// "12:5", or in a notebook "cell 3:2:5" (the line in the cell, as Ruff writes it).
+std::string line_and_column(const Position& at, const std::optional<NotebookPlace>& notebook) {
+  const std::string line_column =
+      std::to_string(notebook ? notebook->line : at.line) + ':' + std::to_string(at.column);
+  return notebook ? "cell " + std::to_string(notebook->cell) + ':' + line_column : line_column;
+}
+
 void write_excerpt(std::ostream& out, const Finding& finding, const Palette& p) {
   if (finding.source_line.empty()) return;
   const auto& begin = finding.location.range.begin;
   const auto& end = finding.location.range.end;
-  const std::string number = std::to_string(begin.line);
+  const std::string number = std::to_string(finding.notebook ? finding.notebook->line : begin.line);
   const std::string gutter(number.size(), ' ');
   std::string line = finding.source_line;
   std::replace(line.begin(), line.end(), '\t', ' ');
@@ -100,9 +107,9 @@ std::vector<RuleCount> rule_counts(const std::vector<Finding>& findings) {
 void write_concise(std::ostream& out, const Report& report, bool color) {
   const Palette p{color};
   for (const Finding& f : report.result.findings) {
-    const auto& pos = f.location.range.begin;
-    out << p.bold() << printable(f.location.path) << ':' << pos.line << ':' << pos.column << ':' << p.reset() << ' '
-        << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << f.rule_id << ' ' << printable(f.message);
+    out << p.bold() << printable(f.location.path) << ':' << line_and_column(f.location.range.begin, f.notebook) << ':'
+        << p.reset() << ' ' << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << f.rule_id << ' '
+        << printable(f.message);
     if (f.gpu_check) out << " [gpu_check: " << verdict_line(*f.gpu_check) << ']';
     out << '\n';
   }
@@ -118,8 +125,7 @@ void write_grouped(std::ostream& out, const Report& report, bool color) {
       file = &f.location.path;
       out << p.bold() << printable(f.location.path) << ':' << p.reset() << '\n';
     }
-    const auto& pos = f.location.range.begin;
-    out << "  " << pos.line << ':' << pos.column << ' ' << p.level(f.level) << level_name(f.level) << p.reset() << ' '
+    out << "  " << line_and_column(f.location.range.begin, f.notebook) << ' ' << p.level(f.level) << level_name(f.level) << p.reset() << ' '
         << f.rule_id << ' ' << printable(f.message) << '\n';
   }
   if (file != nullptr) out << '\n';
@@ -136,18 +142,18 @@ void write_statistics(std::ostream& out, const Report& report) {
 void write_text(std::ostream& out, const Report& report, bool color) {
   const Palette p{color};
   for (const Finding& f : report.result.findings) {
-    const auto& pos = f.location.range.begin;
     // File names, messages (which quote config keys and source) and notes come from the tree:
     // printable() keeps their control characters from reaching the terminal or the CI log.
-    out << p.bold() << printable(f.location.path) << ':' << pos.line << ':' << pos.column << ':' << p.reset() << ' '
+    out << p.bold() << printable(f.location.path) << ':' << line_and_column(f.location.range.begin, f.notebook) << ':'
+        << p.reset() << ' '
         << p.level(f.level) << level_name(f.level) << ':' << p.reset() << ' ' << printable(f.message) << " ["
         << f.rule_id << "] (" << f.kb_id << ")\n";
     write_excerpt(out, f, p);
     if (!f.detail.empty()) out << "  " << p.dim() << "why:" << p.reset() << ' ' << printable(f.detail) << '\n';
     for (const auto& related : f.related) {
       out << "  " << p.dim() << "note:" << p.reset() << ' ' << printable(related.message) << " ("
-          << printable(related.where.path) << ':' << related.where.range.begin.line << ':'
-          << related.where.range.begin.column << ")\n";
+          << printable(related.where.path) << ':' << line_and_column(related.where.range.begin, related.notebook)
+          << ")\n";
     }
     if (!f.target_note.empty())
       out << "  " << p.dim() << "target:" << p.reset() << ' ' << printable(f.target_note) << '\n';

@@ -164,11 +164,16 @@ class FindingFiles {
     }
     return it->second.get();
   }
+  // GitHub's line hashes of the file's lines: a notebook's are those of the .ipynb file itself, where
+  // SARIF places its findings (what upload-sarif would compute there).
   const std::vector<std::string>& hashes(const std::string& path) {
     auto it = hashes_.find(path);
     if (it == hashes_.end()) {
       const SourceFile* f = file(path);
-      it = hashes_.emplace(path, f ? primary_location_line_hashes(f->text()) : std::vector<std::string>{}).first;
+      std::vector<std::string> lines;
+      if (f && f->notebook()) lines = primary_location_line_hashes(read_file_bytes(path).value_or(""));
+      else if (f) lines = primary_location_line_hashes(f->text());
+      it = hashes_.emplace(path, std::move(lines)).first;
     }
     return it->second;
   }
@@ -272,17 +277,27 @@ void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table
       continue;
     }
     if (const SourceFile* file = files.file(path)) {
+      if (const NotebookIndex* notebook = file->notebook()) {
+        finding.notebook = notebook->place(finding.location.range);
+        finding.fix.reset();  // an edit of the cells' module is not an edit of the .ipynb file's JSON
+      }
       settle_fix(finding, *file);
       finding.source_line = std::string(file->line_text(finding.location.range.begin.line));
       if (options.line_hashes) {
         const auto& hashes = files.hashes(path);
-        const std::size_t line = finding.location.range.begin.line;
+        const std::size_t line = finding.notebook ? finding.notebook->file_line : finding.location.range.begin.line;
         if (line >= 1 && line <= hashes.size()) finding.line_hash = hashes[line - 1];
       }
     }
     seen.emplace(key, result.findings.size());
     result.findings.push_back(std::move(finding));
   }
+  // Where a note points into a notebook: its cell (once every finding has all its notes).
+  for (Finding& finding : result.findings)
+    for (RelatedLocation& related : finding.related)
+      if (is_notebook_path(related.where.path))
+        if (const SourceFile* file = files.file(related.where.path); file && file->notebook())
+          related.notebook = file->notebook()->place(related.where.range);
 }
 
 // A header clang could not find that the run's own files hold (`#include "nms_cuda_kernel.cuh"`

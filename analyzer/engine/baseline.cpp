@@ -1,5 +1,7 @@
 #include "engine/baseline.h"
 
+#include "core/notebook.h"
+
 #include "core/atomic_file.h"
 
 #include "core/source_file.h"
@@ -34,7 +36,12 @@ class LineTexts {
   const std::string& line(const std::string& path, std::size_t number) {
     auto it = files_.find(path);
     if (it == files_.end()) {
-      const std::string all = read_file_bytes(path).value_or("");
+      // A notebook's lines are those of its code cells read as one module, as the findings count them.
+      std::string all = read_file_bytes(path).value_or("");
+      if (is_notebook_path(path)) {
+        auto module = notebook_module(all);
+        all = std::holds_alternative<NotebookModule>(module) ? std::move(std::get<NotebookModule>(module).python) : "";
+      }
       // LF, CRLF and a lone CR end a line, as in the front-ends.
       std::vector<std::string> lines;
       std::string line;

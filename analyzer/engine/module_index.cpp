@@ -49,8 +49,19 @@ ModuleIndex::ModuleIndex(const std::vector<std::string>& python_files) {
     const auto dot = file.rfind('.');
     const std::string stem = dot == std::string::npos ? file : file.substr(0, dot);
     ModuleInfo info;
-    info.is_package = stem == "__init__";
     const auto parent = package(dir, 0);
+    // A notebook is a module that nothing imports: its name ends in "-ipynb", which no import
+    // statement can spell (train.ipynb beside train.py leaves `import train` to train.py), yet names
+    // its own definitions (its calls reach them) and its package (its relative imports resolve).
+    if (file.ends_with(".ipynb")) {
+      if (is_identifier(stem)) {
+        info.name = (parent ? *parent + "." : std::string()) + stem + "-ipynb";
+        add_name(info.name, i);
+      }
+      infos_.push_back(std::move(info));
+      continue;
+    }
+    info.is_package = stem == "__init__";
     if (info.is_package) {
       if (parent) info.name = *parent;
     } else if (is_identifier(stem)) {

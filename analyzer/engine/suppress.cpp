@@ -70,6 +70,13 @@ SuppressionEdits suppression_edits(std::span<const Finding> findings) {
     const auto text = lead.empty() ? std::nullopt : read_file_bytes(path);
     for (const auto& [number, slot] : by_line) {
       const Finding& first = *slot.first;
+      if (first.notebook) {  // the cells are JSON strings of the .ipynb file: not rewritten
+        out.skipped.push_back(path + ":cell " + std::to_string(first.notebook->cell) + ":" +
+                              std::to_string(first.notebook->line) +
+                              ": comments are not added to notebooks: add `# cudnnlint: ignore[" + joined(slot.second) +
+                              "]` to the cell's line by hand");
+        continue;
+      }
       std::string why = lead.empty() ? "comments are added to Python files only: add `" +
                                            std::string(path.ends_with(".json") ? "(JSON has no comments)" : "cudnnlint: ignore[" + joined(slot.second) + "]") +
                                            "` by hand"

@@ -50,6 +50,11 @@ def from_cache(python_files, hits, cpp_hits=0):
     return line
 
 
+def python_file_count(folder):
+    """The files the Python front-end reads: modules and notebooks."""
+    return len(list(folder.glob("*.py"))) + len(list(folder.glob("*.ipynb")))
+
+
 @pytest.fixture
 def project(tmp_path):
     folder = tmp_path / "proj"
@@ -59,7 +64,7 @@ def project(tmp_path):
 
 
 def test_second_run_is_answered_by_the_run_entry_with_the_same_report(cli, project):
-    python_files = len(list(project.glob("*.py")))
+    python_files = python_file_count(project)
     first = run(cli, "-f", "json", "--timings", ".", cwd=project)
     assert cache_line(first) == from_cache(python_files, 0)
     assert (project / ".cudnnlint_cache" / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
@@ -77,7 +82,7 @@ def test_second_run_is_answered_by_the_run_entry_with_the_same_report(cli, proje
 
 
 def test_a_changed_file_is_analysed_again_and_the_others_come_from_the_cache(cli, project):
-    python_files = len(list(project.glob("*.py")))
+    python_files = python_file_count(project)
     run(cli, "-f", "json", ".", cwd=project)
     target = project / "torch_detector_head.py"
     text = target.read_text()
@@ -98,7 +103,7 @@ def test_a_changed_file_is_analysed_again_and_the_others_come_from_the_cache(cli
 
 
 def test_a_changed_flag_or_target_is_a_new_key(cli, project):
-    python_files = len(list(project.glob("*.py")))
+    python_files = python_file_count(project)
     run(cli, "-f", "json", ".", cwd=project)
     # The target and the selected rules change the findings, not the files' facts: the run's entry
     # misses, every file's entry hits, and the report is the one a run without the cache gives.

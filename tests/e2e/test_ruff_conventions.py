@@ -18,7 +18,7 @@ def stdin_run(cli, text, *args, cwd=None):
 def test_exit_zero_keeps_the_report_and_exits_0(cli):
     failing = cli.run("--no-cache", EXAMPLES, check_code=1)
     passing = cli.run("--no-cache", "--exit-zero", EXAMPLES, check_code=0)
-    assert passing.stdout == failing.stdout and "14 findings" in passing.stdout
+    assert passing.stdout == failing.stdout and "16 findings" in passing.stdout
     # A usage error is still one.
     cli.run("--exit-zero", EXAMPLES / "nosuch.py", check_code=2)
 
@@ -33,7 +33,7 @@ def test_statistics_counts_per_rule(cli):
     assert {row[1]: int(row[0]) for row in rows} == expected
     counts = [int(row[0]) for row in rows]
     assert counts == sorted(counts, reverse=True)  # most frequent first
-    assert text[-1].startswith("14 findings")
+    assert text[-1].startswith("16 findings")
     data = json.loads(cli.run("--no-cache", "--statistics", "-f", "json", EXAMPLES, check_code=1).stdout)
     assert {row["rule"]: row["count"] for row in data} == expected
     assert all(row["summary"] and row["level"] in ("note", "warning", "error") for row in data)
@@ -46,10 +46,11 @@ def test_concise_is_one_line_per_finding(cli):
     lines = cli.run("--no-cache", "--output-format", "concise", EXAMPLES, check_code=1).stdout.splitlines()
     assert len(lines) == len(report["findings"]) + 1
     for line, finding in zip(lines, report["findings"]):
-        prefix = f'{finding["path"]}:{finding["line"]}:{finding["column"]}: {finding["level"]}: {finding["rule"]} '
+        cell = f'cell {finding["cell"]}:' if "cell" in finding else ""  # a notebook's findings name their cell
+        prefix = f'{finding["path"]}:{cell}{finding["line"]}:{finding["column"]}: {finding["level"]}: {finding["rule"]} '
         assert line.startswith(prefix), (line, prefix)
         assert line.endswith(finding["message"])
-    assert lines[-1].startswith("14 findings")
+    assert lines[-1].startswith("16 findings")
 
 
 def test_standard_input_is_analysed_as_the_named_file(cli, tmp_path):
@@ -136,15 +137,18 @@ def test_add_noqa_suppresses_each_finding_on_its_line_once(cli, tmp_path):
     import shutil
     tree = tmp_path / "tree"
     shutil.copytree(EXAMPLES, tree)
-    before = json.loads(cli.run("--no-cache", "-f", "json", tree).stdout)["findings"]
+    before_doc = json.loads(cli.run("--no-cache", "-f", "json", tree).stdout)
+    before = before_doc["findings"]
     python_lines = {(f["path"], f["line"]) for f in before if f["path"].endswith(".py")}
     result = cli.run("--no-cache", "--add-noqa", tree, check_code=0)
     assert f"added {len(python_lines)} suppression comments" in result.stderr
     # C++ lines are listed for a comment by hand (the result could not be re-parsed to check it).
     assert "cudnn_conv_block.cpp:24: comments are added to Python files only" in result.stderr
+    # A notebook's cells are not rewritten: its lines are listed, by cell, for a comment by hand.
+    assert "notebook_training.ipynb:cell 8:3: comments are not added to notebooks" in result.stderr
     after = json.loads(cli.run("--no-cache", "-f", "json", tree).stdout)
-    assert all(f["path"].endswith(".cpp") for f in after["findings"])
-    assert after["summary"]["suppressed"] == len(before) - len(after["findings"])
+    assert all(f["path"].endswith((".cpp", ".ipynb")) for f in after["findings"])
+    assert after["summary"]["suppressed"] - before_doc["summary"]["suppressed"] == len(before) - len(after["findings"])
     text = (tree / "fp16_finetune.py").read_text(encoding="utf-8")
     assert "lr=1e-4)  # cudnnlint: ignore[optimizer-eps-vanishes-in-half]\n" in text
     # Idempotent: nothing left to add.
@@ -168,7 +172,7 @@ def test_grouped_lists_the_findings_under_their_file(cli):
     report = cli.json("--no-cache", EXAMPLES)[0]
     text = cli.run("--no-cache", "-f", "grouped", EXAMPLES, check_code=1).stdout
     blocks = text.strip().split("\n\n")
-    assert blocks[-1].startswith("14 findings")
+    assert blocks[-1].startswith("16 findings")
     files = {}
     for block in blocks[:-1]:
         header, *rows = block.splitlines()
@@ -176,5 +180,6 @@ def test_grouped_lists_the_findings_under_their_file(cli):
         files[header[:-1]] = rows
     expected = {}
     for f in report["findings"]:
-        expected.setdefault(f["path"], []).append(f'  {f["line"]}:{f["column"]} {f["level"]} {f["rule"]} {f["message"]}')
+        cell = f'cell {f["cell"]}:' if "cell" in f else ""
+        expected.setdefault(f["path"], []).append(f'  {cell}{f["line"]}:{f["column"]} {f["level"]} {f["rule"]} {f["message"]}')
     assert files == expected

@@ -54,6 +54,8 @@ def exemption(rule, runtime):
 # Transforms that move or rebind a module's top-level code: not applied to a value project's module
 # that another module of the project imports (what it exports would change).
 MOVES_MODULE_CODE = {"into_function", "into_method", "into_nested_function", "if_main", "into_module_class"}
+# Transforms that make a module a file nothing can import (a notebook): not applied to an imported one.
+NOT_IMPORTABLE = {"into_notebook"}
 # Transforms that make a module read another file (a second module, argv, a YAML file beside it): not
 # applied to a config module that its framework executes from a copy (mmcv) with argv of its own.
 READS_ANOTHER_FILE = {"hoist_imported_name", "hoist_module_attribute", "hoist_argparse_default", "hoist_yaml_config"}
@@ -203,7 +205,7 @@ def rule_cases(fixtures, names, root, families, harness_errors, skipped, uid):
             # the analyzer's project step (parameter defaults, constants of other modules) skips a file
             # whose name is no identifier, and a module name two files share is ambiguous to it.
             file_name = re.sub(r"\W", "_", fixture.stem) + f"_v{uid[0]}{fixture.suffix}"
-            (folder / file_name).write_text(result.text, encoding="utf-8")
+            write_variant(folder / file_name, result)
             for extra, content in result.extra_files.items():
                 (folder / extra).write_text(content, encoding="utf-8")
             case = Case(key, name, fixture_args(text), folder)
@@ -214,6 +216,27 @@ def rule_cases(fixtures, names, root, families, harness_errors, skipped, uid):
                                               result.touched.get(line, "not touched")))
             cases.append(case)
     return cases
+
+
+def write_variant(target, variant):
+    """The variant's file: its text, or the notebook written in its place (`x.py` -> `x.ipynb`)."""
+    if variant.notebook is None:
+        target.write_text(variant.text, encoding="utf-8")
+        return
+    target.unlink(missing_ok=True)
+    target.with_suffix(".ipynb").write_text(variant.notebook, encoding="utf-8")
+
+
+def module_place(case, rel, finding):
+    """(file, line) of a finding in the terms of the case's files: a finding in a notebook variant
+    (`cell`, its line) is at the line of the module its code cells make, in the file it replaced."""
+    if "cell" not in finding:
+        return rel, finding["line"]
+    py = str(pathlib.PurePath(rel).with_suffix(".py"))
+    variant = case.files.get(py, (None, None))[1]
+    if variant is None or variant.notebook is None or finding["cell"] not in variant.cell_starts:
+        return rel, -finding["line"]   # no module line: counts as a new finding
+    return py, variant.cell_starts[finding["cell"]] + finding["line"]
 
 
 def site_record(rel, line, rule, families, variant, touched, extra_where=None):
@@ -362,6 +385,9 @@ def value_cases(projects, names, root, families, binary, harness_errors, skipped
                 if name in MOVES_MODULE_CODE and f in imported:
                     reasons.append(f"{rel}: {imported[f]}: moving its module code would change what it exports")
                     continue
+                if name in NOT_IMPORTABLE and f in imported:
+                    reasons.append(f"{rel}: {imported[f]}: a notebook cannot be imported")
+                    continue
                 if name in READS_ANOTHER_FILE and imported.get(f, "").startswith("a config module"):
                     reasons.append(f"{rel}: {imported[f]} (mmcv executes a copy of it): a module, flag or file "
                                    "it would read is not there")
@@ -429,7 +455,7 @@ def value_cases(projects, names, root, families, binary, harness_errors, skipped
                 copy_project(p, case.folder)
                 for rel, (source, variant) in case.files.items():
                     target = case.folder / rel
-                    target.write_text(variant.text, encoding="utf-8")
+                    write_variant(target, variant)
                     for extra, content in variant.extra_files.items():
                         (target.parent / extra).write_text(content, encoding="utf-8")
             rounds.append(members)
@@ -548,7 +574,7 @@ def run(opts, binary, families, names, fixtures, projects, root):
                 c = by_folder.get(str(parent))
                 if c is not None:
                     rel = str(pathlib.PurePath(path).relative_to(parent))
-                    c.found[mode] |= {(rel, f["line"], f["rule"]) for f in findings}
+                    c.found[mode] |= {(*module_place(c, rel, f), f["rule"]) for f in findings}
                     break
     pool.shutdown()
     all_cases = cases + v_cases

@@ -41,6 +41,9 @@ class Variant:
     #                                                   into a file written beside the variant (a config key)
     runtime: dict = field(default_factory=dict)       # site line -> why its value is now a run-time choice
     #                                                   (a flag's default, a config file): see run.py's EXEMPT
+    notebook: str | None = None                       # the .ipynb file written in place of `text` (whose lines
+    #                                                   are then the code cells read as one module)
+    cell_starts: dict = field(default_factory=dict)   # notebook: cell number -> the module line before its first
 
 
 @dataclass
@@ -1878,6 +1881,57 @@ def module_docstring(src, sites, **_):
 
 
 # ----------------------------------------------------------------------------------------------
+# (7) Another kind of file: the module as a Jupyter notebook.
+
+
+def into_notebook(src, sites, **_):
+    """The module as a notebook (nbformat 4, as Jupyter writes it): a Markdown cell, a cell of IPython
+    lines (a magic, a shell command), then the module in code cells split where a top-level statement
+    follows a blank line, with a Markdown cell before every other one and `%%time` heading the last.
+    The variant's text is the module cudnnlint reads from it: each IPython line is `pass`, the `%%time`
+    line blank."""
+    body = src.tree.body
+    if not body:
+        return Skip("empty module")
+    lines = src.lines
+    splits = sorted({stmt_start(node) for node in body[1:]
+                     if stmt_start(node) >= 2 and not lines[stmt_start(node) - 2].strip()})
+    bounds = [1] + splits + [len(lines) + 1]
+    chunks = [lines[bounds[k] - 1:bounds[k + 1] - 1] for k in range(len(bounds) - 1)]
+    chunks = [c for c in chunks if c]
+
+    def code(source):
+        return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                "source": [line + "\n" for line in source]}
+
+    def markdown(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": [text]}
+
+    cells = [markdown("# A notebook of the metamorphic harness"),
+             code(["%matplotlib inline", "!pip install -q torch torchvision"])]
+    module = ["pass", "pass"]
+    cell_starts = {2: 0}
+    line_map = {}
+    for k, chunk in enumerate(chunks):
+        if k % 2 == 1:
+            cells.append(markdown(f"## Step {k}"))
+        timed = k == len(chunks) - 1 and len(chunks) > 1
+        source = (["%%time"] if timed else []) + chunk
+        cells.append(code(source))
+        cell_starts[len(cells)] = len(module)
+        if timed:
+            module.append("")
+        for line in chunk:
+            module.append(line)
+            line_map[bounds[0] + len(line_map)] = len(module)
+    notebook = {"cells": cells,
+                "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    return Variant("\n".join(module) + "\n", line_map, {s: None for s in sites},
+                   notebook=json.dumps(notebook, indent=1) + "\n", cell_starts=cell_starts)
+
+
+# ----------------------------------------------------------------------------------------------
 
 TRANSFORMS = {
     "identity": identity,
@@ -1915,4 +1969,6 @@ TRANSFORMS = {
     "prepend_long_function": prepend_long_function,
     "prepend_unrelated_class": prepend_unrelated_class,
     "module_docstring": module_docstring,
+    # (7) another kind of file
+    "into_notebook": into_notebook,
 }

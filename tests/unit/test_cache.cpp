@@ -293,6 +293,9 @@ TEST(CacheCodec, EntriesRoundTrip) {
   finding.level = Level::Error;
   finding.fix = Fix{"set eps=1e-05", false, {TextEdit{{{1, 1, 1, 0}, {1, 4, 4, 3}}, "1e-5", "0.0", false}}, ""};
   finding.replay.epsilon = 0.0;
+  finding.notebook = NotebookPlace{5, 2, 3, 40, 41};  // a finding in a notebook keeps its cell
+  finding.related.emplace_back(Location{"nb.ipynb", {}}, "defined here");
+  finding.related.back().notebook = NotebookPlace{4, 1, 1, 30, 30};
   run.findings.push_back(finding);
   run.dependencies.emplace_back("/usr/include/cudnn.h", hash_bytes("h").hex());
   const auto run_back = decode_run(encode(run));
@@ -300,6 +303,11 @@ TEST(CacheCodec, EntriesRoundTrip) {
   EXPECT_EQ(encode(*run_back), encode(run));
   EXPECT_EQ(run_back->findings[0].fix->edits[0].replacement, "1e-5");
   EXPECT_EQ(run_back->findings[0].level, Level::Error);
+  ASSERT_TRUE(run_back->findings[0].notebook);
+  EXPECT_EQ(run_back->findings[0].notebook->cell, 5u);
+  EXPECT_EQ(run_back->findings[0].notebook->file_end_line, 41u);
+  ASSERT_TRUE(run_back->findings[0].related.at(0).notebook);
+  EXPECT_EQ(run_back->findings[0].related[0].notebook->file_line, 30u);
 
   EXPECT_FALSE(decode_python("not msgpack"));
   EXPECT_FALSE(decode_run(encode(python)));  // another kind of entry
