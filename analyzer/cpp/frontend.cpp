@@ -4,6 +4,7 @@
 #include "core/tree_bounds.h"
 
 #include "core/embedded.h"
+#include "core/identifier.h"
 #include "cpp/collector.h"
 #include "cpp/include_search.h"
 
@@ -15,6 +16,9 @@
 #include <clang/Basic/Stack.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/CompilationDatabase.h>
@@ -30,9 +34,11 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 
 #ifndef CUDNNLINT_CLANG_RESOURCE_DIR
 #error "CUDNNLINT_CLANG_RESOURCE_DIR must name clang's resource directory (set by CMake)"
@@ -224,11 +230,36 @@ class DeadlineConsumer : public clang::ASTConsumer {
   bool& timed_out_;
 };
 
+// The main file's byte ranges that the preprocessor skipped (an inactive #if branch): each from its
+// directive to the #else/#endif that ends it.
+// With the main file's text (the collector keeps it only when a matcher fires).
+struct SkippedRanges {
+  std::vector<std::pair<unsigned, unsigned>> ranges;
+  std::string main_text;
+};
+class SkippedBranches : public clang::PPCallbacks {
+ public:
+  SkippedBranches(const clang::SourceManager& sm, SkippedRanges& out) : sm_(sm), out_(out) {}
+  void SourceRangeSkipped(clang::SourceRange range, clang::SourceLocation) override {
+    if (!sm_.isWrittenInMainFile(range.getBegin()) || !sm_.isWrittenInMainFile(range.getEnd())) return;
+    if (out_.ranges.empty()) out_.main_text = sm_.getBufferData(sm_.getMainFileID()).str();
+    out_.ranges.emplace_back(sm_.getFileOffset(range.getBegin()), sm_.getFileOffset(range.getEnd()));
+  }
+
+ private:
+  const clang::SourceManager& sm_;
+  SkippedRanges& out_;
+};
+
 class MatchWithDeadline : public clang::ASTFrontendAction {
  public:
   MatchWithDeadline(clang::ast_matchers::MatchFinder& finder, std::chrono::steady_clock::time_point deadline,
-                    const std::atomic<bool>* cancelled, bool& timed_out)
-      : finder_(finder), deadline_(deadline), cancelled_(cancelled), timed_out_(timed_out) {}
+                    const std::atomic<bool>* cancelled, bool& timed_out, SkippedRanges& skipped)
+      : finder_(finder), deadline_(deadline), cancelled_(cancelled), timed_out_(timed_out), skipped_(skipped) {}
+  bool BeginSourceFileAction(clang::CompilerInstance& ci) override {
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<SkippedBranches>(ci.getSourceManager(), skipped_));
+    return true;
+  }
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
     consumers.push_back(std::make_unique<DeadlineConsumer>(deadline_, cancelled_, timed_out_));
@@ -241,19 +272,21 @@ class MatchWithDeadline : public clang::ASTFrontendAction {
   std::chrono::steady_clock::time_point deadline_;
   const std::atomic<bool>* cancelled_;
   bool& timed_out_;
+  SkippedRanges& skipped_;
 };
 
 class MatchWithDeadlineFactory : public clang::tooling::FrontendActionFactory {
  public:
   MatchWithDeadlineFactory(clang::ast_matchers::MatchFinder& finder, double seconds, const std::atomic<bool>* cancelled,
-                           bool& timed_out)
+                           bool& timed_out, SkippedRanges& skipped)
       : finder_(finder),
         deadline_(std::chrono::steady_clock::now() +
                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds))),
         cancelled_(cancelled),
-        timed_out_(timed_out) {}
+        timed_out_(timed_out),
+        skipped_(skipped) {}
   std::unique_ptr<clang::FrontendAction> create() override {
-    return std::make_unique<MatchWithDeadline>(finder_, deadline_, cancelled_, timed_out_);
+    return std::make_unique<MatchWithDeadline>(finder_, deadline_, cancelled_, timed_out_, skipped_);
   }
 
  private:
@@ -261,7 +294,141 @@ class MatchWithDeadlineFactory : public clang::tooling::FrontendActionFactory {
   std::chrono::steady_clock::time_point deadline_;
   const std::atomic<bool>* cancelled_;
   bool& timed_out_;
+  SkippedRanges& skipped_;
 };
+
+// Offsets of the cuDNN calls a text spells (`cudnnSetTensor4dDescriptor(`), comments not skipped:
+// a count to compare between active and skipped code, not an analysis.
+std::vector<std::size_t> cudnn_call_offsets(std::string_view text) {
+  std::vector<std::size_t> found;
+  for (std::size_t at = text.find("cudnn"); at != std::string_view::npos; at = text.find("cudnn", at + 5)) {
+    if (at > 0 && is_identifier_char(text[at - 1])) continue;
+    std::size_t end = at + 5;
+    if (end >= text.size() || !std::isupper(static_cast<unsigned char>(text[end]))) continue;
+    while (end < text.size() && is_identifier_char(text[end])) ++end;
+    while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
+    if (end < text.size() && text[end] == '(') found.push_back(at);
+  }
+  return found;
+}
+
+// The -D flags that enable a skipped branch its directive decides by macros being defined alone:
+// `#ifdef CUDNN`, `#if GPU`, `#if defined(CUDNN) && defined(GPU)`; "" for anything else (`#ifndef`,
+// `#else`, `||`, `!`, comparisons), which the note then leaves to the user.
+std::string enabling_flags(std::string_view directive) {
+  const std::size_t start = directive.find_first_not_of(" \t#");
+  std::string_view rest = start == std::string_view::npos ? std::string_view{} : directive.substr(start);
+  std::vector<std::string_view> words;
+  for (std::size_t at = 0; at < rest.size();) {
+    if (is_identifier_char(rest[at])) {
+      const std::size_t from = at;
+      while (at < rest.size() && is_identifier_char(rest[at])) ++at;
+      words.push_back(rest.substr(from, at - from));
+    } else if (rest.substr(at, 2) == "&&") {
+      at += 2;
+    } else if (std::string_view(" \t\r()").find(rest[at]) != std::string_view::npos) {
+      ++at;
+    } else {
+      return "";  // ||, !, ==, a comment: not a plain conjunction of macros
+    }
+  }
+  if (words.size() < 2) return "";
+  std::string flags;
+  const std::string_view keyword = words.front();
+  if (keyword == "ifdef") {
+    if (words.size() != 2) return "";
+    flags = "-D" + std::string(words[1]);
+  } else if (keyword == "if" || keyword == "elif") {
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      if (words[i] == "defined") continue;
+      if (!is_identifier(words[i]) || std::isdigit(static_cast<unsigned char>(words[i][0]))) return "";
+      flags += (flags.empty() ? "-D" : " -D") + std::string(words[i]);
+    }
+  }
+  return flags;
+}
+
+// The conditional directives open at the end of `text` (which starts at a skipped branch's
+// directive), outermost first: `#if`/`#ifdef`/`#ifndef` open one, `#elif`/`#else` replace the
+// innermost, `#endif` closes it.
+std::vector<std::string_view> enclosing_directives(std::string_view text) {
+  std::vector<std::string_view> open;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line = text.substr(at, end - at);
+    at = end + 1;
+    const std::size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || line[hash] != '#') continue;
+    line = line.substr(hash);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t word = line.find_first_not_of(" \t", 1);
+    const std::string_view keyword = word == std::string_view::npos ? "" : line.substr(word);
+    if (keyword.starts_with("if")) open.push_back(line);
+    else if ((keyword.starts_with("el")) && !open.empty()) open.back() = line;
+    else if (keyword.starts_with("endif") && !open.empty()) open.pop_back();
+  }
+  return open;
+}
+
+// A note where every cuDNN call the file spells sits in branches the preprocessor skipped (darknet's
+// `#ifdef CUDNN`): a default run analyses none of them, and says which flag would.
+std::optional<FileDiagnostic> skipped_cudnn_note(const std::string& path, const SkippedRanges& skipped_ranges) {
+  const std::string_view text = skipped_ranges.main_text;
+  const auto& skipped = skipped_ranges.ranges;
+  std::size_t in_skipped = 0, active = 0;
+  const std::pair<unsigned, unsigned>* first = nullptr;
+  std::size_t first_call = 0;
+  for (const std::size_t at : cudnn_call_offsets(text)) {
+    const auto range = std::find_if(skipped.begin(), skipped.end(),
+                                    [&](const auto& r) { return at >= r.first && at < r.second; });
+    if (range == skipped.end()) {
+      ++active;
+    } else {
+      ++in_skipped;
+      if (first == nullptr) {
+        first = &*range;
+        first_call = at;
+      }
+    }
+  }
+  if (active > 0 || in_skipped == 0 || first->first >= text.size()) return std::nullopt;
+  std::string_view directive = text.substr(first->first);
+  directive = directive.substr(0, std::min<std::size_t>(directive.find('\n'), 120));
+  if (!directive.empty() && directive.back() == '\r') directive.remove_suffix(1);
+  const auto line = static_cast<std::uint32_t>(std::count(text.begin(), text.begin() + first->first, '\n') + 1);
+  // The flags of every conditional around the first call (darknet's `#ifdef CUDNN` inside `#ifdef GPU`:
+  // one flag alone would only move the note inward); none when one of them is not a plain macro test.
+  std::string flags;
+  for (const std::string_view enclosing : enclosing_directives(text.substr(first->first, first_call - first->first))) {
+    const std::string more = enabling_flags(enclosing);
+    if (more.empty()) {
+      flags.clear();
+      break;
+    }
+    flags += (flags.empty() ? "" : " ") + more;
+  }
+  std::string message = in_skipped == 1 ? "its cuDNN call is in a preprocessor branch this build skips"
+                                        : "its " + std::to_string(in_skipped) +
+                                              " cuDNN calls are all in preprocessor branches this build skips";
+  message += " (`" + std::string(directive) + "` at line " + std::to_string(line) + "): " +
+             (in_skipped == 1 ? "it was not analysed; " : "none was analysed; ");
+  std::string extra_args;
+  for (std::size_t from = 0; from < flags.size();) {
+    const std::size_t space = std::min(flags.find(' ', from), flags.size());
+    extra_args += (extra_args.empty() ? "--extra-arg=" : " --extra-arg=") + flags.substr(from, space - from);
+    from = space + 1;
+  }
+  message += flags.empty() ? "define what that condition needs with --extra-arg=-D..., or give the project's "
+                             "compile_commands.json"
+                           : extra_args + (in_skipped == 1 ? " analyses it" : " analyses them") +
+                                 " (or the project's compile_commands.json, where it "
+                             "defines " + (flags.find(' ') == std::string::npos ? "it" : "them") + ")";
+  Position at;
+  at.line = line;
+  at.column = at.column_utf16 = 1;
+  at.byte_offset = first->first;
+  return FileDiagnostic{FileDiagnostic::Severity::Warning, path, at, std::move(message)};
+}
 
 // Crash recovery for translation units: LLVM's handlers turn a crash inside one into a return
 // from CrashRecoveryContext::RunSafely. They are installed without SA_ONSTACK, so a stack
@@ -706,7 +873,8 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
   FactsCollector collector(table, result.facts, result.text);
   collector.register_matchers(finder);
   bool timed_out = false;
-  MatchWithDeadlineFactory factory(finder, options.timeout_seconds, options.cancelled, timed_out);
+  SkippedRanges skipped;
+  MatchWithDeadlineFactory factory(finder, options.timeout_seconds, options.cancelled, timed_out, skipped);
   const int status = tool.run(&factory);
   if (timed_out && options.cancelled != nullptr && options.cancelled->load()) {
     result.facts = FileFacts{};
@@ -794,6 +962,7 @@ CppFileResult analyze_one(const std::string& path, const ApiTable& table, const 
                    result.facts.frameworks.end())
       result.facts.frameworks.push_back(api->framework);
   }
+  if (auto note = skipped_cudnn_note(path, skipped)) result.diagnostics.push_back(std::move(*note));
   result.facts.suppressions = nolint_comments(result.text);
   result.text_size = result.text.size();
   for (const std::string& included : collector.included_files()) {

@@ -359,3 +359,37 @@ def test_an_nvidia_cudnn_wheel_in_the_active_environment_is_found_without_the_to
     after = [arguments[i + 1] for i, a in enumerate(arguments[:-1]) if a == "-idirafter"]
     wheel = [str((nvidia / "cudnn" / "include").resolve()), str((nvidia / "cu13" / "include").resolve())]
     assert after == wheel + ["/cudnnlint-virtual/stand-in"], arguments
+
+
+SKIPPED_CALL = "cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, 1, 0, 8, 8);"
+
+
+def test_cudnn_calls_all_in_skipped_branches_get_a_note_naming_the_flags_that_enable_them(cli, tmp_path):
+    # darknet keeps its cuDNN code under `#ifdef CUDNN`, often inside `#ifdef GPU`: a default run analyses
+    # none of it (issue 36). One note per such file names the directive and every flag the calls need.
+    (tmp_path / "conv.c").write_text(
+        '#include "cudnn.h"\n#ifdef GPU\nvoid gpu_only(void);\n#ifdef CUDNN\n'
+        f"void setup(cudnnTensorDescriptor_t d) {{ {SKIPPED_CALL} }}\n#endif\n#endif\nint cpu(int n) {{ return n; }}\n")
+    (tmp_path / "other.c").write_text(
+        '#include "cudnn.h"\n#ifndef CPU_ONLY\nint x;\n#else\n'
+        f"void setup(cudnnTensorDescriptor_t d) {{ {SKIPPED_CALL} }}\n#endif\n")
+    (tmp_path / "active.c").write_text(  # an active call: nothing to say, though another branch is skipped
+        '#include "cudnn.h"\nvoid on(cudnnTensorDescriptor_t d) { cudnnSetTensor4dDescriptor(d, CUDNN_TENSOR_NCHW, '
+        f'CUDNN_DATA_FLOAT, 1, 3, 8, 8); }}\n#ifdef NOPE\nvoid off(cudnnTensorDescriptor_t d) {{ {SKIPPED_CALL} }}\n#endif\n')
+    doc, result = cli.json("--no-cache", ".", cwd=tmp_path)
+    assert (doc["findings"], result.returncode) == ([], 0)
+    notes = {d["path"]: d for d in doc["diagnostics"] if "preprocessor branch" in d["message"]}
+    assert sorted(notes) == ["conv.c", "other.c"], doc["diagnostics"]
+    assert notes["conv.c"]["line"] == 2
+    assert ("its cuDNN call is in a preprocessor branch this build skips (`#ifdef GPU` at line 2): it was not "
+            "analysed; --extra-arg=-DGPU --extra-arg=-DCUDNN analyses it") in notes["conv.c"]["message"]
+    assert "(`#else` at line 4)" in notes["other.c"]["message"]
+    assert "define what that condition needs with --extra-arg=-D..." in notes["other.c"]["message"]
+    # The flags it names enable the code: the note goes, the finding in it comes.
+    doc, _ = cli.json("--no-cache", "--extra-arg=-DGPU", "--extra-arg=-DCUDNN", "conv.c", cwd=tmp_path)
+    assert [f["rule"] for f in doc["findings"]] == ["cudnn-desc-bad-dim"]
+    assert not [d for d in doc["diagnostics"] if "preprocessor branch" in d["message"]]
+    # The cache keeps the note with the unit's result.
+    cached = [cli.json(".", cwd=tmp_path)[0] for _ in range(2)]
+    assert [sorted(d["path"] for d in c["diagnostics"] if "preprocessor branch" in d["message"]) for c in cached] == \
+        [["conv.c", "other.c"]] * 2
