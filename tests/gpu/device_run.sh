@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on a lent GPU machine (see pack_for_device.sh): gpu_check's unit tests with the system cuDNN
 # and with the pip wheel's, the gpu_check e2e tests, cudnnlint --gpu-check on examples/, and the
-# probes of tests/gpu whose framework is installed there. Everything lands in $OUT (or /tmp/out).
+# probes of tests/gpu (and tests/probes/flax_bn_eps_half.py) whose framework is installed there. Everything lands in $OUT (or /tmp/out).
 set -u
 out=${OUT:-/tmp/out}; mkdir -p "$out"
 # The layout of an install: bin/ and, beside it, share/cudnnlint/clang/include (Clang's built-in headers).
@@ -71,5 +71,10 @@ fi
 if python3 -c 'import tensorflow' 2> /dev/null; then
   step "probe: TensorFlow zero batch on the GPU"
   timeout 150 python3 tests/gpu/tf_zero_batch.py "$out/tf_zero_batch.jsonl" 2>&1 | tail -20
+fi
+if python3 -c 'import jax, flax' 2> /dev/null; then
+  step "probe: Flax normalization epsilon in float16, on the GPU"
+  timeout 240 python3 tests/probes/flax_bn_eps_half.py "$out/flax_bn_eps_half.jsonl" --gpu-only 2>&1 | tail -5
+  head -1 "$out/flax_bn_eps_half.jsonl"; tail -1 "$out/flax_bn_eps_half.jsonl"
 fi
 step done
