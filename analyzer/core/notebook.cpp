@@ -184,22 +184,52 @@ bool cell_magic_runs_python(std::string_view first_line) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// Counts the triple quotes a line opens or closes, to leave a multi-line string's lines alone.
-void track_triple_quotes(std::string_view line, std::string_view& open) {
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (open.empty() && line[i] == '#') return;
-    if (open.empty() && (line[i] == '\\')) {
-      ++i;
-      continue;
-    }
-    const std::string_view here = line.substr(i, 3);
-    if (here == "\"\"\"" || here == "'''") {
-      if (open.empty()) open = here == "\"\"\"" ? "\"\"\"" : "'''";
-      else if (here == open) open = {};
-      i += 2;
+// Where a line leaves Python's tokenizer: inside a triple-quoted string, inside brackets, or after a
+// backslash. Only a line that starts a statement can be IPython's: `% (a, b)` continuing a
+// `print('%d' ...` is Python's modulo, and `%d` inside a docstring is text.
+class StatementTracker {
+ public:
+  bool at_statement_start() const { return depth_ == 0 && open_string_.empty() && !continued_; }
+  void read(std::string_view line) {
+    continued_ = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (!open_string_.empty()) {
+        if (c == '\\') {
+          ++i;
+        } else if (line.substr(i, 3) == open_string_) {
+          open_string_ = {};
+          i += 2;
+        }
+        continue;
+      }
+      if (c == '#') return;
+      if (c == '\\') {
+        continued_ = line.find_first_not_of(" \t\r", i + 1) == std::string_view::npos;
+        ++i;
+      } else if (c == '"' || c == '\'') {
+        if (line.substr(i, 3) == std::string(3, c)) {
+          open_string_ = c == '"' ? kTripleDouble : kTripleSingle;
+          i += 2;
+        } else {  // a one-line string: to its closing quote (an unclosed one ends with the line)
+          for (++i; i < line.size() && line[i] != c; ++i)
+            if (line[i] == '\\') ++i;
+        }
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth_;
+      } else if ((c == ')' || c == ']' || c == '}') && depth_ > 0) {
+        --depth_;
+      }
     }
   }
-}
+
+ private:
+  static constexpr std::string_view kTripleDouble = "\"\"\"";
+  static constexpr std::string_view kTripleSingle = "'''";
+  std::size_t depth_ = 0;
+  std::string_view open_string_;
+  bool continued_ = false;
+};
 
 struct CellLine {
   std::string text;
@@ -234,7 +264,7 @@ void add_code_cell(const RawCell& cell, std::string& python, std::vector<Noteboo
   const std::vector<CellLine> lines = cell_lines(cell.source);
   const bool foreign_cell =
       !lines.empty() && trim_left(lines.front().text).starts_with("%%") && !cell_magic_runs_python(lines.front().text);
-  std::string_view open_string;
+  StatementTracker python_lines;
   bool continued = false;  // the previous line was IPython's and ended with a backslash
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string& text = lines[i].text;
@@ -249,12 +279,12 @@ void add_code_cell(const RawCell& cell, std::string& python, std::vector<Noteboo
       python += '\n';
       continue;
     }
-    if (open_string.empty() && is_ipython_line(text)) {
+    if (python_lines.at_statement_start() && is_ipython_line(text)) {
       python.append(text.substr(0, text.size() - trim_left(text).size())).append("pass\n");
       continued = !text.empty() && text.back() == '\\';
       continue;
     }
-    track_triple_quotes(text, open_string);
+    python_lines.read(text);
     python.append(text).append("\n");
   }
 }

@@ -300,6 +300,20 @@ void judge(const std::vector<const FileFacts*>& all_facts, const ApiTable& table
           related.notebook = file->notebook()->place(related.where.range);
 }
 
+// A diagnostic placed in a notebook's module (a syntax error) names the cell and the line in it: the
+// module's line means nothing to the reader, and the .ipynb file's line is JSON.
+void place_notebook_diagnostics(std::vector<FileDiagnostic>& diagnostics, FindingFiles& files) {
+  for (FileDiagnostic& d : diagnostics) {
+    if (!d.position || !is_notebook_path(d.path)) continue;
+    const SourceFile* file = files.file(d.path);
+    if (file == nullptr || file->notebook() == nullptr) continue;
+    const NotebookPlace place = file->notebook()->place(SourceRange{*d.position, *d.position});
+    d.message = "cell " + std::to_string(place.cell) + ", line " + std::to_string(place.line) + ", column " +
+                std::to_string(d.position->column) + ": " + d.message;
+    d.position.reset();
+  }
+}
+
 // A header clang could not find that the run's own files hold (`#include "nms_cuda_kernel.cuh"`
 // from a sibling folder): the folder holding it, the -I that would have found it.
 void note_include_dirs(const std::vector<std::string>& files, std::vector<FileDiagnostic>& diagnostics) {
@@ -641,6 +655,7 @@ AnalysisResult analyze(const AnalysisOptions& options) {
 
   FindingFiles finding_files(options.limits, std::move(suppressions));
   judge(all_facts, project.table, options, finding_files, result);
+  place_notebook_diagnostics(result.diagnostics, finding_files);
   sort_findings(result.findings);
   entry.finish(std::move(cpp.dependencies), std::move(cpp.absent));
   if (options.keep_facts) {

@@ -153,6 +153,22 @@ def test_a_broken_notebook_is_a_clear_error_naming_it_and_the_run_goes_on(cli, t
     assert "good.ipynb:cell 8:3:" in result.stdout
 
 
+def test_a_syntax_error_in_a_cell_names_the_cell_and_its_line(cli, tmp_path):
+    notebook = tmp_path / "exercise.ipynb"
+    notebook.write_text(json.dumps({"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Exercise\n"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["import torch.nn as nn\n", "bn = nn.BatchNorm2d(8, eps=0)\n"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["def loss():\n", "    loss = \n", "    return loss\n"]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1))
+    doc, _ = cli.json("--no-cache", "--full-parse", notebook)  # the default mode parses no irrelevant function
+    assert [(f["cell"], f["line"], f["rule"]) for f in doc["findings"]] == [(2, 2, "bn-eps-zero")]
+    [syntax] = [d for d in doc["diagnostics"] if "syntax error" in d["message"]]
+    assert re.match(r"cell 3, line [23], column \d+: syntax error", syntax["message"]), syntax
+    assert "line" not in syntax, syntax  # the module's line would mislead; the message says the cell's
+
+
 def test_fixes_never_rewrite_a_notebook(cli, tmp_path):
     notebook = tmp_path / "nb.ipynb"
     notebook.write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,

@@ -47,7 +47,11 @@ const std::string kNotebook = R"nb({
     "doc = \"\"\"\n",
     "%not a magic inside a string\n",
     "\"\"\"\n",
-    "nn.BatchNorm2d?"
+    "nn.BatchNorm2d?\n",
+    "print('%d of %d'\n",
+    "      % (1, 2))\n",
+    "total = 1 + \\\n",
+    "    2"
    ]
   },
   {
@@ -90,10 +94,14 @@ TEST(Notebook, CodeCellsMakeOneModuleWithIPythonLinesAsPassOrBlank) {
             "%not a magic inside a string\n"
             "\"\"\"\n"
             "pass\n"
+            "print('%d of %d'\n"
+            "      % (1, 2))\n"  // Python's modulo continuing the call, not a magic
+            "total = 1 + \\\n"
+            "    2\n"
             "\n\n\n"   // %%bash: the whole cell is another language
             "\n"       // %%time: its line only
             "y = 2\n");
-  EXPECT_EQ(module.index.line_count(), 16u);
+  EXPECT_EQ(module.index.line_count(), 20u);
 }
 
 TEST(Notebook, LinesMapToTheirCellCountingEveryCellAndToTheFileLine) {
@@ -111,9 +119,9 @@ TEST(Notebook, LinesMapToTheirCellCountingEveryCellAndToTheFileLine) {
   EXPECT_EQ(at(5).line, 1u);
   EXPECT_EQ(at(5).file_line, 29u);
   // A source given as one string: every line is on the string's file line.
-  EXPECT_EQ(at(16).cell, 5u);
-  EXPECT_EQ(at(16).line, 2u);
-  EXPECT_EQ(at(16).file_line, 48u);
+  EXPECT_EQ(at(20).cell, 5u);
+  EXPECT_EQ(at(20).line, 2u);
+  EXPECT_EQ(at(20).file_line, 52u);
   // A range running into the next cell ends in its own cell.
   SourceRange across;
   across.begin.line = 4;
