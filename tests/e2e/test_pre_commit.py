@@ -149,3 +149,16 @@ def test_the_hook_reads_the_repository_configuration_and_skips_other_files(proje
     assert configured.returncode == 0, configured.stdout + configured.stderr
     skipped = project.hook("notes.md")
     assert skipped.returncode == 0 and "no files to check" in skipped.stdout.lower(), skipped.stdout
+
+
+def test_the_hook_checks_a_staged_notebook_by_its_cells(project):
+    import json
+    (project.root / "train.ipynb").write_text(json.dumps({"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Train\n"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["!pip install torch\n", "import torch.nn as nn\n", "bn = nn.BatchNorm2d(8, eps=-1e-5)\n"]}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1))
+    project.stage()
+    blocked = project.hook()
+    assert blocked.returncode == 1, blocked.stdout + blocked.stderr
+    assert "train.ipynb:cell 2:3:" in blocked.stdout and "[bn-eps-negative]" in blocked.stdout, blocked.stdout
