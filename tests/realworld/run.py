@@ -33,14 +33,47 @@ FAMILIES = ("batchnorm", "dtype", "loader", "shape")
 META_RE = re.compile(r"^#\s*realworld-([a-z]+):\s*(.*?)\s*$")
 
 
+def notebook_module(path):
+    """A notebook's code cells as one module, read here independently of cudnnlint: (the module's
+    lines, {cell number counting every cell: the module line before its first line}). IPython lines
+    (`%...`, `!...` at a statement's start) are `pass`, a cell magic's line blank."""
+    with open(path, encoding="utf-8") as f:
+        cells = json.load(f)["cells"]
+    lines, starts = [], {}
+    for number, cell in enumerate(cells, start=1):
+        if cell["cell_type"] != "code":
+            continue
+        starts[number] = len(lines)
+        source = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        for line in source.splitlines():
+            code = line.lstrip()
+            if code.startswith("%%"):
+                line = ""
+            elif code.startswith(("%", "!")):
+                line = line[:len(line) - len(code)] + "pass"
+            lines.append(line)
+    return lines, starts
+
+
+def module_line(case, finding):
+    """A finding's line in the case's terms: a notebook's (cell, line) is a line of its module."""
+    if "cell" in finding and case.cell_starts is not None:
+        return case.cell_starts.get(finding["cell"], -10 ** 6) + finding["line"]
+    return finding.get("line", 0)
+
+
 class Case:
     def __init__(self, path):
         self.path = path
         self.rel = os.path.relpath(path, HERE)
         self.meta = {}
         self.expect_lines = []
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().split("\n")
+        self.cell_starts = None
+        if path.endswith(".ipynb"):
+            lines, self.cell_starts = notebook_module(path)
+        else:
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().split("\n")
         for lineno, line in enumerate(lines, 1):
             m = META_RE.match(line)
             if m and m.group(1) not in self.meta:
@@ -60,7 +93,7 @@ class Case:
         if self.expect == ["none"]:
             self.expect = []
         self.family = self.meta.get("family", "?")
-        self.kind = "original" if os.path.basename(path) == "original.py" else (
+        self.kind = "original" if os.path.splitext(os.path.basename(path))[0] == "original" else (
             "mutant" if self.rel.startswith("mutants" + os.sep) else "case")
         self.key = self.meta.get("key", "")
 
@@ -70,7 +103,7 @@ def collect(root=HERE):
     for sub in ("cases", "mutants"):
         for dirpath, _, files in os.walk(os.path.join(root, sub)):
             for name in sorted(files):
-                if name.endswith(".py"):
+                if name.endswith((".py", ".ipynb")):
                     cases.append(Case(os.path.join(dirpath, name)))
     cases.sort(key=lambda c: c.rel)
     return cases
@@ -98,7 +131,8 @@ def judge(case, findings):
     for f in findings:
         if f.get("rule") not in case.expect:
             continue
-        lines = set(range(f.get("line", 0), f.get("end_line", f.get("line", 0)) + 1))
+        first = module_line(case, f)
+        lines = set(range(first, first + f.get("end_line", f.get("line", 0)) - f.get("line", 0) + 1))
         if not case.expect_lines or lines & set(case.expect_lines):
             hits.append(f)
     return bool(hits), hits
@@ -114,7 +148,7 @@ def recall(args):
         if c.kind == "original":
             summary["originals"] += 1
             for f in findings:
-                summary["false_positives"].append({"file": c.rel, "line": f["line"], "rule": f["rule"],
+                summary["false_positives"].append({"file": c.rel, "line": module_line(c, f), "rule": f["rule"],
                                                    "message": f.get("message", "")[:200]})
             continue
         summary["cases" if c.kind == "case" else "mutants"] += 1
@@ -124,7 +158,7 @@ def recall(args):
         if ok:
             row["found"] += 1
         else:
-            got = sorted({"%s@%d" % (f["rule"], f["line"]) for f in findings})
+            got = sorted({"%s@%d" % (f["rule"], module_line(c, f)) for f in findings})
             row["misses"].append({"file": c.rel, "expected": ",".join(c.expect),
                                   "lines": sorted(set(c.expect_lines)), "got": got, "why": c.meta.get("why", "")})
     for fam, row in rows.items():
@@ -183,12 +217,21 @@ def confirm_one(python, case, timeout):
     env = dict(os.environ, PYTHONHASHSEED="0", TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="",
                KERAS_BACKEND="tensorflow", PYTHONWARNINGS="ignore")
     start = time.time()
+    script = case.path
+    if case.cell_starts is not None:  # a notebook runs as the script of its code cells
+        import tempfile
+        handle, script = tempfile.mkstemp(suffix=".py", prefix="realworld-notebook-")
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write("\n".join(notebook_module(case.path)[0]) + "\n")
     try:
-        proc = subprocess.run([python, case.path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.run([python, script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, timeout=timeout, cwd=os.path.dirname(case.path), env=env)
         out, rc = proc.stdout + "\n" + proc.stderr, proc.returncode
     except subprocess.TimeoutExpired:
         return "timeout", time.time() - start, ""
+    finally:
+        if script != case.path:
+            os.unlink(script)
     secs = time.time() - start
     last = [l for l in out.strip().splitlines() if l.strip()]
     tail = last[-1][:160] if last else ""

@@ -102,6 +102,129 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in(TSNode seque
   return std::nullopt;
 }
 
+// The layer `self.name` holds, where one assignment in the class sets it: its construction call and
+// its qualified name (read in the method that sets it); nullopt otherwise.
+struct SelfLayer {
+  TSNode construction{};
+  std::string name;
+  const Scope* scope = nullptr;  // the method that builds it: where its arguments' names are read
+};
+std::optional<SelfLayer> self_layer(TSNode attribute, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const SelfAttribute* set = r.evaluator().folder().sole_self_attribute(attribute, r.scope());
+  if (set == nullptr || set->method == nullptr || set->count != 1) return std::nullopt;
+  const TSNode value = strip(set->value);
+  if (!is(value, g.call)) return std::nullopt;
+  const Resolver::ScopeVisit in_method(r, set->method);
+  return SelfLayer{value, qualified(field(value, g.f_function), r), set->method};
+}
+
+// The value `name` holds where `use` reads it in forward: the right side of the last plain
+// assignment to it among forward's top-level statements before the one holding `use`; null when a
+// compound statement there may bind it too, or none does.
+TSNode last_assignment_before(std::string_view name, TSNode use, TSNode body, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode found{};
+  for (const TSNode statement : named_children(body)) {
+    if (ts_node_start_byte(statement) <= ts_node_start_byte(use) && ts_node_end_byte(statement) >= ts_node_end_byte(use))
+      break;  // the statement holding the use: its own assignment binds after the read
+    const TSNode assignment = is(statement, g.expression_statement) && ts_node_named_child_count(statement) == 1
+                                  ? ts_node_named_child(statement, 0)
+                                  : TSNode{};
+    if (!ts_node_is_null(assignment) && is(assignment, g.assignment)) {
+      const TSNode left = field(assignment, g.f_left);
+      if (is(left, g.identifier) && r.text(left) == name) found = strip(field(assignment, g.f_right));
+      else if (r.text(left).find(name) != std::string_view::npos) found = TSNode{};  // `x, y = ...`: unknown
+    } else if (r.text(statement).find(name) != std::string_view::npos && !is(statement, g.expression_statement) &&
+               !is(statement, g.return_statement)) {
+      found = TSNode{};  // an if, a loop, a with block that may rebind it
+    }
+  }
+  return found;
+}
+
+// The shape a tensor has when forward hands it to a batch norm: "2d" ([N, C]: an nn.Linear's
+// output, a flatten) or "pooled" ([N, C, 1, 1]: a global pooling to 1), through shape-keeping steps
+// (F.relu, self.dropout) and forward's local names; "" when the reader does not know.
+std::string forward_shape(TSNode value, TSNode body, Resolver& r, TSNode& producer, int depth = 0) {
+  const Grammar& g = Grammar::get();
+  value = strip(value);
+  if (depth > 8) return "";
+  if (is(value, g.identifier)) {
+    const TSNode assigned = last_assignment_before(r.text(value), value, body, r);
+    return ts_node_is_null(assigned) ? "" : forward_shape(assigned, body, r, producer, depth + 1);
+  }
+  if (!is(value, g.call)) return "";
+  const TSNode function = strip(field(value, g.f_function));
+  const CallArgs args = collect_args(field(value, g.f_arguments), r.source());
+  const TSNode first = args.positional.empty() ? TSNode{} : args.positional.front();
+  if (is(function, g.attribute) && r.text(strip(field(function, g.f_object))) == "self") {
+    const auto layer = self_layer(function, r);
+    if (!layer) return "";
+    producer = layer->construction;
+    if (one_of(layer->name, {"torch.nn.Linear", "torch.nn.LazyLinear", "torch.nn.Flatten"})) return "2d";
+    if (one_of(layer->name, {"torch.nn.AdaptiveAvgPool2d", "torch.nn.AdaptiveMaxPool2d"})) {
+      const Resolver::ScopeVisit in_builder(r, layer->scope);
+      return pools_to_one(layer->construction, r) ? "pooled" : "";
+    }
+    return shape_preserving(layer->name) && !ts_node_is_null(first) ? forward_shape(first, body, r, producer, depth + 1)
+                                                                      : "";
+  }
+  const std::string name = qualified(function, r);
+  if (one_of(name, {"torch.nn.functional.relu", "torch.relu", "torch.nn.functional.leaky_relu",
+                    "torch.nn.functional.gelu", "torch.nn.functional.dropout", "torch.sigmoid", "torch.tanh",
+                    "torch.nn.functional.elu", "torch.nn.functional.silu"}) &&
+      !ts_node_is_null(first))
+    return forward_shape(first, body, r, producer, depth + 1);
+  if (name == "torch.flatten" && args.positional.size() == 2) {
+    const auto dim = integer_of(strip(args.positional[1]), r);
+    if (dim && dim->value == 1) {
+      producer = value;
+      return "2d";
+    }
+  }
+  return "";
+}
+
+// In a model class that builds its layers as attributes (`self.fc1 = nn.Linear(784, 256)`,
+// `self.bn1 = nn.BatchNorm1d(256)`) and applies them in forward (`x = F.relu(self.bn1(self.fc1(x)))`,
+// or `x = self.fc1(x)` then `x = self.bn1(x)`): a batch norm whose input forward takes straight from
+// an nn.Linear or a flatten (BatchNorm1d) or a global pooling to 1 (BatchNorm2d).
+std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNode class_definition, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode forward{};
+  for (const TSNode member : named_children(field(class_definition, g.f_body)))
+    if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "forward") forward = member;
+  const Scope* scope = ts_node_is_null(forward) ? nullptr : r.scope_of(forward);
+  if (scope == nullptr) return std::nullopt;
+  const Resolver::ScopeVisit in_forward(r, scope);
+  const TSNode body = field(forward, g.f_body);
+  std::optional<std::pair<TSNode, std::string>> found;
+  walk_tree(
+      body,
+      [&](TSNode node, const TSTreeCursor*) {
+        if (found) return false;
+        if (!is(node, g.call)) return true;
+        const TSNode function = strip(field(node, g.f_function));
+        if (!is(function, g.attribute) || r.text(strip(field(function, g.f_object))) != "self") return true;
+        const auto norm = self_layer(function, r);
+        if (!norm || !one_of(norm->name, {"torch.nn.BatchNorm1d", "torch.nn.LazyBatchNorm1d", "torch.nn.BatchNorm2d",
+                                          "torch.nn.LazyBatchNorm2d"}))
+          return true;
+        const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
+        if (args.positional.size() != 1) return true;
+        TSNode producer{};
+        const std::string shape = forward_shape(args.positional.front(), body, r, producer);
+        const bool one_d = norm->name.ends_with("BatchNorm1d");
+        if ((one_d && shape == "2d") || (!one_d && shape == "pooled"))
+          found = std::pair{norm->construction,
+                            short_text(r.text(producer)) + ", then " + short_text(r.text(norm->construction))};
+        return !found;
+      },
+      [](TSNode) {});
+  return found;
+}
+
 // The model a call `m(x)` makes: `m = nn.Sequential(...)`, `m = make_head(...)` with make_head a
 // project function returning one, or `m = Net(...)` with Net a class of this module whose body
 // builds such a Sequential.
@@ -133,7 +256,8 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
   if (binding == nullptr || !binding->only_definition() || !is(binding->definition, g.class_definition))
     return std::nullopt;
   // `self.head = nn.Sequential(...)` whose attribute the class calls (`self.head(x)`): a Sequential
-  // built but never called in the class (an unused branch) is not what the input goes through.
+  // built but never called in the class (an unused branch) is not what the input goes through. Else
+  // layers as attributes, chained in forward.
   std::optional<std::pair<TSNode, std::string>> found;
   const std::string_view class_text = r.text(binding->definition);
   walk_tree(
@@ -150,6 +274,7 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
         return !found;
       },
       [](TSNode) {});
+  if (!found) found = single_sample_norm_in_forward(binding->definition, r);
   return found;
 }
 
@@ -165,8 +290,11 @@ bool switches_mode(std::string_view text) {
 // Whether the model `callee` names stays in training mode where the loop runs: a local of the
 // loop's function that the function neither switches to eval (`m.eval()`, `m.train(False)`) nor
 // hands to another call (which may) than `followed_call` (the call whose function runs the loop,
-// read for switches already); a module-level model that no code in the file switches.
-bool left_in_training(TSNode callee, const Scope* scope, Resolver& r, TSNode followed_call = {}) {
+// read for switches already); a module-level model that no code in the file switches, or, for a
+// loop at module level, no code that can run before the loop's first pass ends: the text up to the
+// end of its body (a tutorial's `model.eval()` in the epoch's validation, after the training loop,
+// leaves the first epoch's last batch in training mode).
+bool left_in_training(TSNode callee, const Scope* scope, Resolver& r, TSNode followed_call = {}, TSNode loop = {}) {
   const Grammar& g = Grammar::get();
   // An instance's model (`self.model`), like a module-level one: no code in the file switches it.
   if (is(callee, g.attribute)) return !switches_mode(r.source());
@@ -176,7 +304,17 @@ bool left_in_training(TSNode callee, const Scope* scope, Resolver& r, TSNode fol
   const bool local = defining == scope;
   // Any switch to eval mode in sight, on the model or on its modules (`for m in model.modules():
   // m.eval()`, `model.apply(freeze_bn)`), makes the mode a run-time question.
-  if (switches_mode(local ? r.text(scope->node) : r.source())) return false;
+  // Where the loop runs in the model's own scope (the module's code, or the function making the model):
+  // what runs before the first pass over the loader ends is that scope's text up to the loop body's end.
+  const bool loop_in_scope = !ts_node_is_null(loop) && scope != nullptr &&
+                             (scope->kind == Scope::Kind::Module || local) &&
+                             ts_node_start_byte(loop) >= ts_node_start_byte(scope->node) &&
+                             ts_node_end_byte(loop) <= ts_node_end_byte(scope->node);
+  const std::size_t scope_start = scope != nullptr && scope->kind != Scope::Kind::Module ? ts_node_start_byte(scope->node) : 0;
+  if (switches_mode(loop_in_scope ? r.source().substr(scope_start, ts_node_end_byte(field(loop, g.f_body)) - scope_start)
+                    : local       ? r.text(scope->node)
+                                  : r.source()))
+    return false;
   if (!local) return true;
   bool handed_on = false;
   walk_tree(
@@ -275,7 +413,7 @@ void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, c
                 callee = strip(argument_for_parameter(*passed, *parameter));
                 if (ts_node_is_null(callee) || !is(callee, g.identifier)) return true;
               }
-              if (!left_in_training(callee, scope, r, passed != nullptr ? passed_call : TSNode{})) return true;
+              if (!left_in_training(callee, scope, r, passed != nullptr ? passed_call : TSNode{}, node)) return true;
               if (auto norm = single_sample_model(callee, r)) {
                 fact.single_sample_norm = r.locate(norm->first);
                 fact.single_sample_norm_text = norm->second;
