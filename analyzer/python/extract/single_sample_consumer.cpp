@@ -2,9 +2,11 @@
 
 #include "python/extract/layer_stacks.h"
 #include "python/extract/local_values.h"
+#include "python/extract/model_forward.h"
 #include "python/lexing.h"
 
 #include <algorithm>
+#include <map>
 
 namespace cudnnlint::python {
 
@@ -143,16 +145,37 @@ TSNode last_assignment_before(std::string_view name, TSNode use, TSNode body, Re
   return found;
 }
 
+// forward's parameters that the loop's batch fills, with the shape the batch has ("2d": [N, C]).
+using InputShapes = std::map<std::string, std::string, std::less<>>;
+
 // The shape a tensor has when forward hands it to a batch norm: "2d" ([N, C]: an nn.Linear's
-// output, a flatten) or "pooled" ([N, C, 1, 1]: a global pooling to 1), through shape-keeping steps
-// (F.relu, self.dropout) and forward's local names; "" when the reader does not know.
-std::string forward_shape(TSNode value, TSNode body, Resolver& r, TSNode& producer, int depth = 0) {
+// output, a flatten, a two-dimensional batch and what element-wise steps make of it) or "pooled"
+// ([N, C, 1, 1]: a global pooling to 1), through shape-keeping steps (F.relu, self.dropout) and
+// forward's local names; "" when the reader does not know.
+std::string forward_shape(TSNode value, TSNode body, const InputShapes& inputs, Resolver& r, TSNode& producer,
+                          int depth = 0) {
   const Grammar& g = Grammar::get();
   value = strip(value);
   if (depth > 8) return "";
   if (is(value, g.identifier)) {
     const TSNode assigned = last_assignment_before(r.text(value), value, body, r);
-    return ts_node_is_null(assigned) ? "" : forward_shape(assigned, body, r, producer, depth + 1);
+    if (!ts_node_is_null(assigned)) return forward_shape(assigned, body, inputs, r, producer, depth + 1);
+    const auto input = inputs.find(r.text(value));
+    if (input == inputs.end()) return "";
+    if (ts_node_is_null(producer)) producer = value;
+    return input->second;
+  }
+  // `probe - gallery`: element-wise on two batches of one shape, or on a batch and a number.
+  if (is(value, g.binary_operator)) {
+    TSNode left_producer{}, right_producer{};
+    const TSNode left = strip(field(value, g.f_left)), right = strip(field(value, g.f_right));
+    const std::string a = is(left, g.integer) || is(left, g.float_) ? "number"
+                                                                     : forward_shape(left, body, inputs, r, left_producer, depth + 1);
+    const std::string b = is(right, g.integer) || is(right, g.float_) ? "number"
+                                                                       : forward_shape(right, body, inputs, r, right_producer, depth + 1);
+    if (!((a == "2d" && (b == "2d" || b == "number")) || (b == "2d" && a == "number"))) return "";
+    producer = value;
+    return "2d";
   }
   if (!is(value, g.call)) return "";
   const TSNode function = strip(field(value, g.f_function));
@@ -167,15 +190,20 @@ std::string forward_shape(TSNode value, TSNode body, Resolver& r, TSNode& produc
       const Resolver::ScopeVisit in_builder(r, layer->scope);
       return pools_to_one(layer->construction, r) ? "pooled" : "";
     }
-    return shape_preserving(layer->name) && !ts_node_is_null(first) ? forward_shape(first, body, r, producer, depth + 1)
-                                                                      : "";
+    return shape_preserving(layer->name) && !ts_node_is_null(first)
+               ? forward_shape(first, body, inputs, r, producer, depth + 1)
+               : "";
   }
   const std::string name = qualified(function, r);
   if (one_of(name, {"torch.nn.functional.relu", "torch.relu", "torch.nn.functional.leaky_relu",
                     "torch.nn.functional.gelu", "torch.nn.functional.dropout", "torch.sigmoid", "torch.tanh",
-                    "torch.nn.functional.elu", "torch.nn.functional.silu"}) &&
-      !ts_node_is_null(first))
-    return forward_shape(first, body, r, producer, depth + 1);
+                    "torch.nn.functional.elu", "torch.nn.functional.silu", "torch.pow", "torch.abs", "torch.exp",
+                    "torch.sqrt", "torch.square"}) &&
+      !ts_node_is_null(first)) {
+    const std::string shape = forward_shape(first, body, inputs, r, producer, depth + 1);
+    if (shape == "2d" && !name.starts_with("torch.nn.functional")) producer = value;
+    return shape;
+  }
   if (name == "torch.flatten" && args.positional.size() == 2) {
     const auto dim = integer_of(strip(args.positional[1]), r);
     if (dim && dim->value == 1) {
@@ -190,13 +218,19 @@ std::string forward_shape(TSNode value, TSNode body, Resolver& r, TSNode& produc
 // `self.bn1 = nn.BatchNorm1d(256)`) and applies them in forward (`x = F.relu(self.bn1(self.fc1(x)))`,
 // or `x = self.fc1(x)` then `x = self.bn1(x)`): a batch norm whose input forward takes straight from
 // an nn.Linear or a flatten (BatchNorm1d) or a global pooling to 1 (BatchNorm2d).
-std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNode class_definition, Resolver& r) {
+std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNode class_definition, Resolver& r,
+                                                                            const std::vector<std::string>& arguments) {
   const Grammar& g = Grammar::get();
   TSNode forward{};
   for (const TSNode member : named_children(field(class_definition, g.f_body)))
     if (is(member, g.function_definition) && r.text(field(member, g.f_name)) == "forward") forward = member;
   const Scope* scope = ts_node_is_null(forward) ? nullptr : r.scope_of(forward);
   if (scope == nullptr) return std::nullopt;
+  // forward(self, a, b): the model call's positional arguments fill a, b in order.
+  InputShapes inputs;
+  const std::vector<TSNode> parameters = named_children(field(forward, g.f_parameters));
+  for (std::size_t i = 0; i < arguments.size() && i + 1 < parameters.size(); ++i)
+    if (is(parameters[i + 1], g.identifier) && !arguments[i].empty()) inputs.emplace(r.text(parameters[i + 1]), arguments[i]);
   const Resolver::ScopeVisit in_forward(r, scope);
   const TSNode body = field(forward, g.f_body);
   std::optional<std::pair<TSNode, std::string>> found;
@@ -214,7 +248,7 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNo
         const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
         if (args.positional.size() != 1) return true;
         TSNode producer{};
-        const std::string shape = forward_shape(args.positional.front(), body, r, producer);
+        const std::string shape = forward_shape(args.positional.front(), body, inputs, r, producer);
         const bool one_d = norm->name.ends_with("BatchNorm1d");
         if ((one_d && shape == "2d") || (!one_d && shape == "pooled"))
           found = std::pair{norm->construction,
@@ -228,7 +262,8 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNo
 // The model a call `m(x)` makes: `m = nn.Sequential(...)`, `m = make_head(...)` with make_head a
 // project function returning one, or `m = Net(...)` with Net a class of this module whose body
 // builds such a Sequential.
-std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee, Resolver& r) {
+std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee, Resolver& r,
+                                                                  const std::vector<std::string>& arguments = {}) {
   const Grammar& g = Grammar::get();
   // nn.Sequential(...) or a call of a project function returning a stack (`create_head(32, 4)`).
   auto stack_call = [&](TSNode value) -> std::optional<std::pair<TSNode, std::string>> {
@@ -274,7 +309,7 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
         return !found;
       },
       [](TSNode) {});
-  if (!found) found = single_sample_norm_in_forward(binding->definition, r);
+  if (!found) found = single_sample_norm_in_forward(binding->definition, r, arguments);
   return found;
 }
 
@@ -355,6 +390,28 @@ bool takes_loop_batch(TSNode call, const std::vector<std::string_view>& loop_nam
 
 namespace {
 
+// The shapes of a model call's positional arguments that are the loop's batch, by position: "2d"
+// where the loader's dataset holds rank-2 tensors (`TensorDataset(torch.rand(33, 128), ...)`), ""
+// where it is not known or not two-dimensional.
+std::vector<std::string> batch_argument_shapes(TSNode call, const std::vector<std::string_view>& loop_names,
+                                               Resolver& r) {
+  const Grammar& g = Grammar::get();
+  std::vector<std::string> shapes;
+  for (TSNode arg : collect_args(field(call, g.f_arguments), r.source()).positional) {
+    arg = strip(arg);
+    while (is(arg, g.call) && is(field(arg, g.f_function), g.attribute) &&
+           one_of(std::string(r.text(field(field(arg, g.f_function), g.f_attribute))), {"to", "cuda", "float", "half"}))
+      arg = strip(field(field(arg, g.f_function), g.f_object));
+    std::string shape;
+    if (is(arg, g.identifier) &&
+        std::find(loop_names.begin(), loop_names.end(), r.text(arg)) != loop_names.end())
+      if (const auto batch = loop_batch(arg, r, /*shape_only=*/true); batch && !ts_node_is_null(batch->tensor))
+        if (const auto source = torch_shape_source(batch->tensor, r); source && source->dims.size() == 2) shape = "2d";
+    shapes.push_back(std::move(shape));
+  }
+  return shapes;
+}
+
 const Parameter* parameter_named(const Scope& function, std::string_view name) {
   for (const Parameter& p : function.parameters)
     if (p.name == name && p.kind == Parameter::Kind::Normal) return &p;
@@ -414,7 +471,7 @@ void find_single_sample_consumer_in(LoaderFact& fact, std::string_view loader, c
                 if (ts_node_is_null(callee) || !is(callee, g.identifier)) return true;
               }
               if (!left_in_training(callee, scope, r, passed != nullptr ? passed_call : TSNode{}, node)) return true;
-              if (auto norm = single_sample_model(callee, r)) {
+              if (auto norm = single_sample_model(callee, r, batch_argument_shapes(inner, loop_names, r))) {
                 fact.single_sample_norm = r.locate(norm->first);
                 fact.single_sample_norm_text = norm->second;
                 fact.feeds = r.locate(inner);
