@@ -191,6 +191,14 @@ bool keeps_dtype(std::string_view method) {
   return std::find(std::begin(kept), std::end(kept), method) != std::end(kept);
 }
 
+// Of those, the ones that compute in floating point: an integer tensor comes out float32 (`.sqrt()`,
+// `.exp()`, `.div(255)`, torch 2.11.0, measured) or raises (`.mean()`, `.std()`, `.norm()`; TensorFlow's
+// sqrt and norm): its integer type does not reach what follows. `div` with a rounding_mode keeps it.
+bool floating_only(std::string_view op) {
+  return one_of(std::string(op), {"sqrt", "rsqrt", "exp", "div", "true_divide", "log", "sigmoid", "tanh", "mean",
+                                  "std", "var", "norm", "reduce_std", "reduce_variance"});
+}
+
 // Functions whose result has their first argument's element type.
 bool keeps_first_argument_dtype(const std::string& name) {
   return one_of(name, {"torch.sqrt", "torch.sum", "torch.mean", "torch.abs", "torch.square", "torch.std",
@@ -981,6 +989,16 @@ class TypeReader {
     if (op != "+" && op != "-" && op != "*" && op != "/" && op != "**") return {};
     const Typed left = of(field(node, g_.f_left), depth + 1);
     const Typed right = of(field(node, g_.f_right), depth + 1);
+    // An integer tensor divided, or mixed with a float literal, is floating now (torch: float32;
+    // TensorFlow's int32 / int: float64): `x / 255`, `x * 0.5`.
+    const auto floating_literal = [&](TSNode side) {
+      side = strip(side);
+      if (is(side, g_.unary_operator)) side = strip(field(side, g_.f_argument));
+      return is(side, g_.float_);
+    };
+    if ((is_integer(left.dtype) || is_integer(right.dtype)) &&
+        (op == "/" || floating_literal(field(node, g_.f_left)) || floating_literal(field(node, g_.f_right))))
+      return {};
     if (left.scalar && right.scalar) return left;
     if (left.scalar) return right;
     if (right.scalar) return left;
@@ -1018,7 +1036,10 @@ class TypeReader {
           // Autocast on CUDA runs these in float32 whatever the input (its float32 list); on the
           // CPU they keep float16 (measured): inside a region the type depends on the device.
           if (autocast_float32(method) && autocast_around(node, r_)) return {};
-          return of(object, depth + 1);
+          Typed kept = of(object, depth + 1);
+          if (is_integer(kept.dtype) && floating_only(method) && ts_node_is_null(keyword(args, "rounding_mode")))
+            return {};  // `read_image(p).div(255)`: float32 now
+          return kept;
         }
         // `buf.sample()` on an instance of a module class: what that method returns.
         if (name.empty() && is(strip(object), g_.identifier))
@@ -1087,7 +1108,9 @@ class TypeReader {
     }
     if (keeps_first_argument_dtype(name) && !args.positional.empty()) {
       if (autocast_float32(name.substr(name.rfind('.') + 1)) && autocast_around(node, r_)) return {};
-      return of(args.positional.front(), depth + 1);
+      Typed kept = of(args.positional.front(), depth + 1);
+      if (is_integer(kept.dtype) && floating_only(name.substr(name.rfind('.') + 1))) return {};  // torch.sqrt(x)
+      return kept;
     }
     return {};
   }
