@@ -26,6 +26,7 @@ struct Typed {
   Location where;
   std::vector<ProvenanceStep> steps;  // definition first
   bool scalar = false;   // a Python number: it takes the tensor's type in arithmetic
+  bool float_scalar = false;  // a Python float (`0.5`, `SCALE = 0.5`): with an integer tensor, floating
   // A PILToTensor() in a Compose list: the edit that converts right after it (TensorInputFact's).
   std::optional<Location> conversion_at;
   std::string conversion_from, conversion_to;
@@ -702,6 +703,7 @@ class TypeReader {
   Typed scalar(TSNode node) {
     Typed t;
     t.scalar = true;
+    t.float_scalar = is(node, g_.float_);
     t.where = r_.locate(node);
     return t;
   }
@@ -989,17 +991,15 @@ class TypeReader {
     if (op != "+" && op != "-" && op != "*" && op != "/" && op != "**") return {};
     const Typed left = of(field(node, g_.f_left), depth + 1);
     const Typed right = of(field(node, g_.f_right), depth + 1);
-    // An integer tensor divided, or mixed with a float literal, is floating now (torch: float32;
-    // TensorFlow's int32 / int: float64): `x / 255`, `x * 0.5`.
-    const auto floating_literal = [&](TSNode side) {
-      side = strip(side);
-      if (is(side, g_.unary_operator)) side = strip(field(side, g_.f_argument));
-      return is(side, g_.float_);
-    };
-    if ((is_integer(left.dtype) || is_integer(right.dtype)) &&
-        (op == "/" || floating_literal(field(node, g_.f_left)) || floating_literal(field(node, g_.f_right))))
+    // An integer tensor divided, or mixed with a Python float, is floating now (torch: float32;
+    // TensorFlow's int32 / int: float64): `x / 255`, `x * 0.5`, `x * SCALE` with `SCALE = 0.5`.
+    if ((is_integer(left.dtype) || is_integer(right.dtype)) && (op == "/" || left.float_scalar || right.float_scalar))
       return {};
-    if (left.scalar && right.scalar) return left;
+    if (left.scalar && right.scalar) {
+      Typed both = left;
+      both.float_scalar = left.float_scalar || right.float_scalar || op == "/";
+      return both;
+    }
     if (left.scalar) return right;
     if (right.scalar) return left;
     if (left.dtype != DType::Unknown && left.dtype == right.dtype) return left;
