@@ -93,10 +93,11 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
     const std::string layer = clipped(dot == std::string::npos ? fact.consumer : fact.consumer.substr(dot + 1), 30);
     if (fact.consumer == "keras.Model.predict") {
       finding.level = Level::Error;
-      finding.message = short_name + " has batch dimension 0 and is passed to model.predict: Keras 3 raises";
-      finding.detail = named + ". With zero samples Keras 3 has no batch to run and raises UnboundLocalError: cannot access local variable 'batch_outputs' (measured on Keras "
-                        "3.15.1)";
-      finding.target_note = "Keras 3 (measured on 3.15.1); Keras 2 unmeasured";
+      finding.message = short_name + " has batch dimension 0 and is passed to model.predict: Keras raises";
+      finding.detail = named + ". With zero samples Keras has no batch to run: Keras 3 raises UnboundLocalError: cannot access local variable 'batch_outputs' (measured on Keras "
+                        "3.15.1), Keras 2 raises ValueError: Unexpected result of `predict_function` (Empty batch_outputs) "
+                        "(measured on Keras 2.11.0)";
+      finding.target_note = "Keras 3 (measured on 3.15.1) and Keras 2 (measured on 2.11.0)";
       finding.replay.unknown = "Keras fails before any layer runs: no cuDNN call is made";
       finding.replay.framework.framework = FrameworkName::TensorFlow;
       finding.replay.framework.probe = FrameworkProbe::KerasPredictEmpty;
@@ -111,6 +112,10 @@ void check_ZeroSizeBatchIntoLayer(const RuleInput& input, std::vector<Finding>& 
                         "the process (\"could not convert BatchDescriptor {count: 0 ...}\"); on the CPU TensorFlow "
                         "2.21 returns an empty tensor (measured), and whether current TensorFlow GPU kernels skip "
                         "empty inputs is unmeasured. Skip empty batches before the layer (tf.cond on tf.shape(x)[0])";
+      if (fact.consumer.ends_with("BatchNormalization"))
+        finding.detail += ". In training, a BatchNormalization that sees an empty batch raises nothing but turns its "
+                          "moving mean and variance into NaN, so every later inference output is NaN (measured on "
+                          "Keras 3.15.1 and 2.11.0, CPU)";
       if (old_tf) finding.level = Level::Error;
       finding.target_note = tf != input.target.frameworks.end() && tf->second
                                 ? "TensorFlow " + tf->second->str() + input.target.source_note("tensorflow")
