@@ -121,30 +121,6 @@ std::optional<SelfLayer> self_layer(TSNode attribute, Resolver& r) {
   return SelfLayer{value, qualified(field(value, g.f_function), r), set->method};
 }
 
-// The value `name` holds where `use` reads it in forward: the right side of the last plain
-// assignment to it among forward's top-level statements before the one holding `use`; null when a
-// compound statement there may bind it too, or none does.
-TSNode last_assignment_before(std::string_view name, TSNode use, TSNode body, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  TSNode found{};
-  for (const TSNode statement : named_children(body)) {
-    if (ts_node_start_byte(statement) <= ts_node_start_byte(use) && ts_node_end_byte(statement) >= ts_node_end_byte(use))
-      break;  // the statement holding the use: its own assignment binds after the read
-    const TSNode assignment = is(statement, g.expression_statement) && ts_node_named_child_count(statement) == 1
-                                  ? ts_node_named_child(statement, 0)
-                                  : TSNode{};
-    if (!ts_node_is_null(assignment) && is(assignment, g.assignment)) {
-      const TSNode left = field(assignment, g.f_left);
-      if (is(left, g.identifier) && r.text(left) == name) found = strip(field(assignment, g.f_right));
-      else if (r.text(left).find(name) != std::string_view::npos) found = TSNode{};  // `x, y = ...`: unknown
-    } else if (r.text(statement).find(name) != std::string_view::npos && !is(statement, g.expression_statement) &&
-               !is(statement, g.return_statement)) {
-      found = TSNode{};  // an if, a loop, a with block that may rebind it
-    }
-  }
-  return found;
-}
-
 // forward's parameters that the loop's batch fills, with the shape the batch has ("2d": [N, C]).
 using InputShapes = std::map<std::string, std::string, std::less<>>;
 
@@ -152,14 +128,13 @@ using InputShapes = std::map<std::string, std::string, std::less<>>;
 // output, a flatten, a two-dimensional batch and what element-wise steps make of it) or "pooled"
 // ([N, C, 1, 1]: a global pooling to 1), through shape-keeping steps (F.relu, self.dropout) and
 // forward's local names; "" when the reader does not know.
-std::string forward_shape(TSNode value, TSNode body, const InputShapes& inputs, Resolver& r, TSNode& producer,
-                          int depth = 0) {
+std::string forward_shape(TSNode value, const InputShapes& inputs, Resolver& r, TSNode& producer, int depth = 0) {
   const Grammar& g = Grammar::get();
   value = strip(value);
   if (depth > 8) return "";
   if (is(value, g.identifier)) {
-    const TSNode assigned = last_assignment_before(r.text(value), value, body, r);
-    if (!ts_node_is_null(assigned)) return forward_shape(assigned, body, inputs, r, producer, depth + 1);
+    const TSNode assigned = definition_of(value, r);  // forward's own `x = ...` before the use
+    if (!ts_node_is_null(assigned)) return forward_shape(assigned, inputs, r, producer, depth + 1);
     const auto input = inputs.find(r.text(value));
     if (input == inputs.end()) return "";
     if (ts_node_is_null(producer)) producer = value;
@@ -170,9 +145,9 @@ std::string forward_shape(TSNode value, TSNode body, const InputShapes& inputs, 
     TSNode left_producer{}, right_producer{};
     const TSNode left = strip(field(value, g.f_left)), right = strip(field(value, g.f_right));
     const std::string a = is(left, g.integer) || is(left, g.float_) ? "number"
-                                                                     : forward_shape(left, body, inputs, r, left_producer, depth + 1);
+                                                                     : forward_shape(left, inputs, r, left_producer, depth + 1);
     const std::string b = is(right, g.integer) || is(right, g.float_) ? "number"
-                                                                       : forward_shape(right, body, inputs, r, right_producer, depth + 1);
+                                                                       : forward_shape(right, inputs, r, right_producer, depth + 1);
     if (!((a == "2d" && (b == "2d" || b == "number")) || (b == "2d" && a == "number"))) return "";
     producer = value;
     return "2d";
@@ -191,7 +166,7 @@ std::string forward_shape(TSNode value, TSNode body, const InputShapes& inputs, 
       return pools_to_one(layer->construction, r) ? "pooled" : "";
     }
     return shape_preserving(layer->name) && !ts_node_is_null(first)
-               ? forward_shape(first, body, inputs, r, producer, depth + 1)
+               ? forward_shape(first, inputs, r, producer, depth + 1)
                : "";
   }
   const std::string name = qualified(function, r);
@@ -200,7 +175,7 @@ std::string forward_shape(TSNode value, TSNode body, const InputShapes& inputs, 
                     "torch.nn.functional.elu", "torch.nn.functional.silu", "torch.pow", "torch.abs", "torch.exp",
                     "torch.sqrt", "torch.square"}) &&
       !ts_node_is_null(first)) {
-    const std::string shape = forward_shape(first, body, inputs, r, producer, depth + 1);
+    const std::string shape = forward_shape(first, inputs, r, producer, depth + 1);
     if (shape == "2d" && !name.starts_with("torch.nn.functional")) producer = value;
     return shape;
   }
@@ -248,7 +223,7 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNo
         const CallArgs args = collect_args(field(node, g.f_arguments), r.source());
         if (args.positional.size() != 1) return true;
         TSNode producer{};
-        const std::string shape = forward_shape(args.positional.front(), body, inputs, r, producer);
+        const std::string shape = forward_shape(args.positional.front(), inputs, r, producer);
         const bool one_d = norm->name.ends_with("BatchNorm1d");
         if ((one_d && shape == "2d") || (!one_d && shape == "pooled"))
           found = std::pair{norm->construction,
