@@ -30,7 +30,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Position, line, column, column_utf16, byte_of
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SourceRange, begin, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Location, path, range)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ProvenanceStep, where, what)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConstantValue, value, spelling, provenance)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ConstantValue, value, spelling, provenance, kind)
 // Value and ValueRef hold each other.
 void to_json(nlohmann::json& j, const Value& value);
 void from_json(const nlohmann::json& j, Value& value);

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudnnlint {
@@ -22,12 +23,26 @@ struct ProvenanceStep {
   std::string what;
 };
 
+// Whether a folded number is a Python int or a float where that is known: an integer tensor times an
+// int stays integer (`pixels * 2`), times a float becomes floating (`pixels * 0.5`).
+enum class NumberKind : std::uint8_t { Unknown, Integer, Float };
+
 // A value the front-end could fold to a number, with the chain of places it came from.
 struct ConstantValue {
+  ConstantValue() = default;
+  ConstantValue(double value, std::string spelling, std::vector<ProvenanceStep> provenance,
+                NumberKind kind = NumberKind::Unknown)
+      : value(value), spelling(std::move(spelling)), provenance(std::move(provenance)), kind(kind) {}
+
   double value = 0.0;
   std::string spelling;                    // the source text of the expression at the use
   std::vector<ProvenanceStep> provenance;  // definition first; empty for an inline literal
+  NumberKind kind = NumberKind::Unknown;
 };
+
+// The kind a config file's scalar text gives its number: digits alone (`32`, `-1`) an int, a
+// decimal point, exponent, `inf` or `nan` a float; Unknown for anything else.
+NumberKind number_kind_of_text(std::string_view text);
 
 // The numeric constants of the tree's modules that a file imports, by qualified name
 // ("pkg.consts.EPS"), each with where it is defined (provenance): the project step hands them to

@@ -177,6 +177,7 @@ constexpr double kSmallestFloat16Normal = 6.103515625e-05;
 struct SettledValue {
   double value = 0.0;
   std::vector<ProvenanceStep> provenance;  // definition first
+  NumberKind kind = NumberKind::Unknown;
 };
 
 class ProjectStep {
@@ -305,7 +306,7 @@ class ProjectStep {
       const std::string qualified = module + "." + name;
       if (out.count(qualified) != 0) continue;
       if (auto settled = module_value(qualified, 0))
-        out.emplace(qualified, ConstantValue{settled->value, "", std::move(settled->provenance)});
+        out.emplace(qualified, ConstantValue{settled->value, "", std::move(settled->provenance), settled->kind});
     }
   }
 
@@ -504,7 +505,11 @@ class ProjectStep {
       if (!same) return std::nullopt;
     }
     const ConfigHit& hit = hits.front();
-    ConstantValue value{hit.value, hit.scalar->text, hit.steps};
+    // Files that agree on the number but not on its kind (`2` and `2.0`) leave the kind unknown.
+    NumberKind kind = number_kind_of_text(hit.scalar->text);
+    for (const ConfigHit& other : hits)
+      if (number_kind_of_text(other.scalar->text) != kind) kind = NumberKind::Unknown;
+    ConstantValue value{hit.value, hit.scalar->text, hit.steps, kind};
     value.provenance.push_back({hit.scalar->where, hit.scalar->dotted() + ": " + hit.scalar->text + " is set here"});
     return value;
   }
@@ -701,12 +706,13 @@ class ProjectStep {
       const Value& v = it->second;
       std::optional<SettledValue> settled;
       if (v.constant) {
-        settled = SettledValue{v.constant->value, v.constant->provenance};
+        settled = SettledValue{v.constant->value, v.constant->provenance, v.constant->kind};
       } else if (v.ref && v.ref->kind == ValueRef::Kind::ModuleAttribute) {
         settled = module_value(v.ref->target, depth + 1);
       } else if (v.ref && v.ref->kind == ValueRef::Kind::ConfigKey && !args_like(v.ref->root)) {
         // `BN_EPS = cfg["model"]["bn_eps"]`, with the one value the config files give it.
-        if (auto read = config_constant(v.ref->target)) settled = SettledValue{read->value, std::move(read->provenance)};
+        if (auto read = config_constant(v.ref->target))
+          settled = SettledValue{read->value, std::move(read->provenance), read->kind};
       }
       if (settled) settled->provenance.push_back({v.where, name + " = " + v.spelling + " is defined here"});
       return settled;

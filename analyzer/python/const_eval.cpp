@@ -197,6 +197,20 @@ std::optional<double> parse_python_float_string(std::string_view text) {
   return negative ? -*value : *value;
 }
 
+namespace {
+
+// The kind of `a op b` in Python: `/` and anything with a float give a float; int op int an int,
+// but for `**` with a negative exponent (`10 ** -6` is 1e-06).
+NumberKind result_kind(std::string_view op, NumberKind a, NumberKind b, double exponent) {
+  if (op == "/") return NumberKind::Float;
+  if (a == NumberKind::Float || b == NumberKind::Float) return NumberKind::Float;
+  if (a == NumberKind::Unknown || b == NumberKind::Unknown) return NumberKind::Unknown;
+  if (op == "**" && exponent < 0) return NumberKind::Float;
+  return NumberKind::Integer;
+}
+
+}  // namespace
+
 std::optional<ConstantValue> ConstantFolder::fold(TSNode expression, const Scope* scope,
                                                   std::span<const std::string_view> shadowed) const {
   auto value = fold_at_depth(expression, scope, 0, shadowed);
@@ -214,9 +228,10 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
   if (sym == g.integer || sym == g.float_) {
     const auto number = parse_python_number(node_text(node, source));
     if (!number) return std::nullopt;
-    return ConstantValue{*number, {}, {}};
+    return ConstantValue{*number, {}, {}, sym == g.integer ? NumberKind::Integer : NumberKind::Float};
   }
-  if (truth_values_ && (sym == g.true_ || sym == g.false_)) return ConstantValue{sym == g.true_ ? 1.0 : 0.0, {}, {}};
+  if (truth_values_ && (sym == g.true_ || sym == g.false_))
+    return ConstantValue{sym == g.true_ ? 1.0 : 0.0, {}, {}, NumberKind::Integer};
   if (sym == g.parenthesized_expression) {
     return fold_at_depth(ts_node_named_child(node, 0), scope, depth + 1, shadowed);
   }
@@ -255,6 +270,7 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
     // left alone: Python raises OverflowError for `10.0 ** 400`, and ints do not overflow.
     if (!std::isfinite(result) && std::isfinite(a) && std::isfinite(b)) return std::nullopt;
     left->value = result;
+    left->kind = result_kind(op, left->kind, right->kind, b);
     left->provenance.insert(left->provenance.end(), right->provenance.begin(), right->provenance.end());
     return left;
   }
@@ -273,13 +289,14 @@ std::optional<ConstantValue> ConstantFolder::fold_at_depth(TSNode node, const Sc
       if (const auto text = string_literal(arg, source)) {
         const auto parsed = parse_python_float_string(*text);
         if (!parsed) return std::nullopt;
-        return ConstantValue{*parsed, {}, {}};
+        return ConstantValue{*parsed, {}, {}, NumberKind::Float};
       }
     }
     if (name == "int" && is(arg, g.string)) return std::nullopt;
     auto inner = fold_at_depth(arg, scope, depth + 1, shadowed);
     if (inner && name == "int" && !std::isfinite(inner->value)) return std::nullopt;  // int(inf) raises
     if (inner && name == "int") inner->value = std::trunc(inner->value);
+    if (inner) inner->kind = name == "int" ? NumberKind::Integer : NumberKind::Float;
     return inner;
   }
   if (sym == g.attribute || sym == g.identifier) {
@@ -1066,12 +1083,13 @@ std::optional<ConstantValue> ConstantFolder::argparse_default(TSNode parse_call,
     // argparse passes a string default through `type`.
     const auto type_name = ts_node_is_null(type) ? std::string_view() : node_text(type, source);
     if (type_name == "float") {
-      if (const auto number = parse_python_float_string(*text)) value = ConstantValue{*number, {}, {}};
+      if (const auto number = parse_python_float_string(*text)) value = ConstantValue{*number, {}, {}, NumberKind::Float};
     } else if (type_name == "int") {
       if (const auto number = parse_python_number(*text); number && text->find_first_of(".eEjJ") == std::string::npos)
-        value = ConstantValue{*number, {}, {}};
+        value = ConstantValue{*number, {}, {}, NumberKind::Integer};
     }
   } else {
+    // A default that is no string is used as it is, whatever `type` says: `type=float, default=2` is 2.
     value = fold_at_depth(default_value, defining, depth + 1, {});
   }
   if (!value) return std::nullopt;
@@ -1250,8 +1268,8 @@ std::optional<ConstantValue> ConstantFolder::module_constant(TSNode node, const 
   for (std::string_view module : {"math.", "numpy.", "torch.", "jax.numpy."}) {
     if (!qualified.starts_with(module)) continue;
     const std::string_view constant = std::string_view(qualified).substr(module.size());
-    if (constant == "inf") return ConstantValue{std::numeric_limits<double>::infinity(), {}, {}};
-    if (constant == "nan") return ConstantValue{std::numeric_limits<double>::quiet_NaN(), {}, {}};
+    if (constant == "inf") return ConstantValue{std::numeric_limits<double>::infinity(), {}, {}, NumberKind::Float};
+    if (constant == "nan") return ConstantValue{std::numeric_limits<double>::quiet_NaN(), {}, {}, NumberKind::Float};
   }
   // A constant of another module of the tree, as the project step found it.
   if (imported_constants_ != nullptr)

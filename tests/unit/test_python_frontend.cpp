@@ -241,6 +241,26 @@ INSTANTIATE_TEST_SUITE_P(EverySpelling, LiteralSpelling,
                                            SpellingCase{"1e-5 * 0.1", 1e-6}, SpellingCase{"1e-5 - 2e-5", -1e-5},
                                            SpellingCase{"float(1e-6)", 1e-6}, SpellingCase{"2 ** -3", 0.125}));
 
+TEST(ConstantFolding, KnowsAPythonIntFromAFloat) {
+  const auto kind = [](const std::string& expression) {
+    const NormalizationFact fact =
+        only_fact("import torch.nn as nn\nTWO = 2\nnn.BatchNorm2d(3, eps=" + expression + ")\n");
+    EXPECT_TRUE(fact.eps.value.has_value()) << expression;
+    return fact.eps.value ? fact.eps.value->kind : NumberKind::Unknown;
+  };
+  for (const char* expression : {"2", "0x10", "TWO", "TWO * 3 - 1", "7 // 2", "2 ** 3", "int(2.5)", "max(1, TWO)", "-TWO"})
+    EXPECT_EQ(kind(expression), NumberKind::Integer) << expression;
+  for (const char* expression : {"2.0", "1e-5", "TWO / 2", "TWO * 0.5", "2 ** -1", "float(TWO)", "float('inf')", "7.0 // 2"})
+    EXPECT_EQ(kind(expression), NumberKind::Float) << expression;
+}
+
+TEST(ConstantFolding, ConfigTextKinds) {
+  for (const char* text : {"2", "-1", "+32", "1_000", " 64 "}) EXPECT_EQ(number_kind_of_text(text), NumberKind::Integer) << text;
+  for (const char* text : {"2.0", "1e-5", "1E5", ".5", "-.inf", "nan", "3.", "1.0e+3"})
+    EXPECT_EQ(number_kind_of_text(text), NumberKind::Float) << text;
+  for (const char* text : {"", "abc", "0x10", "true", "-", "e"}) EXPECT_EQ(number_kind_of_text(text), NumberKind::Unknown) << text;
+}
+
 TEST(ConstantFolding, NotConstants) {
   for (const char* expression : {"1j", "1 / 0", "x", "cfg.eps", "eps()", "'1e-6'", "1 if a else 2"}) {
     const std::string code = std::string("import torch.nn as nn\nnn.BatchNorm2d(3, eps=") + expression + ")\n";

@@ -708,6 +708,18 @@ class TypeReader {
     return t;
   }
 
+  // A number the constant folder reaches, as a Python int or float scalar; nothing when it folds to
+  // no number or to one whose kind it cannot tell (a value from C++ or a layer stack).
+  Typed folded_scalar(TSNode node) {
+    const auto folded = r_.fold(strip(node));
+    if (!folded || folded->kind == NumberKind::Unknown) return {};
+    Typed t;
+    t.scalar = true;
+    t.float_scalar = folded->kind == NumberKind::Float;
+    t.where = r_.locate(node);
+    return t;
+  }
+
   Typed set_here(DType dtype, TSNode node, std::string spelling) {
     Typed t;
     t.dtype = dtype;
@@ -989,8 +1001,12 @@ class TypeReader {
       return {};
     }
     if (op != "+" && op != "-" && op != "*" && op != "/" && op != "**") return {};
-    const Typed left = of(field(node, g_.f_left), depth + 1);
-    const Typed right = of(field(node, g_.f_right), depth + 1);
+    Typed left = of(field(node, g_.f_left), depth + 1);
+    Typed right = of(field(node, g_.f_right), depth + 1);
+    // Beside a typed tensor, an operand this reader does not follow may still be a number the folder
+    // reaches (a constant imported from another module, an argparse default, a config key).
+    if (left && !left.scalar && !right) right = folded_scalar(field(node, g_.f_right));
+    if (right && !right.scalar && !left) left = folded_scalar(field(node, g_.f_left));
     // An integer tensor divided, or mixed with a Python float, is floating now (torch: float32;
     // TensorFlow's int32 / int: float64): `x / 255`, `x * 0.5`, `x * SCALE` with `SCALE = 0.5`.
     if ((is_integer(left.dtype) || is_integer(right.dtype)) && (op == "/" || left.float_scalar || right.float_scalar))
