@@ -1156,6 +1156,13 @@ class RegionPlanner {
   // held by one of its methods: the class is relevant, and that method kept (include_class_members).
   bool a_method_holds_pair(std::size_t k, std::size_t p) {
     if (!pairs_[p].methods) return false;
+    // Asked again for each class standing for the pair's second half (mark_pair): answered once.
+    if (method_pair_memo_.empty()) method_pair_memo_.assign(chunks_.size() * pairs_.size(), MemoAnswer::Unknown);
+    MemoAnswer& memo = method_pair_memo_[k * pairs_.size() + p];
+    if (memo == MemoAnswer::Unknown) memo = a_method_may_hold_pair(k, p) ? MemoAnswer::Yes : MemoAnswer::No;
+    return memo == MemoAnswer::Yes;
+  }
+  bool a_method_may_hold_pair(std::size_t k, std::size_t p) {
     // Each class's body is split once, whatever the number of pairs that ask.
     auto [at, fresh] = bodies_.try_emplace(k);
     if (fresh) at->second = split_body(source_, chunks_[k]);
@@ -1291,10 +1298,10 @@ class RegionPlanner {
       const std::string_view name = chunks_[c].name;
       for (std::size_t k = 0; k < chunks_.size() && !whole_[c]; ++k)
         if (relevant_[k] != Relevance::No && k != c &&
+            std::find(ids_[k].begin(), ids_[k].end(), name) != ids_[k].end() &&
             (pair.classes || !chunks_[k].is_class || a_method_holds_pair(k, p)) &&
             (now_relevant[k] || holds_first_or_calls_it(k, p) ||
-             (script_holds_pair && script_feeds_first(k, p, script_chunks))) &&
-            std::find(ids_[k].begin(), ids_[k].end(), name) != ids_[k].end()) {
+             (script_holds_pair && script_feeds_first(k, p, script_chunks)))) {
           relevant_[c] = Relevance::Yes;
           whole_[c] = true;
         }
@@ -1986,6 +1993,8 @@ class RegionPlanner {
   std::optional<std::unordered_map<std::string_view, std::uint64_t>> function_bits_;
   std::unordered_map<std::string_view, std::vector<std::size_t>> function_chunks_;  // their chunks, by name
   std::unordered_map<std::size_t, std::optional<Body>> bodies_;  // classes split for a_method_holds_pair
+  enum class MemoAnswer : std::uint8_t { Unknown, Yes, No };
+  std::vector<MemoAnswer> method_pair_memo_;  // a_method_holds_pair by chunk * pairs + pair
   // Phase 6.
   WordSetView pair_words_;
   bool pair_small_literal_ = false;
