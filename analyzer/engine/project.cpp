@@ -256,6 +256,36 @@ class ProjectStep {
     return raw;
   }
 
+  // The modules whose constants add_imported_constants will read for `files` (read_tree_imports has
+  // read their imports): those binding a number that the importing file may name.
+  std::vector<std::size_t> modules_to_read(const std::vector<std::size_t>& files) const {
+    std::vector<std::size_t> modules;
+    for (const std::size_t i : files)
+      if (const auto imports = tree_imports_.find(i); imports != tree_imports_.end())
+        for (const auto& [module, file] : imports->second)
+          if (exports_.count(file) == 0 && results_[i].identifiers.may_contain_any(results_[file].numeric_names))
+            modules.push_back(file);
+    std::sort(modules.begin(), modules.end());
+    modules.erase(std::unique(modules.begin(), modules.end()), modules.end());
+    return modules;
+  }
+
+  // The exports of `files`, read in parallel ahead of the lookups that ask for them one by one. Not in
+  // a session (the language server), whose exports cache exports_of consults.
+  void read_exports(const std::vector<std::size_t>& files) {
+    if (in_.pass.session != nullptr || in_.pass.parsed != nullptr || files.size() < 2) return;
+    std::vector<std::shared_ptr<const python::ModuleExports>> read(files.size());
+    parallel_for(files.size(), in_.pass.jobs, [&](std::size_t k, const python::Parser& parser) {
+      const std::size_t file = files[k];
+      if (auto source = read_quietly(in_.python_files[file], in_.pass.limits)) {
+        const ModuleInfo& module = in_.modules.of(file);
+        read[k] = std::make_shared<const python::ModuleExports>(
+            python::module_exports(*source, *in_.pass.table, parser, module.name, module.is_package));
+      }
+    });
+    for (std::size_t k = 0; k < files.size(); ++k) exports_.emplace(files[k], std::move(read[k]));
+  }
+
   // The definition a re-exported name stands for ("pkg.NaiveSyncBN" -> "pkg.layers.bn.NaiveSyncBN").
   std::string canonical(const std::string& qualified, int depth = 0) {
     if (depth > kMaxChain) return qualified;
@@ -404,6 +434,7 @@ class ProjectStep {
       if (results_[i].identifiers.may_contain_any(numeric_names)) candidates.push_back(i);
     }
     read_tree_imports(candidates);
+    read_exports(modules_to_read(candidates));
     for (const std::size_t i : candidates)
       if (add_imported_constants(i, *constants)) files.push_back(i);
     imported_constants_ = constants;

@@ -405,14 +405,24 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
   exports.module = module;
   const std::string_view source = std::string_view(file.text()).substr(file.content_offset());
   const NodeLocator locator{file, source, file.content_offset()};
-  const TreePtr tree = parsed != nullptr && parsed->text == source && parsed->tree() != nullptr
-                           ? TreePtr(ts_tree_copy(parsed->tree()))
-                           : parser.parse(source);
+  TreePtr tree;
+  std::optional<ModuleStatementsPlan> plan;
+  if (parsed != nullptr && parsed->text == source && parsed->tree() != nullptr) {
+    tree = TreePtr(ts_tree_copy(parsed->tree()));
+  } else {
+    // Only the module's own statements bind what it exports: its functions and classes (most of a
+    // modeling file) are left out of the parse, their names still bound.
+    plan = plan_module_statements(source);
+    if (plan) tree = parser.parse(source, plan->ranges);
+    if (plan && (!tree || ts_node_has_error(ts_tree_root_node(tree.get())))) plan.reset();
+    if (!plan) tree = parser.parse(source);
+  }
   if (!tree) return exports;
   const TSNode root = ts_tree_root_node(tree.get());
   ImportTable imports(ModuleContext{module, is_package});
   ScopeTree scopes;
   scopes.build(root, source, imports, table.qualified_names());
+  if (plan) scopes.add_module_bindings(plan->definition_names);
   const std::vector<std::string> roots = framework_roots(table);
   const ValueEvaluator evaluator(locator, scopes, imports, module, roots);
   for (const auto& [name, binding] : scopes.module().bindings) {
@@ -429,6 +439,10 @@ ModuleExports module_exports(const SourceFile& file, const ApiTable& table, cons
       if (const auto imported = imports.lookup(name, &scopes.module())) exports.imported.emplace(std::string(name), std::string(*imported));
     }
   }
+  if (plan)  // the definitions left out of the parse, each bound once
+    for (const std::string_view name : plan->definition_names)
+      if (const auto it = scopes.module().bindings.find(name); it != scopes.module().bindings.end() && it->second.count == 1)
+        exports.definitions.emplace_back(name);
   exports.star_modules = imports.star_modules();
   return exports;
 }

@@ -126,6 +126,27 @@ bool called_in(std::string_view source, std::string_view word) {
   return at < source.size() && source[at] == '(';
 }
 
+// Whether the identifier at [at, at + size) is a keyword argument's whole value: `(key=NAME,` or
+// `, key = NAME)`, brackets and newlines between allowed.
+bool keyword_argument_value(std::string_view source, std::size_t at, std::size_t size) {
+  std::size_t after = at + size;
+  while (after < source.size() && (source[after] == ' ' || source[after] == '\t' || source[after] == '\n' ||
+                                   source[after] == '\r'))
+    ++after;
+  if (after >= source.size() || (source[after] != ',' && source[after] != ')')) return false;
+  std::size_t i = at;
+  while (i > 0 && (source[i - 1] == ' ' || source[i - 1] == '\t')) --i;
+  if (i < 2 || source[i - 1] != '=' || std::string_view("=!<>:+-*/%&|^@").find(source[i - 2]) != std::string_view::npos)
+    return false;
+  --i;
+  while (i > 0 && (source[i - 1] == ' ' || source[i - 1] == '\t')) --i;
+  const std::size_t key_end = i;
+  while (i > 0 && is_identifier_char(source[i - 1])) --i;
+  if (i == key_end) return false;
+  while (i > 0 && (source[i - 1] == ' ' || source[i - 1] == '\t' || source[i - 1] == '\n' || source[i - 1] == '\r')) --i;
+  return i > 0 && (source[i - 1] == '(' || source[i - 1] == ',');
+}
+
 bool starts_with_keyword(std::string_view text, std::string_view keyword) {
   return text.size() > keyword.size() && text.substr(0, keyword.size()) == keyword &&
          !is_identifier_char(text[keyword.size()]);
@@ -1388,7 +1409,10 @@ class RegionPlanner {
       added = true;
     };
     if (chunk.is_definition) {
-      if (chunk.is_class) add(chunk.name);
+      if (chunk.is_class) {
+        add(chunk.name);
+        class_words_.insert(chunk.name);
+      }
     } else {
       std::vector<std::string_view> binds;
       bound_names(text_of(k), binds, [&](std::string_view word) {
@@ -1399,6 +1423,16 @@ class RegionPlanner {
     return added;
   }
 
+  // Whether the mention `w` of an interesting name makes chunk k relevant. A function naming a
+  // relevant class only as a keyword argument's value (timm's hundred `@register_model` variants:
+  // `dict(block=BasicBlock, layers=(2, 2, 2, 2))`) neither builds it nor binds its parameters: no
+  // extractor follows a class handed on as an argument (both parse modes agree, the bench checks).
+  bool spreads_to(std::size_t k, std::string_view w) const {
+    if (!names_in_code(w)) return false;
+    if (!chunks_[k].is_definition || chunks_[k].is_class || class_words_.count(w) == 0) return true;
+    return !keyword_argument_value(source_, static_cast<std::size_t>(w.data() - source_.data()), w.size());
+  }
+
   void spread() {
     bool grew = true;
     for (int sweep = 0; grew && sweep < kMaxSweeps; ++sweep) {
@@ -1407,7 +1441,7 @@ class RegionPlanner {
       for (std::size_t k = 0; k < chunks_.size(); ++k) {
         if (relevant_[k] == Relevance::No && !interesting_.empty() &&
             std::any_of(ids_[k].begin(), ids_[k].end(),
-                        [&](std::string_view w) { return interesting_.count(w) > 0 && names_in_code(w); }))
+                        [&](std::string_view w) { return interesting_.count(w) > 0 && spreads_to(k, w); }))
           relevant_[k] = Relevance::Yes;
         if (relevant_[k] == Relevance::Yes) grew |= harvest(k);
       }
@@ -1428,7 +1462,7 @@ class RegionPlanner {
       if (it == mentioned_by.end()) continue;
       for (const std::size_t k : it->second) {
         if (relevant_[k] != Relevance::No) continue;
-        if (std::none_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return w == word && names_in_code(w); }))
+        if (std::none_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return w == word && spreads_to(k, w); }))
           continue;
         harvest(k);
         pending.insert(pending.end(), fresh_words_.begin(), fresh_words_.end());
@@ -1976,6 +2010,7 @@ class RegionPlanner {
   // __init__ and forward are read together, whatever they name).
   std::vector<bool> whole_;
   WordSetView interesting_;                   // names relevant chunks bind
+  WordSetView class_words_;                   // those of them that name a relevant class
   WordSetView called_names_;                  // functions whose calls include_callers keeps
   std::unordered_set<std::uint32_t> caller_classes_;  // by start: classes relevant for those calls only
   std::vector<std::string_view> fresh_words_;  // interesting words the index has not followed yet
@@ -2140,6 +2175,44 @@ std::optional<ModuleParts> split_into_parts(std::string_view source) {
     parts.parts[part_of[root]].push_back(k);
   }
   return parts;
+}
+
+std::optional<ModuleStatementsPlan> plan_module_statements(std::string_view source) {
+  // A lone CR ends a line for Python but not for tree-sitter's row count (RegionPlanner::split).
+  for (std::size_t at = source.find('\r'); at != std::string_view::npos; at = source.find('\r', at + 1))
+    if (at + 1 >= source.size() || source[at + 1] != '\n') return std::nullopt;
+  const auto chunks = split_top_level(source);
+  if (!chunks || chunks->size() < 2) return std::nullopt;
+  const auto text_of = [&](const TopLevelChunk& chunk) { return source.substr(chunk.begin, chunk.end - chunk.begin); };
+  // The module's statements, and the definitions they name (a class attribute a constant reads:
+  // `EPS = Config.EPS`) or that rebind a module name.
+  std::vector<bool> kept(chunks->size(), false);
+  std::unordered_set<std::string_view> named;
+  std::vector<std::string_view> ids;
+  for (std::size_t k = 0; k < chunks->size(); ++k) {
+    const TopLevelChunk& chunk = (*chunks)[k];
+    if (chunk.is_definition) {
+      kept[k] = mentions_word(text_of(chunk), "global");
+      continue;
+    }
+    kept[k] = true;
+    ids.clear();
+    code_identifiers(text_of(chunk), ids);
+    named.insert(ids.begin(), ids.end());
+  }
+  ModuleStatementsPlan plan;
+  RangeBuilder included(source);
+  for (std::size_t k = 0; k < chunks->size(); ++k) {
+    const TopLevelChunk& chunk = (*chunks)[k];
+    if (kept[k] || named.count(chunk.name) > 0) {
+      included.add(chunk.begin, chunk.end);
+    } else {
+      plan.definition_names.push_back(chunk.name);
+    }
+  }
+  if (plan.definition_names.empty() || included.ranges.empty()) return std::nullopt;  // nothing to gain
+  plan.ranges = std::move(included.ranges);
+  return plan;
 }
 
 std::vector<TSRange> ranges_of(std::string_view source, const ModuleParts& parts, std::span<const std::size_t> chunks) {

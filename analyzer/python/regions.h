@@ -100,6 +100,15 @@ bool nothing_relevant(std::string_view source, const std::vector<std::string>& t
                       const std::vector<std::string>& trigger_words, const std::vector<std::string>& attributes,
                       const std::vector<WordPair>& pairs = {}, bool own_names_count = true);
 
+// What to parse of a module to read what it exports (its module-level names: constants, imports):
+// every top-level statement but the definitions, except those a kept statement names (a class
+// whose attribute a constant reads) and those that rebind a module name (`global`). The names of
+// the definitions left out are listed: they still bind their names. nullopt: parse the whole file.
+struct ModuleStatementsPlan {
+  std::vector<TSRange> ranges;
+  std::vector<std::string_view> definition_names;
+};
+std::optional<ModuleStatementsPlan> plan_module_statements(std::string_view source);
 // Whether `text` names `word` as a whole identifier.
 bool mentions_identifier(std::string_view text, std::string_view word);
 

@@ -247,10 +247,12 @@ TEST(RegionPlanning, ApiSubclassKeepsItsInitAndSuperCall) {
 // Long chains settle however they run: relevance spreading upwards (each alias bound below its
 // use) and kept constants spreading downwards (each bound from the one above) take more sweeps
 // than the planner makes before it switches to its index; the answer must not change.
-bool plan_covers(const python::ParsePlan& plan, std::size_t offset) {
-  return std::any_of(plan.ranges.begin(), plan.ranges.end(),
+bool plan_covers_ranges(const std::vector<TSRange>& ranges, std::size_t offset) {
+  return std::any_of(ranges.begin(), ranges.end(),
                      [&](const TSRange& r) { return r.start_byte <= offset && offset < r.end_byte; });
 }
+
+bool plan_covers(const python::ParsePlan& plan, std::size_t offset) { return plan_covers_ranges(plan.ranges, offset); }
 
 TEST(RegionPlanning, LongChainsSettleBothWays) {
   const auto options = testing::first_pass_options();
@@ -322,6 +324,74 @@ TEST(RegionPlan, AClassNamedOnlyInATypeTestKeepsNothing) {
   const auto full = analyze_source(text, "model.py", python::ParseMode::Full);
   EXPECT_EQ(dump(regions.facts), dump(full.facts));
   ASSERT_EQ(full.facts.normalizations.size(), 1u);  // fix_eps's m.eps = 0.0
+}
+
+TEST(RegionPlan, AFunctionHandingARelevantClassOnAsAKeywordValueIsLeftOut) {
+  // timm's `@register_model` variants name the block class only as `dict(block=BasicBlock, ...)`:
+  // nothing builds it there, so they are not parsed. A call of the class, an alias of it called
+  // later, and a positional argument still keep the function; both modes give the same facts.
+  const auto options = testing::first_pass_options();
+  const std::string text =
+      "import torch.nn as nn\n"
+      "class Block(nn.Module):\n    def __init__(self, c, eps):\n        super().__init__()\n"
+      "        self.bn = nn.BatchNorm2d(c, eps=eps)\n"
+      "def variant(pretrained=False, **kwargs):\n    args = dict(block=Block, layers=(2, 2))\n"
+      "    return create('v', pretrained, **dict(args, **kwargs))\n"
+      "def spaced():\n    return create(\n        block = Block,\n    )\n"
+      "def called():\n    return Block(64, 0.0)\n"
+      "def aliased():\n    b = Block\n    return b(32, 0.0)\n"
+      "def positional():\n    return create(Block, 3)\n"
+      "def compared(x):\n    return f(same=x==Block)\n";
+  const auto plan = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_FALSE(plan_covers(*plan, text.find("def variant")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("def spaced")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def called")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def aliased")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def positional")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def compared")));
+  const auto regions = analyze_source(text, "model.py", python::ParseMode::Regions);
+  const auto full = analyze_source(text, "model.py", python::ParseMode::Full);
+  EXPECT_EQ(dump(regions.facts), dump(full.facts));
+  ASSERT_EQ(full.facts.normalizations.size(), 1u);  // Block's batch norm, its eps read at the calls
+}
+
+TEST(RegionPlan, ModuleExportsReadOnlyTheModulesOwnStatements) {
+  // The functions and classes are left out of the parse, but for a class a constant reads and a
+  // function rebinding a module name; the exports are those of the whole parse.
+  const std::string text =
+      "import torch\nfrom .consts import BASE\nfrom .layers import *\n"
+      "EPS = 1e-5\nSCALE = EPS * 2\n"
+      "class Config:\n    MOMENTUM = 0.1\n"
+      "MOMENTUM = Config.MOMENTUM\n"
+      "class Model(torch.nn.Module):\n    def forward(self, x):\n        return x * EPS\n"
+      "def make(c):\n    return torch.nn.BatchNorm2d(c, eps=EPS)\n"
+      "LIMIT = 3\n"
+      "def bump():\n    global LIMIT\n    LIMIT = 4\n"
+      "def make(c):\n    return c\n";
+  const auto plan = python::plan_module_statements(text);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_FALSE(plan_covers_ranges(plan->ranges, text.find("class Model")));
+  EXPECT_FALSE(plan_covers_ranges(plan->ranges, text.find("def make")));
+  EXPECT_TRUE(plan_covers_ranges(plan->ranges, text.find("class Config")));
+  EXPECT_TRUE(plan_covers_ranges(plan->ranges, text.find("def bump")));
+  EXPECT_EQ(plan->definition_names, (std::vector<std::string_view>{"Model", "make", "make"}));
+  const SourceFile file("pkg/model.py", text);
+  const python::Parser parser;
+  const auto exports = python::module_exports(file, ApiTable::builtin(), parser, "pkg.model", false);
+  ASSERT_TRUE(exports.values.count("EPS"));
+  EXPECT_DOUBLE_EQ(exports.values.at("EPS").constant->value, 1e-5);
+  ASSERT_TRUE(exports.values.count("SCALE") && exports.values.at("SCALE").constant);
+  EXPECT_DOUBLE_EQ(exports.values.at("SCALE").constant->value, 2e-5);
+  ASSERT_TRUE(exports.values.count("MOMENTUM") && exports.values.at("MOMENTUM").constant);
+  EXPECT_DOUBLE_EQ(exports.values.at("MOMENTUM").constant->value, 0.1);
+  EXPECT_FALSE(exports.values.count("LIMIT") && exports.values.at("LIMIT").constant);  // bump() rebinds it
+  EXPECT_EQ(exports.imported.at("BASE"), "pkg.consts.BASE");
+  EXPECT_EQ(exports.star_modules, (std::vector<std::string>{"pkg.layers"}));
+  for (const char* name : {"Model", "make", "Config", "bump", "torch", "LIMIT"}) EXPECT_TRUE(exports.bound.count(name)) << name;
+  std::vector<std::string> definitions = exports.definitions;
+  std::sort(definitions.begin(), definitions.end());
+  EXPECT_EQ(definitions, (std::vector<std::string>{"Config", "Model", "bump"}));  // `make`, bound twice, is none
 }
 
 TEST(RegionPlan, AnAttributeKeptCodeOnlyAssignsKeepsNoOtherMethod) {
