@@ -172,6 +172,22 @@ ApiTable ApiTable::parse(std::string_view json_text) {
           if (!table.find(name)) throw std::runtime_error("config type " + system + "/" + type + " names unknown API " + name);
           table.config_types_[system][type] = name;
         }
+    if (doc.contains("element_types")) {
+      const auto& types = doc.at("element_types");
+      ElementTypeOps& ops = table.element_types_;
+      for (const auto& name : types.at("keeping_methods")) ops.keeping_methods.insert(name.get<std::string>());
+      for (const auto& name : types.at("keeping_functions")) ops.keeping_functions.insert(name.get<std::string>());
+      for (const auto& name : types.at("floating_only")) ops.floating_only.insert(name.get<std::string>());
+      const auto element_type = [](const std::string& op, const nlohmann::json& name) {
+        const DType dtype = dtype_from_name(name.get<std::string>());
+        if (dtype == DType::Unknown) throw std::runtime_error("element_types: " + op + " names no element type");
+        return dtype;
+      };
+      for (const auto& [op, name] : types.at("setting_functions").items())
+        ops.setting_functions.emplace(op, element_type(op, name));
+      for (const auto& [op, name] : types.at("setting_methods").items())
+        ops.setting_methods.emplace(op, element_type(op, name));
+    }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("rules/api_table.json: ") + e.what());
   } catch (const std::runtime_error& e) {

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <span>
 #include <string>
@@ -122,6 +123,16 @@ struct DatasetInfo {
   std::string source;                // where the size is stated
 };
 
+// How tensor operations set or keep an element type (the table's element_types): what the dtype
+// reader knows of the ops between a tensor's source and the layer it reaches.
+struct ElementTypeOps {
+  std::set<std::string, std::less<>> keeping_methods;    // `x.m(...)` has x's type
+  std::set<std::string, std::less<>> keeping_functions;  // `f(x, ...)` has x's type
+  std::set<std::string, std::less<>> floating_only;      // of those, the ones computing in floating point
+  std::map<std::string, DType, std::less<>> setting_functions;  // the result's type, always
+  std::map<std::string, DType, std::less<>> setting_methods;
+};
+
 struct FrameworkInfo {
   std::string key;
   std::string display;            // "PyTorch"
@@ -170,6 +181,7 @@ class ApiTable {
   const DatasetInfo* dataset(std::string_view qualified_name) const;
   // The qualified names of the datasets, in the table's order.
   std::vector<std::string> dataset_names() const;
+  const ElementTypeOps& element_types() const { return element_types_; }
 
  private:
   void index_names(std::size_t entry, const std::vector<std::string>& names);
@@ -181,6 +193,7 @@ class ApiTable {
   std::map<std::string, std::map<std::string, std::string>> config_types_;  // system -> type -> API name
   std::vector<DatasetInfo> datasets_;
   std::map<std::string, std::size_t, std::less<>> dataset_by_name_;
+  ElementTypeOps element_types_;
 };
 
 }  // namespace cudnnlint

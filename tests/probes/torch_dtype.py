@@ -84,6 +84,11 @@ case("torch.tensor([[1.,2],[3,4]]).dtype", lambda: str(torch.tensor([[1., 2], [3
 case("torch.tensor(np.zeros((2,2), np.uint8)).dtype", lambda: str(torch.tensor(np.zeros((2, 2), np.uint8)).dtype))
 case("torch.as_tensor(np.array(PIL-like uint8)).dtype", lambda: str(torch.as_tensor(np.zeros((8, 8, 3), np.uint8)).dtype))
 case("torch.arange(4).dtype", lambda: str(torch.arange(4).dtype))
+case("F.one_hot(randint labels, 8).dtype", lambda: str(torch.nn.functional.one_hot(torch.randint(0, 8, (2, 5, 5)), 8).dtype))
+case("x.argmax(1).dtype", lambda: str(torch.rand(2, 8, 5, 5).argmax(1).dtype))
+case("torch.argmin(x, dim=1).dtype", lambda: str(torch.argmin(torch.rand(2, 8, 5, 5), dim=1).dtype))
+case("nn.Conv2d(8,4,3) on F.one_hot(...).permute(0,3,1,2)",
+     lambda: shape(nn.Conv2d(8, 4, 3)(torch.nn.functional.one_hot(torch.randint(0, 8, (2, 5, 5)), 8).permute(0, 3, 1, 2))))
 case("torch.zeros(2).long() into nn.Linear(2,2)", lambda: shape(nn.Linear(2, 2)(torch.zeros(1, 2).long())))
 
 if torchvision is not None:

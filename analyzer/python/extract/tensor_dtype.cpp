@@ -178,41 +178,6 @@ std::optional<std::pair<Location, ProvenanceStep>> half_model_at_calls(TSNode pa
   return agreed;
 }
 
-// Methods whose result has the receiver's element type.
-bool keeps_dtype(std::string_view method) {
-  static constexpr std::string_view kept[] = {
-      "cuda", "cpu", "contiguous", "unsqueeze", "squeeze", "permute", "view", "reshape", "flatten", "clone",
-      "detach", "transpose", "expand", "repeat", "flip", "numpy", "pin_memory", "requires_grad_", "t", "narrow",
-      "sum", "mean", "std", "var", "norm", "abs", "sqrt", "pow", "square", "exp", "max", "min", "amax", "amin",
-      "clamp", "sub", "mul", "add", "div", "unsqueeze_", "squeeze_", "to_dense", "expand_as", "view_as",
-      "reshape_as", "movedim", "swapaxes", "cvtColor", "copy",
-      // In-place fills return the tensor itself: `torch.DoubleTensor(2, 3).normal_(0, 1)`.
-      "normal_", "uniform_", "fill_", "zero_", "random_", "bernoulli_", "exponential_", "log_normal_", "cauchy_",
-      "geometric_"};
-  return std::find(std::begin(kept), std::end(kept), method) != std::end(kept);
-}
-
-// Of those, the ones that compute in floating point: an integer tensor comes out float32 (`.sqrt()`,
-// `.exp()`, `.div(255)`, torch 2.11.0, measured) or raises (`.mean()`, `.std()`, `.norm()`; TensorFlow's
-// sqrt and norm): its integer type does not reach what follows. `div` with a rounding_mode keeps it.
-bool floating_only(std::string_view op) {
-  return one_of(std::string(op), {"sqrt", "rsqrt", "exp", "div", "true_divide", "log", "sigmoid", "tanh", "mean",
-                                  "std", "var", "norm", "reduce_std", "reduce_variance"});
-}
-
-// Functions whose result has their first argument's element type.
-bool keeps_first_argument_dtype(const std::string& name) {
-  return one_of(name, {"torch.sqrt", "torch.sum", "torch.mean", "torch.abs", "torch.square", "torch.std",
-                       "torch.var", "torch.exp", "torch.clamp", "torch.flatten", "torch.unsqueeze", "torch.squeeze",
-                       "torch.stack", "torch.cat", "torch.rsqrt", "tensorflow.sqrt", "tensorflow.math.sqrt",
-                       "tensorflow.reduce_sum", "tensorflow.reduce_mean", "tensorflow.math.reduce_sum",
-                       "tensorflow.math.reduce_mean", "tensorflow.math.reduce_std", "tensorflow.math.reduce_variance",
-                       "tensorflow.square", "tensorflow.abs", "tensorflow.norm", "tensorflow.expand_dims",
-                       "tensorflow.reshape", "tensorflow.math.rsqrt", "tensorflow.math.square",
-                       "cv2.cvtColor", "cv2.resize", "numpy.expand_dims", "numpy.transpose", "numpy.stack",
-                       "numpy.ascontiguousarray"});
-}
-
 // Autocast around `node`: the with-statement or decorator that opens it, and its float type.
 struct AutocastRegion {
   TSNode opened_by{};
@@ -1048,12 +1013,16 @@ class TypeReader {
             return of(object, depth + 1);
           return {};
         }
-        if (keeps_dtype(method) && ts_node_is_null(keyword(args, "dtype"))) {
+        const ElementTypeOps& ops = r_.table().element_types();
+        // `scores.argmax(1)`: int64 whatever the receiver (torch 2.11.0, numpy, measured).
+        if (const auto set = ops.setting_methods.find(method); set != ops.setting_methods.end())
+          return set_here(set->second, field(callee, g_.f_attribute), "." + method + "()");
+        if (ops.keeping_methods.count(method) != 0 && ts_node_is_null(keyword(args, "dtype"))) {
           // Autocast on CUDA runs these in float32 whatever the input (its float32 list); on the
           // CPU they keep float16 (measured): inside a region the type depends on the device.
           if (autocast_float32(method) && autocast_around(node, r_)) return {};
           Typed kept = of(object, depth + 1);
-          if (is_integer(kept.dtype) && floating_only(method) && ts_node_is_null(keyword(args, "rounding_mode")))
+          if (is_integer(kept.dtype) && ops.floating_only.count(method) != 0 && ts_node_is_null(keyword(args, "rounding_mode")))
             return {};  // `read_image(p).div(255)`: float32 now
           return kept;
         }
@@ -1083,14 +1052,10 @@ class TypeReader {
     const std::string spelled = short_text(r_.text(node));
     if (auto numpy = numpy_default(name, args, node, spelled)) return *numpy;
     if (auto legacy = legacy_constructor(name, node, spelled)) return *legacy;
-    if (one_of(name, {"torch.randint"})) return set_here(DType::Int64, node, spelled);
-    if (one_of(name, {"torchvision.io.read_image", "torchvision.io.decode_image", "torchvision.io.decode_jpeg",
-                      "torchvision.io.decode_png", "torchvision.io.image.read_image",
-                      "torchvision.io.image.decode_image", "torchvision.transforms.functional.pil_to_tensor",
-                      "tensorflow.io.decode_image", "tensorflow.io.decode_jpeg", "tensorflow.io.decode_png",
-                      "tensorflow.image.decode_jpeg", "tensorflow.image.decode_png", "tensorflow.image.decode_image",
-                      "cv2.imread"}))
-      return set_here(DType::UInt8, node, spelled);
+    const ElementTypeOps& ops = r_.table().element_types();
+    // torch.randint, F.one_hot, argmax: int64; image decoders: uint8.
+    if (const auto set = ops.setting_functions.find(name); set != ops.setting_functions.end())
+      return set_here(set->second, node, spelled);
     if (one_of(name, {"torch.tensor", "torch.as_tensor"}) && !args.positional.empty() &&
         integer_list(args.positional.front(), r_))
       return set_here(DType::Int64, node, spelled);
@@ -1110,7 +1075,6 @@ class TypeReader {
       if (d != DType::Unknown) return set_here(d, args.positional[1], short_text(r_.text(node)));
       return {};
     }
-    if (name == "numpy.uint8") return set_here(DType::UInt8, node, spelled);
     if (float_factory(name) && !default_dtype_changed_)
       return set_here(DType::Float32, node, spelled + " (float32 by default)");
     // Autocast runs these in the region's float type.
@@ -1122,10 +1086,10 @@ class TypeReader {
         return set_here(autocast->dtype, node, spelled + " under " + short_text(r_.text(autocast->opened_by)));
       return {};
     }
-    if (keeps_first_argument_dtype(name) && !args.positional.empty()) {
+    if (ops.keeping_functions.count(name) != 0 && !args.positional.empty()) {
       if (autocast_float32(name.substr(name.rfind('.') + 1)) && autocast_around(node, r_)) return {};
       Typed kept = of(args.positional.front(), depth + 1);
-      if (is_integer(kept.dtype) && floating_only(name.substr(name.rfind('.') + 1))) return {};  // torch.sqrt(x)
+      if (is_integer(kept.dtype) && ops.floating_only.count(name.substr(name.rfind('.') + 1)) != 0) return {};  // torch.sqrt(x)
       return kept;
     }
     return {};
