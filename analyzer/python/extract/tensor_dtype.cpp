@@ -1360,8 +1360,10 @@ bool layer_of(const std::string& layer, std::string_view model) {
   return model == "torch" ? layer == "torch" : layer == "keras" || layer == "tensorflow";
 }
 
+// `instantiation`: the call that builds the model (`TemporalConvNet(1, [8, 8, 8])`), whose
+// arguments bind __init__'s parameters where a stack is read; null when unknown.
 std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver& r, int depth,
-                                       std::string_view framework) {
+                                       std::string_view framework, TSNode instantiation) {
   const Grammar& g = Grammar::get();
   if (depth > 4) return std::nullopt;
   const TSNode body = field(class_def, g.f_body);
@@ -1434,7 +1436,7 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
       ++definitions;
     }
   if (definitions > 1) return std::nullopt;
-  if (definitions == 1) return first_layer_in(class_def, called_method, r, depth + 1, framework);
+  if (definitions == 1) return first_layer_in(class_def, called_method, r, depth + 1, framework, instantiation);
   // `self.<attribute> = ...` assigned once in the class.
   TSNode assigned{};
   int assignments = 0;
@@ -1460,7 +1462,11 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
     if (is(at, g.function_definition)) init = r.scope_of(at);
   if (init == nullptr) return std::nullopt;
   Resolver::ScopeVisit in_init(r, init);
-  const auto layers = stack_layers(strip(assigned), r);
+  // The instantiation's lists and classes bind __init__'s parameters (`for i in
+  // range(len(num_channels))` with `num_channels=[8, 8, 8]`); its numbers are not read here.
+  const ConstantBindings no_numbers{init, {}};
+  const InitSeed seed{&no_numbers, instantiation};
+  const auto layers = stack_layers(strip(assigned), r, {}, false, ts_node_is_null(instantiation) ? nullptr : &seed);
   if (!layers || layers->empty()) return std::nullopt;
   const BoundLayer& first = layers->front();
   std::optional<Resolver::ScopeVisit> in_builder;
@@ -1473,7 +1479,7 @@ std::optional<Consumer> first_layer_in(TSNode class_def, TSNode method, Resolver
 // A class of this module whose `forward` runs its input first through a convolution or batch norm
 // it builds (first_layer_in): the layer, as the model's consumer. The class must not convert itself
 // or take a dtype, and must be a plain torch module (its base named `Module` or `nn.Module`).
-std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) {
+std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth, TSNode instantiation = {}) {
   const Grammar& g = Grammar::get();
   const std::string_view class_text = r.text(class_def);
   for (const char* converts : {".half(", ".to(", ".bfloat16(", ".double(", ".float(", ".type(", "dtype"})
@@ -1494,7 +1500,32 @@ std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth) 
       forward = member;
   }
   if (ts_node_is_null(forward)) return std::nullopt;
-  return first_layer_in(class_def, forward, r, depth, torch ? "torch" : "keras");
+  return first_layer_in(class_def, forward, r, depth, torch ? "torch" : "keras", instantiation);
+}
+
+// A function whose one return gives a new model (`def ResNet10(): return ResNet(BasicBlock, [1, 1,
+// 1, 1])`, under a `with` or a `try` too, or through a closure's return): what that construction
+// is, read in the function. The instance is made at the return, so nothing before it converts it.
+std::optional<Consumer> model_factory_product(TSNode definition, TSNode callee, Resolver& r, int depth) {
+  const Grammar& g = Grammar::get();
+  std::vector<TSNode> returns;
+  walk_tree(
+      field(definition, g.f_body),
+      [&](TSNode node, const TSTreeCursor*) {
+        if (is(node, g.function_definition) || is(node, g.lambda) || is(node, g.class_definition)) return false;
+        if (is(node, g.return_statement)) returns.push_back(node);
+        return returns.size() < 2;
+      },
+      [](TSNode) {});
+  if (returns.size() != 1 || ts_node_named_child_count(returns.front()) != 1) return std::nullopt;
+  const TSNode returned = strip(ts_node_named_child(returns.front(), 0));
+  const Scope* function = r.scope_of(definition);
+  if (!is(returned, g.call) || function == nullptr) return std::nullopt;
+  Resolver::ScopeVisit in_function(r, function);
+  auto product = construction(returned, r, depth + 1);
+  if (!product) return std::nullopt;
+  product->steps.push_back({r.locate(returned), std::string(r.text(callee)) + "() returns " + product->text});
+  return product;
 }
 
 std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
@@ -1520,12 +1551,19 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
     c.framework = "torch";
   } else if (const TSNode callee = field(value, g.f_function); is(callee, g.identifier) && depth <= 3) {
     const auto [scope, binding] = r.lookup(r.text(callee));
-    if (binding == nullptr || !binding->only_definition() || scope == nullptr || scope->kind != Scope::Kind::Module)
-      return std::nullopt;
+    if (binding == nullptr || scope == nullptr || scope->kind == Scope::Kind::Class) return std::nullopt;
+    // A factory a function defines (a closure) or a module-level name bound to a method of a new
+    // instance (`make = Builder().make`): what its return builds.
+    if (binding->only_definition() && scope->kind != Scope::Kind::Module && is(binding->definition, g.function_definition))
+      return model_factory_product(binding->definition, callee, r, depth);
+    if (binding->simple() && scope->kind == Scope::Kind::Module)
+      if (const TSNode method = r.bound_method_definition(binding->value); is(method, g.function_definition))
+        return model_factory_product(method, callee, r, depth);
+    if (!binding->only_definition() || scope->kind != Scope::Kind::Module) return std::nullopt;
     if (is(binding->definition, g.function_definition)) {
       // A module-level function returning a stack (`net = vgg(CONV_ARCH)`): its first layer.
       const auto layers = stack_layers(value, r);
-      if (!layers || layers->size() < 2) return std::nullopt;
+      if (!layers || layers->size() < 2) return model_factory_product(binding->definition, callee, r, depth);
       std::optional<Resolver::ScopeVisit> in_builder;
       if (layers->front().scope != nullptr && layers->front().scope != r.scope())
         in_builder.emplace(r, layers->front().scope);
@@ -1538,7 +1576,7 @@ std::optional<Consumer> construction(TSNode value, Resolver& r, int depth) {
     } else if (!is(binding->definition, g.class_definition)) {
       return std::nullopt;
     } else {
-    auto layer = project_model(binding->definition, r, depth);
+    auto layer = project_model(binding->definition, r, depth, value);
     if (!layer) return std::nullopt;
     // A Keras model's consumer is its first layer's API (the Keras rules judge by it); a torch
     // model's is the class (its weights are float32 unless converted).
