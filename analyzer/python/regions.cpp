@@ -2192,7 +2192,8 @@ std::optional<ModuleStatementsPlan> plan_module_statements(std::string_view sour
   for (std::size_t k = 0; k < chunks->size(); ++k) {
     const TopLevelChunk& chunk = (*chunks)[k];
     if (chunk.is_definition) {
-      kept[k] = mentions_word(text_of(chunk), "global");
+      // A definition the lexer found no name for is kept: its name could not be bound otherwise.
+      kept[k] = chunk.name.empty() || mentions_word(text_of(chunk), "global");
       continue;
     }
     kept[k] = true;
