@@ -246,14 +246,21 @@ class ProjectStep {
         if (in_.pass.parsed != nullptr)
           if (const auto it = in_.pass.parsed->find(in_.python_files[file]); it != in_.pass.parsed->end())
             parsed = it->second.get();
-        exports = std::make_shared<const python::ModuleExports>(
-            python::module_exports(*source, *in_.pass.table, *parser_, module.name, module.is_package, parsed));
+        exports = read_exports_of(file, *source, *parser_, parsed);
         if (key) in_.pass.session->put_exports(*key, *slot, exports);
       }
     }
     const auto* raw = exports.get();
     exports_.emplace(file, std::move(exports));
     return raw;
+  }
+
+  std::shared_ptr<const python::ModuleExports> read_exports_of(std::size_t file, const SourceFile& source,
+                                                               const python::Parser& parser,
+                                                               const python::ParsedSource* parsed) const {
+    const ModuleInfo& module = in_.modules.of(file);
+    return std::make_shared<const python::ModuleExports>(
+        python::module_exports(source, *in_.pass.table, parser, module.name, module.is_package, parsed));
   }
 
   // The modules whose constants add_imported_constants will read for `files` (read_tree_imports has
@@ -277,11 +284,8 @@ class ProjectStep {
     std::vector<std::shared_ptr<const python::ModuleExports>> read(files.size());
     parallel_for(files.size(), in_.pass.jobs, [&](std::size_t k, const python::Parser& parser) {
       const std::size_t file = files[k];
-      if (auto source = read_quietly(in_.python_files[file], in_.pass.limits)) {
-        const ModuleInfo& module = in_.modules.of(file);
-        read[k] = std::make_shared<const python::ModuleExports>(
-            python::module_exports(*source, *in_.pass.table, parser, module.name, module.is_package));
-      }
+      if (auto source = read_quietly(in_.python_files[file], in_.pass.limits))
+        read[k] = read_exports_of(file, *source, parser, nullptr);
     });
     for (std::size_t k = 0; k < files.size(); ++k) exports_.emplace(files[k], std::move(read[k]));
   }

@@ -178,6 +178,27 @@ std::optional<std::pair<Location, ProvenanceStep>> half_model_at_calls(TSNode pa
   return agreed;
 }
 
+// The return statements of a def's own body (not of the functions, lambdas and classes inside it),
+// and whether it yields.
+struct OwnReturns {
+  std::vector<TSNode> returns;
+  bool yields = false;
+};
+OwnReturns own_returns(TSNode definition, const Resolver& r) {
+  const Grammar& g = Grammar::get();
+  OwnReturns out;
+  walk_tree(
+      field(definition, g.f_body),
+      [&](TSNode node, const TSTreeCursor*) {
+        if (is(node, g.function_definition) || is(node, g.lambda) || is(node, g.class_definition)) return false;
+        if (is(node, g.return_statement)) out.returns.push_back(node);
+        if (r.text(node).starts_with("yield")) out.yields = true;
+        return true;
+      },
+      [](TSNode) {});
+  return out;
+}
+
 // Autocast around `node`: the with-statement or decorator that opens it, and its float type.
 struct AutocastRegion {
   TSNode opened_by{};
@@ -1136,17 +1157,7 @@ class TypeReader {
     if (depth > kMaxDepth - 4) return std::nullopt;
     const Scope* function = r_.scope_of(definition);
     if (function == nullptr) return std::nullopt;
-    std::vector<TSNode> returns;
-    bool yields = false;
-    walk_tree(
-        field(definition, g_.f_body),
-        [&](TSNode node, const TSTreeCursor*) {
-          if (is(node, g_.function_definition) || is(node, g_.lambda) || is(node, g_.class_definition)) return false;
-          if (is(node, g_.return_statement)) returns.push_back(node);
-          if (r_.text(node).starts_with("yield")) yields = true;
-          return true;
-        },
-        [](TSNode) {});
+    const auto [returns, yields] = own_returns(definition, r_);
     if (returns.empty() || yields || returns.size() > 8) return Typed{};
     Resolver::ScopeVisit in_function(r_, function);
     Typed out;
@@ -1508,16 +1519,8 @@ std::optional<Consumer> project_model(TSNode class_def, Resolver& r, int depth, 
 // is, read in the function. The instance is made at the return, so nothing before it converts it.
 std::optional<Consumer> model_factory_product(TSNode definition, TSNode callee, Resolver& r, int depth) {
   const Grammar& g = Grammar::get();
-  std::vector<TSNode> returns;
-  walk_tree(
-      field(definition, g.f_body),
-      [&](TSNode node, const TSTreeCursor*) {
-        if (is(node, g.function_definition) || is(node, g.lambda) || is(node, g.class_definition)) return false;
-        if (is(node, g.return_statement)) returns.push_back(node);
-        return returns.size() < 2;
-      },
-      [](TSNode) {});
-  if (returns.size() != 1 || ts_node_named_child_count(returns.front()) != 1) return std::nullopt;
+  const auto [returns, yields] = own_returns(definition, r);
+  if (returns.size() != 1 || yields || ts_node_named_child_count(returns.front()) != 1) return std::nullopt;
   const TSNode returned = strip(ts_node_named_child(returns.front(), 0));
   const Scope* function = r.scope_of(definition);
   if (!is(returned, g.call) || function == nullptr) return std::nullopt;
