@@ -963,6 +963,7 @@ class RegionPlanner {
 
   static std::uint64_t first_bit(std::size_t p) { return std::uint64_t{1} << (2 * p); }
   static std::uint64_t second_bit(std::size_t p) { return std::uint64_t{1} << (2 * p + 1); }
+  static constexpr std::uint64_t kSecondBits = 0xAAAAAAAAAAAAAAAAull;  // every pair's second_bit
 
   std::string_view text_of(std::size_t k) const { return source_.substr(chunks_[k].begin, chunks_[k].end - chunks_[k].begin); }
   std::string_view member_text(const TopLevelChunk& member) const {
@@ -1068,20 +1069,29 @@ class RegionPlanner {
     // nn.Conv2d, whose stack a class's __init__ takes), and the classes and functions naming one of
     // those, three calls deep.
     second_classes_.assign(pairs_.size(), {});
+    // Each named definition's second halves, for all pairs at once: one lookup per identifier, not
+    // one per identifier and pair.
+    std::vector<std::uint64_t> second_bits_of;
+    if (std::any_of(pairs_.begin(), pairs_.end(), [](const WordPair& pair) { return pair.second_classes; })) {
+      second_bits_of.assign(chunks_.size(), 0);
+      for (std::size_t k = 0; k < chunks_.size(); ++k) {
+        if (!chunks_[k].is_definition || chunks_[k].name.empty()) continue;
+        for (const std::string_view w : ids_[k]) {
+          if (const auto it = half_bits_.find(w); it != half_bits_.end()) {
+            const std::uint64_t halves = it->second & kSecondBits;
+            if ((halves & ~second_bits_of[k]) != 0 && names_in_code(w)) second_bits_of[k] |= halves;
+          }
+          if (const auto marker = class_marker_bits_.find(w); marker != class_marker_bits_.end())
+            second_bits_of[k] |= marker->second;
+        }
+      }
+    }
     for (std::size_t p = 0; p < pairs_.size(); ++p) {
       if (!pairs_[p].second_classes) continue;
       std::vector<bool> stands(chunks_.size(), false);
-      for (std::size_t k = 0; k < chunks_.size(); ++k) {
-        if (!chunks_[k].is_definition || chunks_[k].name.empty()) continue;
-        stands[k] = std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) {
-          const auto it = half_bits_.find(w);
-          if (it != half_bits_.end() && (it->second & second_bit(p)) != 0 && names_in_code(w)) return true;
-          const auto marker = class_marker_bits_.find(w);
-          return marker != class_marker_bits_.end() && (marker->second & second_bit(p)) != 0;
-        });
-      }
+      for (std::size_t k = 0; k < chunks_.size(); ++k) stands[k] = (second_bits_of[k] & second_bit(p)) != 0;
       for (int round = 0; round < 3; ++round) {
-        std::unordered_set<std::string_view> names;
+        WordSetView names;
         for (std::size_t k = 0; k < chunks_.size(); ++k)
           if (stands[k]) names.insert(chunks_[k].name);
         bool grew = false;
