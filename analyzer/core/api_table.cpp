@@ -188,6 +188,19 @@ ApiTable ApiTable::parse(std::string_view json_text) {
       for (const auto& [op, name] : types.at("setting_methods").items())
         ops.setting_methods.emplace(op, element_type(op, name));
     }
+    if (doc.contains("config_objects")) {
+      const auto& kinds = doc.at("config_objects");
+      ConfigObjectKinds& into = table.config_objects_;
+      const auto read = [&](const char* key, std::set<std::string, std::less<>>& names) {
+        for (const auto& name : kinds.at(key)) names.insert(name.get<std::string>());
+      };
+      read("keyword_namespaces", into.keyword_namespaces);
+      read("mapping_namespaces", into.mapping_namespaces);
+      read("field_class_decorators", into.field_class_decorators);
+      read("field_class_bases", into.field_class_bases);
+      read("keyword_field_bases", into.keyword_field_bases);
+      read("field_default_functions", into.field_default_functions);
+    }
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("rules/api_table.json: ") + e.what());
   } catch (const std::runtime_error& e) {

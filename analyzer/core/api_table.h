@@ -133,6 +133,17 @@ struct ElementTypeOps {
   std::map<std::string, DType, std::less<>> setting_methods;
 };
 
+// Objects whose attributes their construction's arguments set (the table's config_objects): what
+// the constant folder reads as a config. Qualified names throughout.
+struct ConfigObjectKinds {
+  std::set<std::string, std::less<>> keyword_namespaces;  // SimpleNamespace(bn_eps=...): keywords
+  std::set<std::string, std::less<>> mapping_namespaces;  // EasyDict({"bn_eps": ...}): one dict
+  std::set<std::string, std::less<>> field_class_decorators;  // @dataclass: fields by keyword or position
+  std::set<std::string, std::less<>> field_class_bases;       // class C(NamedTuple): the same
+  std::set<std::string, std::less<>> keyword_field_bases;     // class C(BaseModel): fields by keyword
+  std::set<std::string, std::less<>> field_default_functions; // field(default=...)
+};
+
 struct FrameworkInfo {
   std::string key;
   std::string display;            // "PyTorch"
@@ -182,6 +193,7 @@ class ApiTable {
   // The qualified names of the datasets, in the table's order.
   std::vector<std::string> dataset_names() const;
   const ElementTypeOps& element_types() const { return element_types_; }
+  const ConfigObjectKinds& config_objects() const { return config_objects_; }
 
  private:
   void index_names(std::size_t entry, const std::vector<std::string>& names);
@@ -194,6 +206,7 @@ class ApiTable {
   std::vector<DatasetInfo> datasets_;
   std::map<std::string, std::size_t, std::less<>> dataset_by_name_;
   ElementTypeOps element_types_;
+  ConfigObjectKinds config_objects_;
 };
 
 }  // namespace cudnnlint

@@ -124,8 +124,19 @@ bool rewrites_dest(std::string_view text, std::string_view dest) {
 // `self.cfg.MODEL.X`): those the project step looks up in the config files before a file's second
 // extraction. A read the text only seems to hold (in a string) costs a lookup, nothing more: the
 // folder reads the code itself.
+constexpr std::size_t kMaxComposedConfigPaths = 256;
+
 std::set<std::string> config_key_paths(std::string_view text) {
   std::set<std::string> paths;
+  // Reads that stand as a whole call argument (`build(cfg.model)`): the callee's reads off its
+  // parameter are under that node (python/const_eval.cpp config_constant composes the two).
+  std::set<std::string> handed_on, reads;
+  auto whole_argument = [&](std::size_t begin, std::size_t end) {
+    while (begin > 0 && (text[begin - 1] == ' ' || text[begin - 1] == '\t')) --begin;
+    while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
+    return begin > 0 && (text[begin - 1] == '(' || text[begin - 1] == ',') && end < text.size() &&
+           (text[end] == ')' || text[end] == ',');
+  };
   auto identifier_at = [&](std::size_t at) {
     std::size_t end = at;
     while (end < text.size() && is_identifier_char(text[end])) ++end;
@@ -166,8 +177,19 @@ std::set<std::string> config_key_paths(std::string_view text) {
       // A single compound key off an args-like object is an argparse flag's, not a config file's.
       if (path.find('.') != std::string::npos || (distinctive_key_path(path) && !args_like(root_text))) paths.insert(path);
     }
+    if (!path.empty() && !args_like(root_text)) {
+      if (reads.size() < kMaxComposedConfigPaths) reads.insert(path);
+      if (whole_argument(at, next)) handed_on.insert(path);
+    }
     at = next > at ? next - 1 : at;
   }
+  // Each node handed on, with each read of the text under it (bounded: each costs a lookup).
+  std::size_t composed = 0;
+  for (const std::string& node : handed_on)
+    for (const std::string& read : reads) {
+      if (composed++ >= kMaxComposedConfigPaths) return paths;
+      if (read != node && !read.starts_with(node + ".")) paths.insert(node + "." + read);
+    }
   return paths;
 }
 

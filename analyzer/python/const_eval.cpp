@@ -1,5 +1,7 @@
 #include "python/const_eval.h"
 
+#include "core/api_table.h"
+
 #include "core/identifier.h"
 #include "python/lexing.h"
 
@@ -633,6 +635,45 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
   return sites;
 }
 
+ConstantFolder::HandedNode ConstantFolder::handed_config_node(const Scope& function, const Parameter& parameter,
+                                                              int depth) const {
+  using Kind = HandedNode::Kind;
+  HandedNode out;
+  if (depth > 4 || (function.parent != nullptr && function.parent->kind == Scope::Kind::Module &&
+                    named_only_at_definition(function)))
+    return out;  // NoCalls (or too deep to say)
+  const auto sites = call_sites(function, parameter);
+  if (!sites) return HandedNode{Kind::Unknown, {}, {}, false};
+  bool unknown = false;
+  for (const CallSite& site : *sites) {
+    std::optional<ConfigRead> node = site.is_default ? std::nullopt : config_read(site.argument, locator_.source);
+    if (!node && !site.is_default && is(site.argument, Grammar::get().identifier)) {
+      // The caller's own parameter handed on: what the caller's calls hand it.
+      const auto [defining, binding] = scopes_.lookup(site.scope, node_text(site.argument, locator_.source));
+      if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function) {
+        const HandedNode outer =
+            handed_config_node(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)], depth + 1);
+        out.saw_node = out.saw_node || outer.saw_node;
+        if (outer.kind == Kind::NoCalls) continue;
+        if (outer.kind == Kind::Node) node = ConfigRead{outer.root, outer.path, 0};
+      }
+    }
+    if (!node) {
+      unknown = true;
+      continue;
+    }
+    if (out.kind == Kind::Node && (node->root != out.root || node->path != out.path)) unknown = true;
+    out.kind = Kind::Node;
+    out.saw_node = true;
+    if (out.root.empty()) {
+      out.root = node->root;
+      out.path = node->path;
+    }
+  }
+  if (unknown) out.kind = Kind::Unknown;
+  return out;
+}
+
 bool ConstantFolder::named_only_at_definition(const Scope& function) const {
   if (function.parent != &scopes_.module() || function.kind != Scope::Kind::Function || function.name.empty())
     return false;
@@ -876,9 +917,11 @@ std::optional<ConstantValue> ConstantFolder::member(TSNode object, std::string_v
                                                     int depth, std::span<const std::string_view> shadowed) const {
   const Grammar& g = Grammar::get();
   if (depth > kMaxDepth) return std::nullopt;
-  if (is(object, g.call) && !item) {  // `make_loader(Config(), ds)`: an instance made on the spot
+  if (is(object, g.call)) {  // `make_loader(Config(), ds)`: an instance made on the spot
     const TSNode callee = field(object, g.f_function);
-    if (!is(callee, g.identifier)) return std::nullopt;
+    if (const auto qualified = imported_qualified(callee, scope))
+      return namespace_member(object, *qualified, key, item, depth);
+    if (!is(callee, g.identifier) || item) return std::nullopt;
     const auto [class_defining, class_binding] = scopes_.lookup(scope, node_text(callee, locator_.source));
     if (class_binding == nullptr) return std::nullopt;
     return instance_member(*class_binding, field(object, g.f_arguments), key, depth);
@@ -906,8 +949,196 @@ std::optional<ConstantValue> ConstantFolder::instance_member(const Binding& clas
   if (!class_binding.only_definition() || !is(class_binding.definition, g.class_definition)) return std::nullopt;
   const Scope* class_scope = scopes_.scope_of(class_binding.definition);
   if (class_scope == nullptr || class_scope->self_attributes.count(key) != 0) return std::nullopt;
-  if (!is(arguments, g.argument_list) || ts_node_named_child_count(arguments) != 0) return std::nullopt;
+  if (!is(arguments, g.argument_list)) return std::nullopt;
+  // A dataclass (or NamedTuple, attrs class) takes its fields from the call.
+  if (const FieldPositions positions = field_class_kind(*class_scope); positions != FieldPositions::NotAFieldClass)
+    return field_member(*class_scope, positions, ts_node_parent(arguments), key, depth);
+  if (ts_node_named_child_count(arguments) != 0) return std::nullopt;
   return class_attribute(class_scope, key, depth);
+}
+
+static std::optional<std::string_view> imported_name(const ScopeTree& scopes, const ImportTable& imports,
+                                                     std::string_view name, const Scope* scope);
+
+std::optional<std::string> ConstantFolder::imported_qualified(TSNode node, const Scope* scope) const {
+  if (imports_ == nullptr) return std::nullopt;
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  if (is(node, g.identifier)) {
+    const auto bound = imported_name(scopes_, *imports_, node_text(node, source), scope);
+    return bound ? std::optional<std::string>(*bound) : std::nullopt;
+  }
+  if (!is(node, g.attribute) || !is(field(node, g.f_object), g.identifier)) return std::nullopt;
+  const auto bound = imported_name(scopes_, *imports_, node_text(field(node, g.f_object), source), scope);
+  if (!bound) return std::nullopt;
+  return std::string(*bound) + "." + std::string(node_text(field(node, g.f_attribute), source));
+}
+
+ConstantFolder::FieldPositions ConstantFolder::field_class_kind(const Scope& class_scope) const {
+  // Small and without methods, as class_attribute reads a config class (the region planner keeps
+  // such classes where kept code names them: both parse modes read the same).
+  const Grammar& g = Grammar::get();
+  const ConfigObjectKinds& kinds = ApiTable::builtin().config_objects();
+  const TSNode node = class_scope.node;
+  if (!is(node, g.class_definition) || ts_node_end_byte(node) - ts_node_start_byte(node) > kMaxConfigClassBytes)
+    return FieldPositions::NotAFieldClass;
+  const Scope* outside = class_scope.parent;
+  bool decorated = false, other_base = false;
+  FieldPositions by_base = FieldPositions::NotAFieldClass;
+  const TSNode parent = ts_node_parent(node);
+  if (is(parent, g.decorated_definition))
+    for (const TSNode decorator : named_children(parent)) {
+      if (ts_node_eq(decorator, node) || ts_node_named_child_count(decorator) != 1) continue;
+      TSNode expression = ts_node_named_child(decorator, 0);
+      if (is(expression, g.call)) expression = field(expression, g.f_function);  // @dataclass(frozen=True)
+      const auto qualified = imported_qualified(expression, outside);
+      if (qualified && kinds.field_class_decorators.count(*qualified) != 0) decorated = true;
+      else return FieldPositions::NotAFieldClass;  // another decorator may write any __init__
+    }
+  if (const TSNode bases = field(node, g.f_superclasses); !ts_node_is_null(bases))
+    for (const TSNode base : named_children(bases)) {
+      const auto qualified = imported_qualified(base, outside);
+      if (qualified && kinds.field_class_bases.count(*qualified) != 0) by_base = FieldPositions::ByPositionOrKeyword;
+      else if (qualified && kinds.keyword_field_bases.count(*qualified) != 0) by_base = FieldPositions::ByKeyword;
+      else other_base = true;  // a metaclass keyword, or a base whose fields come first
+    }
+  for (const TSNode statement : named_children(field(node, g.f_body))) {
+    if (is(statement, g.expression_statement) || is(statement, g.comment) ||
+        node_text(statement, locator_.source) == "pass")
+      continue;
+    return FieldPositions::NotAFieldClass;  // a method, a nested class, a conditional field
+  }
+  if (decorated) return other_base || by_base != FieldPositions::NotAFieldClass ? FieldPositions::ByKeyword
+                                                                                 : FieldPositions::ByPositionOrKeyword;
+  return other_base ? FieldPositions::NotAFieldClass : by_base;
+}
+
+std::optional<ConstantValue> ConstantFolder::field_member(const Scope& class_scope, FieldPositions positions,
+                                                          TSNode call, std::string_view key, int depth) const {
+  // The class body's fields in order (`name: type [= default]`); an unannotated assignment is a class
+  // attribute, no field (attrs would make `x = attr.ib()` one: positions are then unknown).
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  if (key.starts_with('_') || attributes_written_dynamically() || attribute_writes(source, key) != 0)
+    return std::nullopt;  // attrs drops a leading underscore from the keyword; a write may change it
+  std::optional<std::size_t> index;
+  TSNode declared{};
+  std::size_t count = 0;
+  bool positions_known = positions == FieldPositions::ByPositionOrKeyword;
+  for (const TSNode statement : named_children(field(class_scope.node, g.f_body))) {
+    const TSNode assignment = is(statement, g.expression_statement) ? ts_node_named_child(statement, 0) : TSNode{};
+    if (!is(assignment, g.assignment)) continue;
+    const TSNode type = field(assignment, g.f_type);
+    const TSNode target = field(assignment, g.f_left);
+    if (ts_node_is_null(type) || !is(target, g.identifier)) {
+      positions_known = false;
+      if (is(target, g.identifier) && node_text(target, source) == key) return std::nullopt;  // no field
+      continue;
+    }
+    const std::string_view annotation = node_text(type, source);
+    if (annotation.find("KW_ONLY") != std::string_view::npos) positions_known = false;  // keyword-only after
+    if (annotation.find("ClassVar") != std::string_view::npos) continue;
+    if (node_text(target, source) == key) {
+      if (annotation.find("InitVar") != std::string_view::npos) return std::nullopt;  // no attribute
+      if (positions_known) index = count;
+      declared = assignment;
+    }
+    ++count;
+  }
+  if (ts_node_is_null(declared)) return std::nullopt;
+  // The call's argument for the field: its keyword, else its position; no splat may hide it.
+  std::optional<TSNode> given;
+  std::size_t positional = 0;
+  for (const TSNode argument : named_children(field(call, g.f_arguments))) {
+    if (is(argument, g.list_splat) || is(argument, g.dictionary_splat)) return std::nullopt;
+    if (is(argument, g.keyword_argument)) {
+      if (node_text(field(argument, g.f_name), source) == key) given = field(argument, g.f_value);
+    } else if (is(argument, g.comment)) {
+      continue;
+    } else {
+      if (!index && positions != FieldPositions::ByPositionOrKeyword) return std::nullopt;  // a TypeError, or unknown
+      if (index && positional == *index) given = argument;
+      ++positional;
+    }
+  }
+  if (!given && !index && positional > 0) return std::nullopt;  // which field a position fills is unknown
+  if (given) {
+    auto value = fold_at_depth(*given, scope_around(call), depth + 1, {});
+    if (!value) return std::nullopt;
+    value->provenance.push_back(ProvenanceStep{
+        locator_.locate(*given), std::string(node_text(field(call, g.f_function), source)) + "(...) sets its field " +
+                                     std::string(key) + " to " + std::string(node_text(*given, source)) + " here"});
+    return value;
+  }
+  // Not passed: the field's default, written as is or as field(default=...).
+  TSNode default_value = field(declared, g.f_right);
+  if (ts_node_is_null(default_value)) return std::nullopt;
+  if (is(default_value, g.call)) {
+    const auto callee = imported_qualified(field(default_value, g.f_function), &class_scope);
+    if (!callee || ApiTable::builtin().config_objects().field_default_functions.count(*callee) == 0)
+      return std::nullopt;
+    TSNode found{};
+    for (const TSNode argument : named_children(field(default_value, g.f_arguments)))
+      if (is(argument, g.keyword_argument) && node_text(field(argument, g.f_name), source) == "default")
+        found = field(argument, g.f_value);
+    if (ts_node_is_null(found)) return std::nullopt;  // default_factory, or none
+    default_value = found;
+  }
+  auto value = fold_at_depth(default_value, &class_scope, depth + 1, {});
+  if (!value) return std::nullopt;
+  value->provenance.push_back(ProvenanceStep{
+      locator_.locate(declared), std::string(class_scope.name) + "." + std::string(node_text(declared, source)) +
+                                     " is the field's default, which the call leaves"});
+  return value;
+}
+
+std::optional<ConstantValue> ConstantFolder::namespace_member(TSNode call, std::string_view qualified,
+                                                              std::string_view key, bool item, int depth) const {
+  // `SimpleNamespace(bn_eps=...)` (keywords), `EasyDict({"bn_eps": ...})` (one mapping, read by
+  // attribute or subscript), as config_objects in the API table says each class takes them.
+  const Grammar& g = Grammar::get();
+  const std::string_view source = locator_.source;
+  const ConfigObjectKinds& kinds = ApiTable::builtin().config_objects();
+  const bool keywords = kinds.keyword_namespaces.count(qualified) != 0;
+  const bool mapping = kinds.mapping_namespaces.count(qualified) != 0;
+  if ((!keywords && !mapping) || (item && !mapping)) return std::nullopt;
+  if (attributes_written_dynamically() || attribute_writes(source, key) != 0) return std::nullopt;  // set again
+  std::optional<TSNode> found;
+  std::size_t positional = 0;
+  for (const TSNode argument : named_children(field(call, g.f_arguments))) {
+    if (is(argument, g.comment)) continue;
+    if (is(argument, g.list_splat) || is(argument, g.dictionary_splat)) return std::nullopt;
+    if (is(argument, g.keyword_argument)) {
+      if (!keywords) return std::nullopt;  // a TypeError
+      if (node_text(field(argument, g.f_name), source) == key) found = field(argument, g.f_value);
+      continue;
+    }
+    if (!mapping || positional++ > 0) return std::nullopt;
+    if (is(argument, g.dictionary)) {
+      for (const TSNode entry : named_children(argument)) {
+        if (is(entry, g.comment)) continue;
+        if (!is(entry, g.pair)) return std::nullopt;  // a **splat may hold the key too
+        if (string_literal(field(entry, g.f_key), source) == std::string(key)) found = field(entry, g.f_value);
+      }
+    } else if (is(argument, g.call) && is(field(argument, g.f_function), g.identifier) &&
+               node_text(field(argument, g.f_function), source) == "dict" &&
+               scopes_.lookup(scope_around(argument), "dict").second == nullptr) {
+      for (const TSNode inner : named_children(field(argument, g.f_arguments))) {
+        if (is(inner, g.comment)) continue;
+        if (!is(inner, g.keyword_argument)) return std::nullopt;
+        if (node_text(field(inner, g.f_name), source) == key) found = field(inner, g.f_value);
+      }
+    } else {
+      return std::nullopt;  // a mapping made elsewhere
+    }
+  }
+  if (!found) return std::nullopt;
+  auto value = fold_at_depth(*found, scope_around(call), depth + 1, {});
+  if (!value) return std::nullopt;
+  value->provenance.push_back(ProvenanceStep{
+      locator_.locate(*found), std::string(node_text(field(call, g.f_function), source)) + "(...) sets " +
+                                   std::string(key) + " to " + std::string(node_text(*found, source)) + " here"});
+  return value;
 }
 
 std::optional<ConstantValue> ConstantFolder::init_attribute(const Scope& class_scope, TSNode construction,
@@ -1139,7 +1370,16 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
     if (forwarded_ && is_argument_itself(ts_node_parent(name), forwarded_argument_)) return std::nullopt;
     return argparse_default(value, defining, key, depth);
   }
-  if (!is(callee, g.identifier) || !is(arguments, g.argument_list)) return std::nullopt;
+  if (!is(arguments, g.argument_list)) return std::nullopt;
+  if (const auto qualified = imported_qualified(callee, defining); qualified && !items_may_change(node_text(name, source)))
+    if (auto found = namespace_member(value, *qualified, key, item, depth)) {
+      TSNode statement = binding.assignment();
+      if (ts_node_is_null(statement)) statement = binding.target;
+      found->provenance.push_back(ProvenanceStep{
+          locator_.locate(statement), std::string(node_text(name, source)) + " is made here"});
+      return found;
+    }
+  if (!is(callee, g.identifier)) return std::nullopt;
   const std::string_view callee_name = node_text(callee, source);
   const auto [callee_scope, callee_binding] = scopes_.lookup(defining, callee_name);
   // The function `get_opt()` calls: a def, or a method bound to the name (`get_opt = Options().get_opt`).
@@ -1169,7 +1409,8 @@ std::optional<ConstantValue> ConstantFolder::object_member(TSNode name, const Bi
     if (class_scope != nullptr && class_scope->self_attributes.count(key) != 0 && !item)
       return init_attribute(*class_scope, value, key, depth);
     if (class_scope == nullptr || class_scope->self_attributes.count(key) != 0) return std::nullopt;
-    if (class_scope->bindings.count(key) != 0) return instance_member(*callee_binding, arguments, key, depth);
+    if (class_scope->bindings.count(key) != 0 || field_class_kind(*class_scope) != FieldPositions::NotAFieldClass)
+      return instance_member(*callee_binding, arguments, key, depth);
   }
   // A module-level object (`Cfg = EasyDict()`) whose attribute one module statement sets.
   if (defining != &scopes_.module() || attributes_written_dynamically() || attribute_writes(source, key) != 1)
@@ -1303,7 +1544,19 @@ std::optional<ConstantValue> ConstantFolder::config_constant(TSNode node, const 
   if (imports_ != nullptr && read->root.find('.') == std::string::npos && read->keys < 2 &&
       imported_name(scopes_, *imports_, object, scope))
     return std::nullopt;
-  const auto it = config_constants_->find(read->path);
+  // A sub-node handed to a function (`build(cfg.model)`, then `cfg.bn_eps` inside): the read is
+  // the node's path and its own.
+  std::string path = read->path;
+  if (read->root.find('.') == std::string::npos && scope != nullptr) {
+    const auto [defining, binding] = scopes_.lookup(scope, object);
+    if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function) {
+      const HandedNode handed =
+          handed_config_node(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)]);
+      if (handed.kind == HandedNode::Kind::Node) path = handed.path + "." + path;
+      else if (handed.saw_node) return std::nullopt;  // calls handing different nodes
+    }
+  }
+  const auto it = config_constants_->find(path);
   if (it == config_constants_->end()) return std::nullopt;
   ConstantValue value = it->second;
   value.spelling = std::string(node_text(node, locator_.source));
@@ -1412,6 +1665,21 @@ std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scop
   ref.kind = ValueRef::Kind::ConfigKey;
   ref.target = std::move(read->path);
   ref.root = std::move(read->root);
+  // A sub-node handed to the function (`build(cfg.model)`, then `cfg.bn_eps` inside): the key is
+  // under that node, when every call of the function in the module hands the same one.
+  if (ref.root.find('.') == std::string::npos && scope != nullptr) {
+    const auto [defining, binding] = scopes_.lookup(scope, ref.root);
+    if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function) {
+      const auto handed = folder_.handed_config_node(
+          *defining, defining->parameters[static_cast<std::size_t>(binding->parameter)]);
+      if (handed.kind == ConstantFolder::HandedNode::Kind::Node) {
+        ref.target = handed.path + "." + ref.target;
+        ref.root = handed.root;
+      } else if (handed.saw_node) {
+        return std::nullopt;  // calls handing different nodes: which one is read is the call's
+      }
+    }
+  }
   return ref;
 }
 

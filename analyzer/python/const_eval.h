@@ -86,6 +86,15 @@ class ConstantFolder {
   // splat or leaves it without a default, or when there are none or more than kMaxCallSites. Both parse modes see the same
   // calls (python/regions.cpp include_callers keeps them).
   std::optional<std::vector<CallSite>> call_sites(const Scope& function, const Parameter& parameter) const;
+  // The config node every call of `function` in the module hands to `parameter` (`build(cfg.model)`:
+  // the node `model` off `cfg`), following a parameter handed on to the caller's own calls; a caller
+  // that nothing in the module calls hands nothing (NoCalls).
+  struct HandedNode {
+    enum class Kind { NoCalls, Node, Unknown } kind = Kind::NoCalls;
+    std::string root, path;  // of the node, when kind is Node
+    bool saw_node = false;   // some call hands a node (Unknown then means that the calls differ)
+  };
+  HandedNode handed_config_node(const Scope& function, const Parameter& parameter, int depth = 0) const;
   // Whether the module's text names `function` (a module-level def) only where it defines it: nothing
   // here calls it or passes it on (an entry point, or a wrapper other modules call). Text, so both
   // parse modes agree.
@@ -176,6 +185,21 @@ class ConstantFolder {
   std::optional<ConstantValue> self_class_attribute(const Scope& class_scope, std::string_view key, int depth) const;
   std::optional<ConstantValue> instance_member(const Binding& class_binding, TSNode arguments, std::string_view key,
                                                int depth) const;
+  // The qualified name an import binds to `node` (`SimpleNamespace`, `types.SimpleNamespace`).
+  std::optional<std::string> imported_qualified(TSNode node, const Scope* scope) const;
+  // How a class made of fields (a @dataclass, a NamedTuple: the API table's config_objects) takes
+  // them from its construction's arguments; NotAFieldClass for any other class, a large one or one
+  // with methods.
+  enum class FieldPositions { NotAFieldClass, ByKeyword, ByPositionOrKeyword };
+  FieldPositions field_class_kind(const Scope& class_scope) const;
+  // What the construction `call` of such a class gives the field `key`: its argument by keyword or
+  // position, else the field's default.
+  std::optional<ConstantValue> field_member(const Scope& class_scope, FieldPositions positions, TSNode call,
+                                            std::string_view key, int depth) const;
+  // What a namespace construction (`SimpleNamespace(bn_eps=...)`, `EasyDict({...})`, its class
+  // `qualified`) gives `key`, read as an attribute or (`item`) a subscript.
+  std::optional<ConstantValue> namespace_member(TSNode call, std::string_view qualified, std::string_view key,
+                                                bool item, int depth) const;
   // The value a dict display or dict(...) gives `key` (`found`), with where it is defined.
   std::optional<ConstantValue> keyed_value(std::optional<TSNode> found, TSNode name, const Binding& binding,
                                            std::string_view key, const Scope* defining, int depth) const;

@@ -380,6 +380,55 @@ TEST(ConstantFolding, NonFiniteValuesFoldAsPythonComputesThem) {
             ValueSource::Explicit);
 }
 
+// Config objects whose construction's arguments set their attributes (rules/api_table.json
+// config_objects; tests/probes/config_objects.py measured what each class does with them).
+TEST(ConstantFolding, ConfigObjectsTakeTheirConstructionsArguments) {
+  const std::string head =
+      "import dataclasses\nfrom dataclasses import dataclass, field\nfrom types import SimpleNamespace\n"
+      "from typing import NamedTuple\nimport easydict\nimport ml_collections\nimport pydantic\nimport torch.nn as nn\n";
+  const std::string fields = "    channels: int = 64\n    bn_eps: float = 1e-5\n";
+  const std::string dataclass = "@dataclass\nclass C:\n" + fields;
+  const auto eps = [&](const std::string& code) { return only_fact(head + code + "nn.BatchNorm2d(3, eps=cfg.bn_eps)\n"); };
+  const auto folds_to = [&](const std::string& code, double value) {
+    const NormalizationFact fact = eps(code);
+    ASSERT_EQ(fact.eps.source, ValueSource::Explicit) << code;
+    EXPECT_DOUBLE_EQ(fact.eps.value->value, value) << code;
+  };
+  folds_to(dataclass + "cfg = C(bn_eps=0.5)\n", 0.5);
+  folds_to(dataclass + "cfg = C(8, 0.5)\n", 0.5);
+  folds_to(dataclass + "cfg = C(8)\n", 1e-5);
+  folds_to("@dataclasses.dataclass(frozen=True)\nclass C:\n    \"\"\"Doc.\"\"\"\n    bn_eps: float = field(default=0.25)\n"
+           "cfg = C()\n", 0.25);
+  folds_to("class C(NamedTuple):\n" + fields + "cfg = C(8, 0.5)\n", 0.5);
+  folds_to("class C(pydantic.BaseModel):\n" + fields + "cfg = C(bn_eps=0.5)\n", 0.5);
+  folds_to("cfg = SimpleNamespace(bn_eps=0.5)\n", 0.5);
+  folds_to("cfg = easydict.EasyDict({'bn_eps': 0.5})\n", 0.5);
+  folds_to("cfg = ml_collections.ConfigDict(dict(bn_eps=0.5))\n", 0.5);
+  const NormalizationFact passed =
+      only_fact(head + dataclass + "def build(cfg):\n    return nn.BatchNorm2d(3, eps=cfg.bn_eps)\nbuild(C(bn_eps=0.5))\n");
+  ASSERT_TRUE(passed.eps.value.has_value());
+  EXPECT_DOUBLE_EQ(passed.eps.value->value, 0.5);
+  // What Python refuses, what a call or the code may change, and what a position cannot tell.
+  for (const std::string& code : std::vector<std::string>{
+           dataclass + "cfg = C(8, 0.5)\ncfg.bn_eps = 1e-3\n",                            // written again
+           dataclass + "cfg = C(*args)\n",                                                 // a splat
+           "@dataclass\nclass B:\n    channels: int = 64\n@dataclass\nclass C(B):\n    bn_eps: float = 1e-5\n"
+           "cfg = C(0.5)\n",                                                               // a base's fields first
+           "@dataclasses.dataclass\nclass C:\n    channels: int = 64\n    _: dataclasses.KW_ONLY\n"
+           "    bn_eps: float = 1e-5\ncfg = C(8, 0.5)\n",                                  // keyword-only
+           "@dataclass\nclass C:\n    bn_eps: float = 0.5\n    def __post_init__(self):\n        pass\ncfg = C()\n",
+           "@dataclass\nclass C:\n    bn_eps: float = field(default_factory=lambda: 0.5)\ncfg = C()\n",
+           "@dataclass\nclass C:\n    bn_eps: dataclasses.InitVar[float] = 0.5\ncfg = C(0.5)\n",
+           "class C(pydantic.BaseModel):\n" + fields + "cfg = C(8, 0.5)\n",                // no positions
+           "cfg = SimpleNamespace({'bn_eps': 0.5})\n",                                    // a TypeError
+           "cfg = ml_collections.ConfigDict(bn_eps=0.5)\n",                               // a TypeError
+           "cfg = easydict.EasyDict(defaults)\n",                                          // made elsewhere
+           "cfg = easydict.EasyDict({'bn_eps': 0.5})\ncfg.update(other)\n",
+           "cfg = SimpleNamespace(bn_eps=0.5)\nsetattr(cfg, name, 1e-3)\n",
+       })
+    EXPECT_NE(eps(code).eps.source, ValueSource::Explicit) << code;
+}
+
 TEST(NeverCrashes, DeeplyNestedConditionsAndTargets) {
   std::string chain = "import torch.nn as nn\nfor m in mods:\n    if x";
   for (int i = 0; i < 20000; ++i) chain += " and x";
