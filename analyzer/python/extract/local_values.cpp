@@ -426,6 +426,13 @@ std::optional<double> size_arithmetic(TSNode node, Resolver& r, std::vector<Prov
     steps.insert(steps.end(), folded->provenance.begin(), folded->provenance.end());
     return folded->value;
   }
+  if (is(node, g.identifier)) {  // `n_val = int(len(ds) * 0.1)`, then `n_val`
+    const TSNode value = definition_of(node, r);
+    if (ts_node_is_null(value)) return std::nullopt;
+    auto computed = size_arithmetic(value, r, steps, depth + 1);
+    if (computed) steps.push_back(defined_here(node, value, r));
+    return computed;
+  }
   if (is(node, g.binary_operator)) {
     const std::string_view op = r.text(field(node, g.f_operator));
     const auto a = size_arithmetic(field(node, g.f_left), r, steps, depth + 1);
@@ -565,6 +572,9 @@ std::optional<IntegerValue> at_every_call(const Scope& function, const Parameter
 // The rows of a tensor or array handed to TensorDataset or from_tensor_slices: its literal shape's
 // first size, a literal nested list's length, torch.arange(n)'s n; for a parameter, what every call
 // of its function hands over.
+std::optional<IntegerValue> train_test_split_part(TSNode identifier, Resolver& r, std::vector<ProvenanceStep>& steps,
+                                                  int depth);
+
 std::optional<IntegerValue> leading_rows(TSNode first, Resolver& r, std::vector<ProvenanceStep>& steps, int depth) {
   const Grammar& g = Grammar::get();
   first = strip(first);
@@ -576,6 +586,8 @@ std::optional<IntegerValue> leading_rows(TSNode first, Resolver& r, std::vector<
                            [&](TSNode argument, std::vector<ProvenanceStep>& here) {
                              return leading_rows(argument, r, here, depth + 1);
                            });
+  if (is(first, g.identifier))
+    if (auto part = train_test_split_part(first, r, steps, depth)) return part;
   std::string text;
   const auto shape = literal_shape(first, r, text);
   if (!shape.empty() && shape.front()) return shape.front();
@@ -712,21 +724,92 @@ std::optional<IntegerValue> random_split_part(TSNode identifier, Resolver& r, st
   const std::vector<TSNode> items = named_children(list);
   if (items.size() != unpacked.arity) return std::nullopt;
   std::vector<double> lengths;
+  std::vector<ProvenanceStep> length_steps;
+  thread_local int nesting = 0;  // a length reads sizes through rows_of, which may come back here: bounded
+  if (nesting >= 3) return std::nullopt;
+  ++nesting;
   for (const TSNode item : items) {
-    const auto folded = r.fold(item);
-    if (!folded || !std::isfinite(folded->value)) return std::nullopt;
-    lengths.push_back(folded->value);
+    // A number, or one computed from the data's size (`[len(ds) - n_val, n_val]`).
+    const auto length = size_arithmetic(item, r, length_steps, 0);
+    if (!length || !std::isfinite(*length)) break;
+    lengths.push_back(*length);
   }
+  --nesting;
+  if (lengths.size() != items.size()) return std::nullopt;
   std::vector<ProvenanceStep> dataset_steps;
   const auto total = rows_of(args.positional[0], r, dataset_steps, depth + 1);
   const auto sizes = split_sizes(lengths, total ? std::optional<std::int64_t>(total->value) : std::nullopt);
   if (sizes.size() != items.size()) return std::nullopt;
-  if (total) steps.insert(steps.end(), dataset_steps.begin(), dataset_steps.end());
+  // Each step once: the lengths and the dataset often read the same definitions.
+  auto add_once = [&](const std::vector<ProvenanceStep>& more) {
+    for (const ProvenanceStep& step : more)
+      if (std::none_of(steps.begin(), steps.end(), [&](const ProvenanceStep& s) {
+            return s.what == step.what && s.where.path == step.where.path &&
+                   s.where.range.begin.byte_offset == step.where.range.begin.byte_offset;
+          }))
+        steps.push_back(step);
+  };
+  if (total) add_once(dataset_steps);
+  add_once(length_steps);
   const std::int64_t size = sizes[unpacked.position];
   steps.push_back({r.locate(ts_node_parent(value)), "`" + std::string(r.text(identifier)) + "` is part " +
                                                          std::to_string(unpacked.position + 1) + " of " +
                                                          short_text(r.text(value)) + ": " + std::to_string(size) +
                                                          " samples"});
+  return IntegerValue{size, std::string(r.text(identifier)), r.locate(identifier), {}};
+}
+
+// `X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.05)`: the size of the part
+// `identifier` names, as scikit-learn computes it (1.9.1, measured): a float test_size is
+// ceil(test_size * n), a float train_size floor(train_size * n), an int either is itself, the other
+// part the rest, and with neither the test part is ceil(0.25 * n).
+std::optional<IntegerValue> train_test_split_part(TSNode identifier, Resolver& r, std::vector<ProvenanceStep>& steps,
+                                                  int depth) {
+  const Grammar& g = Grammar::get();
+  Unpacked unpacked;
+  const TSNode value = strip(previous_assignment(identifier, r, &unpacked));
+  if (unpacked.arity < 2 || unpacked.arity % 2 != 0 || !is(value, g.call) ||
+      !one_of(qualified(field(value, g.f_function), r),
+              {"sklearn.model_selection.train_test_split", "sklearn.model_selection._split.train_test_split"}))
+    return std::nullopt;
+  const CallArgs args = collect_args(field(value, g.f_arguments), r.source());
+  if (args.first_star >= 0 || args.has_double_star || args.positional.size() * 2 != unpacked.arity) return std::nullopt;
+  std::optional<ConstantValue> test_size, train_size;
+  for (const auto& [name, argument] : args.keywords) {
+    if (name != "test_size" && name != "train_size") continue;
+    const auto folded = r.fold(argument);
+    if (!folded && r.text(strip(argument)) != "None") return std::nullopt;
+    if (folded && !(folded->value > 0 && std::isfinite(folded->value))) return std::nullopt;  // refused
+    (name == "test_size" ? test_size : train_size) = folded;
+  }
+  std::vector<ProvenanceStep> data_steps;
+  auto total = leading_rows(args.positional[0], r, data_steps, depth + 1);  // an array's, a tensor's
+  if (!total) total = rows_of(args.positional[0], r, data_steps, depth + 1);  // a list's, a dataset's
+  if (!total) return std::nullopt;
+  const auto n = static_cast<double>(total->value);
+  // Nothing given: the unset part fails; a part given as neither a count nor a fraction: unknown.
+  bool unknown = false;
+  auto part = [&](const std::optional<ConstantValue>& size, bool test) -> std::optional<std::int64_t> {
+    if (!size) return std::nullopt;
+    const bool count = size->kind == NumberKind::Integer ||
+                       (size->kind == NumberKind::Unknown && size->value >= 1 && size->value == std::floor(size->value));
+    if (count && size->kind == NumberKind::Unknown) unknown = true;  // an int count, or a float sklearn refuses
+    if (count) return static_cast<std::int64_t>(size->value);
+    if (size->value >= 1) unknown = true;  // a float of 1 or more: refused
+    return static_cast<std::int64_t>(test ? std::ceil(size->value * n) : std::floor(size->value * n));
+  };
+  if (!test_size && !train_size) test_size = ConstantValue{0.25, {}, {}, NumberKind::Float};
+  std::optional<std::int64_t> test = part(test_size, true), train = part(train_size, false);
+  if (unknown) return std::nullopt;
+  if (!test && train) test = total->value - *train;
+  if (!train && test) train = total->value - *test;
+  if (!test || !train || *test <= 0 || *train <= 0 || *test + *train > total->value) return std::nullopt;  // raises
+  const std::int64_t size = unpacked.position % 2 == 0 ? *train : *test;
+  steps.insert(steps.end(), data_steps.begin(), data_steps.end());
+  steps.push_back({r.locate(ts_node_parent(value)), "`" + std::string(r.text(identifier)) + "` is the " +
+                                                         (unpacked.position % 2 == 0 ? "train" : "test") +
+                                                         " part of " + short_text(r.text(value)) + ": " +
+                                                         std::to_string(size) + " samples"});
   return IntegerValue{size, std::string(r.text(identifier)), r.locate(identifier), {}};
 }
 
@@ -743,6 +826,7 @@ std::optional<IntegerValue> rows_of(TSNode node, Resolver& r, std::vector<Proven
                              return rows_of(argument, r, here, depth + 1);
                            });
     if (auto split = random_split_part(node, r, steps, depth)) return split;
+    if (auto split = train_test_split_part(node, r, steps, depth)) return split;
     const TSNode value = definition_of(node, r);
     if (ts_node_is_null(value)) return std::nullopt;
     // `indices = []` then `indices.append(i)` in a loop: the list's length is a run-time fact.
