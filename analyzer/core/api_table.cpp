@@ -178,6 +178,7 @@ ApiTable ApiTable::parse(std::string_view json_text) {
       for (const auto& name : types.at("keeping_methods")) ops.keeping_methods.insert(name.get<std::string>());
       for (const auto& name : types.at("keeping_functions")) ops.keeping_functions.insert(name.get<std::string>());
       for (const auto& name : types.at("floating_only")) ops.floating_only.insert(name.get<std::string>());
+      for (const auto& name : types.at("autocast_float32")) ops.autocast_float32.insert(name.get<std::string>());
       const auto element_type = [](const std::string& op, const nlohmann::json& name) {
         const DType dtype = dtype_from_name(name.get<std::string>());
         if (dtype == DType::Unknown) throw std::runtime_error("element_types: " + op + " names no element type");

@@ -129,6 +129,7 @@ struct ElementTypeOps {
   std::set<std::string, std::less<>> keeping_methods;    // `x.m(...)` has x's type
   std::set<std::string, std::less<>> keeping_functions;  // `f(x, ...)` has x's type
   std::set<std::string, std::less<>> floating_only;      // of those, the ones computing in floating point
+  std::set<std::string, std::less<>> autocast_float32;   // ops CUDA autocast runs in float32
   std::map<std::string, DType, std::less<>> setting_functions;  // the result's type, always
   std::map<std::string, DType, std::less<>> setting_methods;
 };

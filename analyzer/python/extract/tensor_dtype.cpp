@@ -1309,12 +1309,9 @@ class TypeReader {
     return result;
   }
 
-  // Ops CUDA autocast runs in float32 (the "CUDA Ops that can autocast to float32" list of the
-  // torch.amp documentation) among those read here.
-  static bool autocast_float32(std::string_view op) {
-    static constexpr std::string_view ops[] = {"sum", "norm", "pow", "rsqrt", "exp", "log", "prod", "cumsum",
-                                               "softmax", "log_softmax", "normalize", "reciprocal", "cosh", "sinh"};
-    return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+  // Ops CUDA autocast runs in float32 (the API table's element_types.autocast_float32).
+  bool autocast_float32(std::string_view op) const {
+    return r_.table().element_types().autocast_float32.count(op) != 0;
   }
 
   Resolver& r_;
