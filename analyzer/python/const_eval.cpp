@@ -1062,14 +1062,7 @@ std::optional<ConstantValue> ConstantFolder::field_member(const Scope& class_sco
     }
   }
   if (!given && !index && positional > 0) return std::nullopt;  // which field a position fills is unknown
-  if (given) {
-    auto value = fold_at_depth(*given, scope_around(call), depth + 1, {});
-    if (!value) return std::nullopt;
-    value->provenance.push_back(ProvenanceStep{
-        locator_.locate(*given), std::string(node_text(field(call, g.f_function), source)) + "(...) sets its field " +
-                                     std::string(key) + " to " + std::string(node_text(*given, source)) + " here"});
-    return value;
-  }
+  if (given) return constructor_argument(call, *given, "its field " + std::string(key), depth);
   // Not passed: the field's default, written as is or as field(default=...).
   TSNode default_value = field(declared, g.f_right);
   if (ts_node_is_null(default_value)) return std::nullopt;
@@ -1133,11 +1126,17 @@ std::optional<ConstantValue> ConstantFolder::namespace_member(TSNode call, std::
     }
   }
   if (!found) return std::nullopt;
-  auto value = fold_at_depth(*found, scope_around(call), depth + 1, {});
+  return constructor_argument(call, *found, std::string(key), depth);
+}
+
+std::optional<ConstantValue> ConstantFolder::constructor_argument(TSNode call, TSNode argument, const std::string& what,
+                                                                  int depth) const {
+  auto value = fold_at_depth(argument, scope_around(call), depth + 1, {});
   if (!value) return std::nullopt;
+  const std::string_view source = locator_.source;
   value->provenance.push_back(ProvenanceStep{
-      locator_.locate(*found), std::string(node_text(field(call, g.f_function), source)) + "(...) sets " +
-                                   std::string(key) + " to " + std::string(node_text(*found, source)) + " here"});
+      locator_.locate(argument), std::string(node_text(field(call, Grammar::get().f_function), source)) +
+                                     "(...) sets " + what + " to " + std::string(node_text(argument, source)) + " here"});
   return value;
 }
 

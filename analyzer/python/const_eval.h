@@ -200,6 +200,10 @@ class ConstantFolder {
   // `qualified`) gives `key`, read as an attribute or (`item`) a subscript.
   std::optional<ConstantValue> namespace_member(TSNode call, std::string_view qualified, std::string_view key,
                                                 bool item, int depth) const;
+  // `argument` of the construction `call`, folded where the call stands, with a step saying that the
+  // call "sets `what` to" it.
+  std::optional<ConstantValue> constructor_argument(TSNode call, TSNode argument, const std::string& what,
+                                                    int depth) const;
   // The value a dict display or dict(...) gives `key` (`found`), with where it is defined.
   std::optional<ConstantValue> keyed_value(std::optional<TSNode> found, TSNode name, const Binding& binding,
                                            std::string_view key, const Scope* defining, int depth) const;
