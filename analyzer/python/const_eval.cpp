@@ -639,9 +639,9 @@ ConstantFolder::HandedNode ConstantFolder::handed_config_node(const Scope& funct
                                                               int depth) const {
   using Kind = HandedNode::Kind;
   HandedNode out;
-  if (depth > 4 || (function.parent != nullptr && function.parent->kind == Scope::Kind::Module &&
-                    named_only_at_definition(function)))
-    return out;  // NoCalls (or too deep to say)
+  if (depth > 4) return HandedNode{Kind::Unknown, {}, {}, false};  // too deep to say
+  if (function.parent != nullptr && function.parent->kind == Scope::Kind::Module && named_only_at_definition(function))
+    return out;  // NoCalls: nothing in the module calls it
   const auto sites = call_sites(function, parameter);
   if (!sites) return HandedNode{Kind::Unknown, {}, {}, false};
   bool unknown = false;
