@@ -635,28 +635,29 @@ std::optional<std::vector<CallSite>> ConstantFolder::call_sites(const Scope& fun
   return sites;
 }
 
-ConstantFolder::HandedNode ConstantFolder::handed_config_node(const Scope& function, const Parameter& parameter,
+ConstantFolder::HandedNode ConstantFolder::handed_config_node(std::string_view name, const Scope* scope,
                                                               int depth) const {
   using Kind = HandedNode::Kind;
+  if (scope == nullptr) return HandedNode{Kind::NotAParameter, {}, {}, false};
+  const auto [function, binding] = scopes_.lookup(scope, name);
+  if (binding == nullptr || !binding->only_parameter() || function->kind != Scope::Kind::Function)
+    return HandedNode{Kind::NotAParameter, {}, {}, false};
+  const Parameter& parameter = function->parameters[static_cast<std::size_t>(binding->parameter)];
   HandedNode out;
   if (depth > 4) return HandedNode{Kind::Unknown, {}, {}, false};  // too deep to say
-  if (function.parent != nullptr && function.parent->kind == Scope::Kind::Module && named_only_at_definition(function))
+  if (function->parent != nullptr && function->parent->kind == Scope::Kind::Module && named_only_at_definition(*function))
     return out;  // NoCalls: nothing in the module calls it
-  const auto sites = call_sites(function, parameter);
+  const auto sites = call_sites(*function, parameter);
   if (!sites) return HandedNode{Kind::Unknown, {}, {}, false};
   bool unknown = false;
   for (const CallSite& site : *sites) {
     std::optional<ConfigRead> node = site.is_default ? std::nullopt : config_read(site.argument, locator_.source);
     if (!node && !site.is_default && is(site.argument, Grammar::get().identifier)) {
       // The caller's own parameter handed on: what the caller's calls hand it.
-      const auto [defining, binding] = scopes_.lookup(site.scope, node_text(site.argument, locator_.source));
-      if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function) {
-        const HandedNode outer =
-            handed_config_node(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)], depth + 1);
-        out.saw_node = out.saw_node || outer.saw_node;
-        if (outer.kind == Kind::NoCalls) continue;
-        if (outer.kind == Kind::Node) node = ConfigRead{outer.root, outer.path, 0};
-      }
+      const HandedNode outer = handed_config_node(node_text(site.argument, locator_.source), site.scope, depth + 1);
+      out.saw_node = out.saw_node || outer.saw_node;
+      if (outer.kind == Kind::NoCalls) continue;
+      if (outer.kind == Kind::Node) node = ConfigRead{outer.root, outer.path, 0};
     }
     if (!node) {
       unknown = true;
@@ -1546,14 +1547,10 @@ std::optional<ConstantValue> ConstantFolder::config_constant(TSNode node, const 
   // A sub-node handed to a function (`build(cfg.model)`, then `cfg.bn_eps` inside): the read is
   // the node's path and its own.
   std::string path = read->path;
-  if (read->root.find('.') == std::string::npos && scope != nullptr) {
-    const auto [defining, binding] = scopes_.lookup(scope, object);
-    if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function) {
-      const HandedNode handed =
-          handed_config_node(*defining, defining->parameters[static_cast<std::size_t>(binding->parameter)]);
-      if (handed.kind == HandedNode::Kind::Node) path = handed.path + "." + path;
-      else if (handed.saw_node) return std::nullopt;  // calls handing different nodes
-    }
+  if (read->root.find('.') == std::string::npos) {
+    const HandedNode handed = handed_config_node(object, scope);
+    if (handed.kind == HandedNode::Kind::Node) path = handed.path + "." + path;
+    else if (handed.saw_node) return std::nullopt;  // calls handing different nodes
   }
   const auto it = config_constants_->find(path);
   if (it == config_constants_->end()) return std::nullopt;
@@ -1666,17 +1663,13 @@ std::optional<ValueRef> ValueEvaluator::config_ref(TSNode expression, const Scop
   ref.root = std::move(read->root);
   // A sub-node handed to the function (`build(cfg.model)`, then `cfg.bn_eps` inside): the key is
   // under that node, when every call of the function in the module hands the same one.
-  if (ref.root.find('.') == std::string::npos && scope != nullptr) {
-    const auto [defining, binding] = scopes_.lookup(scope, ref.root);
-    if (binding != nullptr && binding->only_parameter() && defining->kind == Scope::Kind::Function) {
-      const auto handed = folder_.handed_config_node(
-          *defining, defining->parameters[static_cast<std::size_t>(binding->parameter)]);
-      if (handed.kind == ConstantFolder::HandedNode::Kind::Node) {
-        ref.target = handed.path + "." + ref.target;
-        ref.root = handed.root;
-      } else if (handed.saw_node) {
-        return std::nullopt;  // calls handing different nodes: which one is read is the call's
-      }
+  if (ref.root.find('.') == std::string::npos) {
+    const auto handed = folder_.handed_config_node(ref.root, scope);
+    if (handed.kind == ConstantFolder::HandedNode::Kind::Node) {
+      ref.target = handed.path + "." + ref.target;
+      ref.root = handed.root;
+    } else if (handed.saw_node) {
+      return std::nullopt;  // calls handing different nodes: which one is read is the call's
     }
   }
   return ref;

@@ -86,15 +86,16 @@ class ConstantFolder {
   // splat or leaves it without a default, or when there are none or more than kMaxCallSites. Both parse modes see the same
   // calls (python/regions.cpp include_callers keeps them).
   std::optional<std::vector<CallSite>> call_sites(const Scope& function, const Parameter& parameter) const;
-  // The config node every call of `function` in the module hands to `parameter` (`build(cfg.model)`:
-  // the node `model` off `cfg`), following a parameter handed on to the caller's own calls; a caller
-  // that nothing in the module calls hands nothing (NoCalls).
+  // When `name`, seen from `scope`, is a parameter of a function: the config node every call of that
+  // function in the module hands to it (`build(cfg.model)`: the node `model` off `cfg`), following a
+  // parameter handed on to the caller's own calls; a caller that nothing in the module calls hands
+  // nothing (NoCalls).
   struct HandedNode {
-    enum class Kind { NoCalls, Node, Unknown } kind = Kind::NoCalls;
+    enum class Kind { NotAParameter, NoCalls, Node, Unknown } kind = Kind::NoCalls;
     std::string root, path;  // of the node, when kind is Node
     bool saw_node = false;   // some call hands a node (Unknown then means that the calls differ)
   };
-  HandedNode handed_config_node(const Scope& function, const Parameter& parameter, int depth = 0) const;
+  HandedNode handed_config_node(std::string_view name, const Scope* scope, int depth = 0) const;
   // Whether the module's text names `function` (a module-level def) only where it defines it: nothing
   // here calls it or passes it on (an entry point, or a wrapper other modules call). Text, so both
   // parse modes agree.
