@@ -118,3 +118,8 @@ def test_the_release_workflow_builds_checks_and_publishes_only_tags():
     assert publish["if"].startswith("startsWith(github.ref, 'refs/tags/v')")
     assert publish["permissions"] == {"id-token": "write"} and set(publish["needs"]) == {"wheel", "sdist"}
     assert workflow["permissions"] == {"contents": "read"}
+    # The pre-commit mirror is written by the script the packaging test runs, after the publish.
+    mirror = jobs["pre-commit-mirror"]
+    assert mirror["if"].startswith("startsWith(github.ref, 'refs/tags/v')") and mirror["needs"] == ["publish"]
+    mirror_runs = " ".join(s.get("run", "") for s in mirror["steps"])
+    assert "packaging/make_pre_commit_mirror.py mirror" in mirror_runs and 'git tag "${GITHUB_REF_NAME}"' in mirror_runs

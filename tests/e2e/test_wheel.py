@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import zipfile
 
 import pytest
@@ -162,3 +163,97 @@ def test_the_action_installs_the_released_wheel_and_else_builds_from_source(whee
     fallback = [s for s in steps if s.get("if") == "${{ steps.wheel.outputs.installed != 'wheel' }}"]
     assert [s["name"] for s in fallback] == ["Install the build's Debian packages",
                                              "Install cudnnlint (pip install of this action's checkout)"]
+
+
+def write_mirror(out):
+    """The pre-commit mirror of this version, as the release workflow writes and tags it."""
+    subprocess.run([sys.executable, str(REPO / "packaging" / "make_pre_commit_mirror.py"), str(out)], check=True,
+                   capture_output=True, text=True)
+    git_env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t",
+                   GIT_COMMITTER_EMAIL="t@t")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "mirror"]):
+        subprocess.run(["git", *args], cwd=out, check=True, env=git_env)
+    return out
+
+
+def offline_index(folder, *files):
+    """A package index standing in for PyPI: `files` and the build backend of the wheelhouse."""
+    folder.mkdir()
+    for f in [*files, *WHEELHOUSE.glob("*.whl")]:
+        shutil.copy(f, folder)
+    return folder
+
+
+def test_the_mirror_holds_the_hook_of_this_repository_and_depends_on_this_version(tmp_path):
+    out = tmp_path / "mirror"
+    subprocess.run([sys.executable, str(REPO / "packaging" / "make_pre_commit_mirror.py"), str(out)], check=True,
+                   capture_output=True)
+    import tomllib
+    import yaml
+    project = tomllib.loads((out / "pyproject.toml").read_text())
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    assert project["project"]["dependencies"] == [f"cudnnlint=={version}"]
+    assert project["tool"]["scikit-build"]["wheel"]["cmake"] is False
+    ours = next(h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text()) if h["id"] == "cudnnlint")
+    assert yaml.safe_load((out / ".pre-commit-hooks.yaml").read_text()) == [ours]
+    assert f"rev: v{version}" in (out / "README.md").read_text()
+
+
+@pytest.mark.packaging
+def test_the_pre_commit_mirror_installs_the_released_wheel(wheel, tmp_path):
+    """pre-commit installs the mirror (the hook users name for released versions) from an index holding
+    the released wheel and no sdist: the hook runs the wheel's cudnnlint, nothing is built."""
+    mirror = write_mirror(tmp_path / "mirror")
+    index = offline_index(tmp_path / "index", wheel)
+    project = tmp_path / "project"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    (project / "bad.py").write_text("import torch.nn as nn\nbn = nn.BatchNorm2d(8, eps=0.0)\n")
+    subprocess.run(["git", "add", "bad.py"], cwd=project, check=True)
+    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "home"), PIP_NO_INDEX="1", PIP_FIND_LINKS=str(index),
+               PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep)
+                                  if not (pathlib.Path(d) / "cudnnlint").exists())
+    env.pop("VIRTUAL_ENV", None)
+    # As a user's .pre-commit-config.yaml names it (try-repo would install into a store it deletes).
+    rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=mirror, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    config = tmp_path / "pre-commit-config.yaml"
+    config.write_text(f"repos:\n- repo: {mirror}\n  rev: {rev}\n  hooks:\n  - id: cudnnlint\n")
+    started = time.monotonic()
+    result = subprocess.run([str(VENV_PYTHON.with_name("pre-commit")), "run", "-c", str(config), "cudnnlint",
+                             "--files", "bad.py"], cwd=project, env=env, capture_output=True, text=True, timeout=600)
+    print(f"pre-commit with the mirror, wheel installed and hook run: {time.monotonic() - started:.1f} s")
+    assert result.returncode == 1 and "[bn-eps-zero]" in result.stdout, result.stdout + result.stderr
+    installed = list((tmp_path / "home").glob("repo*/py_env-*/bin/cudnnlint"))
+    assert len(installed) == 1
+    record = next((tmp_path / "home").glob("repo*/py_env-*/lib/python3*/site-packages/cudnnlint-*.dist-info/WHEEL"))
+    assert "Root-Is-Purelib: false" in record.read_text()  # the platform wheel, not a pure stand-in
+
+
+@pytest.mark.packaging
+def test_the_mirror_takes_the_wheel_and_falls_back_to_the_sdist_where_none_fits(wheel, tmp_path):
+    """What pip resolves the mirror's dependency to (a dry run: no build): the wheel where the index has
+    one for this platform, else the sdist, which pip then builds."""
+    mirror = write_mirror(tmp_path / "mirror")
+    sdist_dir = tmp_path / "sdist"
+    built = subprocess.run([str(VENV_PYTHON), "-c", "import sys; from scikit_build_core.build import build_sdist;"
+                            " print(build_sdist(sys.argv[1]))", str(sdist_dir)], cwd=REPO, capture_output=True,
+                           text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    sdist = sdist_dir / built.stdout.split()[-1]
+    venv = tmp_path / "venv"
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True)
+
+    def resolved(index):
+        report = tmp_path / f"{index.name}.json"
+        env = dict(os.environ, PIP_NO_INDEX="1", PIP_FIND_LINKS=str(index), PIP_DISABLE_PIP_VERSION_CHECK="1")
+        env.pop("VIRTUAL_ENV", None)
+        run = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--dry-run", "-q", "--report",
+                              str(report), str(mirror)], env=env, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout + run.stderr
+        items = json.loads(report.read_text())["install"]
+        return next(pathlib.Path(i["download_info"]["url"]).name for i in items if i["metadata"]["name"] == "cudnnlint")
+
+    assert resolved(offline_index(tmp_path / "both", wheel, sdist)) == wheel.name
+    assert resolved(offline_index(tmp_path / "sdist-only", sdist)) == sdist.name
