@@ -1515,8 +1515,14 @@ class RegionPlanner {
 
   void include_called_helpers() {
     const bool pairs = chunk_bits_.size() == chunks_.size();
-    std::unordered_set<std::string_view> helper_words;
-    for (const WordPair& pair : pairs_) helper_words.insert(pair.helper_words.begin(), pair.helper_words.end());
+    std::unordered_set<std::string_view> helper_words, class_helper_words;
+    for (const WordPair& pair : pairs_) {
+      helper_words.insert(pair.helper_words.begin(), pair.helper_words.end());
+      if (pair.helper_classes) class_helper_words.insert(pair.helper_words.begin(), pair.helper_words.end());
+    }
+    auto names_class_helper = [&](std::size_t k) {
+      return std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return class_helper_words.count(w) > 0; });
+    };
     for (int round = 0; round < 3; ++round) {
       std::unordered_set<std::string_view> used;
       for (std::size_t k = 0; k < chunks_.size(); ++k)
@@ -1524,7 +1530,8 @@ class RegionPlanner {
       bool grew = false;
       for (std::size_t k = 0; k < chunks_.size(); ++k)
         if (relevant_[k] == Relevance::No && chunks_[k].is_definition && !chunks_[k].name.empty() &&
-            used.count(chunks_[k].name) > 0 && (!chunks_[k].is_class || (pairs && data_class(k, helper_words))) &&
+            used.count(chunks_[k].name) > 0 &&
+            (!chunks_[k].is_class || (pairs && (data_class(k, helper_words) || names_class_helper(k)))) &&
             ((pairs && chunk_bits_[k] != 0) ||
              std::any_of(ids_[k].begin(), ids_[k].end(), [&](std::string_view w) { return helper_words.count(w) > 0; }) ||
              loops_over_parameter(text_of(k)))) {

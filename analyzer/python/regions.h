@@ -78,6 +78,10 @@ struct WordPair {
   // returning a value the extractor reads may name without naming a half (`np` for
   // `def load(): return np.random.rand(8, 3)`).
   std::vector<std::string> helper_words = {};
+  // Whether a class a relevant chunk uses is parsed whole too, as such a function is, when it names
+  // one of helper_words (a Keras layer class whose `call` applies `layers.Activation`, on the way
+  // of a functional graph).
+  bool helper_classes = false;
 };
 inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 

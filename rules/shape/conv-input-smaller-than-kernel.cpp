@@ -1,9 +1,10 @@
 // conv-input-smaller-than-kernel: a tensor whose spatial size the code fixes, run through a stack
-// of layers the code lists, reaches a convolution (or a PyTorch pooling layer) smaller than its
-// dilated kernel. Measured on CPU over a grid of sizes, kernels, strides, paddings and dilations
-// (tests/probes/torch_shapes.py on torch 2.11.0: 630 convolutions, 924 max and 462 average pools,
-// 0 disagreements with the formulas; tests/probes/tf_shapes.py on TensorFlow 2.21 / Keras 3.15.1:
-// 140 'valid' and 140 'same' Conv2D): PyTorch raises, Keras raises while building the model, and
+// of layers the code lists, reaches a convolution (or a pooling layer: PyTorch's, or Keras' in a
+// graph built on its input's shape) smaller than its dilated kernel. Measured on CPU over a grid of
+// sizes, kernels, strides, paddings and dilations (tests/probes/torch_shapes.py on torch 2.11.0: 630
+// convolutions, 924 max and 462 average pools, 0 disagreements with the formulas;
+// tests/probes/tf_shapes.py on TensorFlow 2.21 / Keras 3.15.1: 140 'valid' and 140 'same' Conv2D,
+// 240 pools in built graphs): PyTorch raises, Keras raises while building the model, and
 // cuDNN returns CUDNN_STATUS_BAD_PARAM for the same geometry (gpu_check's descriptor tier replays
 // it). libtorch throws the same ATen message (tests/probes/libtorch_shapes.cpp, built against the
 // torch 2.11.0 wheel's libtorch: 630 convolutions, 0 disagreements). KB entry

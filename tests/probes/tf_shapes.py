@@ -3,7 +3,9 @@ formulas for 'valid' and 'same' (ceil division), channels_first, and the exact m
 input smaller than the kernel, in a Keras Sequential model, a functional model and tf.nn.conv2d.
 
 Run with tensorflow (the CPU wheel is enough):
-    python3 tests/probes/tf_shapes.py
+    TF_ENABLE_ONEDNN_OPTS=0 python3 tests/probes/tf_shapes.py
+(tensorflow-cpu 2.21.0's oneDNN kernels died with SIGFPE on one eager case of the grid on the team's
+machine; without them every case runs.)
 One JSON line per case, then a summary of the formula grid (disagreements should be 0). Not part
 of CI.
 """
@@ -146,3 +148,33 @@ def conv2d_with_four_strides():
 
 case("Sequential without Input called on tf.zeros([1, 4, 4, 3]): conv3 -> pool2 -> conv3", sequential_called_on_a_tensor)
 case("tf.nn.conv2d strides=[1, 1, 1, 1], 2x2 input, 3x3 filter, VALID", conv2d_with_four_strides)
+
+
+# Pooling in a symbolic graph (keras.Input, functional or Sequential): unlike an eager call on a
+# tensor, which returns an empty tensor for an output size of 0, building the graph refuses any
+# output size below 1 (ValueError: Computed output size would be zero or negative), max and average
+# alike. Compared here with the formula on a grid; the shape family reports these.
+symbolic_pool = {"checked": 0, "refused": 0, "disagreements": 0}
+for size in range(1, 6):
+    for kernel in range(1, 5):
+        for stride in range(1, 4):
+            expected = valid_out(size, kernel, stride, 1)
+            for pool_layer in (layers.MaxPooling2D, layers.AveragePooling2D):
+                for sequential in (False, True):
+                    try:
+                        if sequential:
+                            shape = keras.Sequential([keras.Input(shape=(size, size, 2)),
+                                                      pool_layer(kernel, strides=stride)]).output_shape
+                        else:
+                            shape = pool_layer(kernel, strides=stride)(keras.Input(shape=(size, size, 2))).shape
+                        got = int(shape[1])
+                    except ValueError as exc:
+                        got = None
+                        messages.setdefault("symbolic_pool", " ".join(str(exc).split())[:300])
+                    symbolic_pool["checked"] += 1
+                    symbolic_pool["refused"] += got is None
+                    if (got is None) != (expected < 1) or (got is not None and got != expected):
+                        symbolic_pool["disagreements"] += 1
+                        case(f"symbolic {pool_layer.__name__} size={size} k={kernel} s={stride} sequential={sequential}",
+                             lambda: {"expected": expected, "got": got})
+print(json.dumps({"symbolic_pool": symbolic_pool, "message": messages.get("symbolic_pool")}), flush=True)

@@ -31,6 +31,10 @@ struct BoundLayer {
   // The module's class the construction builds when its callee is a name the run bound to one
   // (`block(self.in_planes, planes, stride)` with `block` bound to `BasicBlock`); null otherwise.
   TSNode class_definition{};
+  // A Keras merge (`layers.concatenate([left, right])`, `layers.Add()([x, shortcut])`, the
+  // construction): the layers each input runs through from the merge's common input. Empty for
+  // any other layer.
+  std::vector<std::vector<BoundLayer>> branches{};
 };
 
 // What a run of a model class's __init__ starts with: the numbers its construction gives the

@@ -141,7 +141,20 @@ bool may_bind(TSNode node, std::string_view name, Resolver& r) {
   return binds;
 }
 
-TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked) {
+// `a = <expr>` (or `a = b = <expr>`) with plain names for targets, none of them `name`, and no
+// walrus in <expr>: it binds no other name.
+static bool assigns_only_other_names(TSNode assignment, std::string_view name, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  for (TSNode at = assignment; is(at, g.assignment); at = field(at, g.f_right)) {
+    const TSNode left = field(at, g.f_left);
+    if (!is(left, g.identifier) || r.text(left) == name) return false;
+    const TSNode right = field(at, g.f_right);
+    if (!is(right, g.assignment) && r.text(right).find(":=") != std::string_view::npos) return false;
+  }
+  return true;
+}
+
+TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked, bool values_only) {
   const Grammar& g = Grammar::get();
   const std::string_view name = r.text(identifier);
   TSNode statement = identifier;
@@ -175,6 +188,7 @@ TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked) {
         if (found) return value;
         continue;
       }
+      if (values_only && is(assignment, g.assignment) && assigns_only_other_names(assignment, name, r)) continue;
       // Anything else that may bind the name (a loop, a branch, a `with ... as`) ends the search.
       if (mentions_identifier(r.text(before), name)) return {};
     }

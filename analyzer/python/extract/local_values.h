@@ -27,7 +27,9 @@ struct Unpacked {
   std::size_t position = 0;
   std::size_t arity = 0;
 };
-TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked = nullptr);
+// With `values_only`, a statement that assigns other plain names (`shortcut = x`, `y = f(x)`) does
+// not end the search: for values that reading cannot change (a Keras graph's tensors).
+TSNode previous_assignment(TSNode identifier, Resolver& r, Unpacked* unpacked = nullptr, bool values_only = false);
 // `train, val = random_split(ds, [99, 1])` (whole sizes, or fractions of a dataset of known size,
 // split as torch does): the size of the part `identifier` names; nullopt otherwise.
 std::optional<IntegerValue> random_split_part(TSNode identifier, Resolver& r, std::vector<ProvenanceStep>& steps,

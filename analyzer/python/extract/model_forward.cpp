@@ -841,9 +841,14 @@ class ForwardReader {
         return apply_nested(nested, layer.layers.front(), std::move(flow));
     if (layer.layers.size() != 1 || !ts_node_eq(layer.layers.front().construction, layer.construction)) {
       // A stack: its layers in order, a model class of the module among them run as a nested one
-      // (`nn.Sequential(nn.MaxPool2d(2), DoubleConv(a, b))`).
+      // (`nn.Sequential(nn.MaxPool2d(2), DoubleConv(a, b))`). A Keras Sequential is built on its
+      // first call, with that tensor's shape (ChainBuilder::symbolic_keras_graph).
+      const Grammar& g = Grammar::get();
+      const TSNode stack = strip(layer.construction);
+      const bool built = model_.framework == "keras" && is(stack, g.call) &&
+                         framework_of_sequential(qualified(field(stack, g.f_function), r_)) == "keras";
       for (const BoundLayer& bound : layer.layers) {
-        std::optional<Flow> next = apply_one(bound, std::move(flow));
+        std::optional<Flow> next = apply_one(bound, std::move(flow), built);
         if (!next) return std::nullopt;
         flow = std::move(*next);
       }
@@ -866,11 +871,12 @@ class ForwardReader {
 
   // One layer of a stack (a model class of the module run as a nested one), where __init__'s scope
   // and bindings are visited already.
-  std::optional<Flow> apply_one(const BoundLayer& bound, Flow flow) {
+  std::optional<Flow> apply_one(const BoundLayer& bound, Flow flow, bool symbolic_keras = false) {
     if (const TSNode nested = nested_class_of(bound, r_); !ts_node_is_null(nested))
       return apply_nested(nested, bound, std::move(flow));
     ShapeChainFact work = chain_with(std::move(flow.steps));
     ChainBuilder chain(work, r_);
+    if (symbolic_keras) chain.symbolic_keras_graph();
     const bool kept = chain.step(bound, flow.spatial, flow.channels, flow.batch);
     return settle(work, kept, std::move(flow));
   }

@@ -142,29 +142,282 @@ TSNode keras_class_built(TSNode construction, Resolver& r) {
   return binding->definition;
 }
 
-bool functional_layers(TSNode value, std::vector<BoundLayer>& layers, TSNode& input, Resolver& r, int depth = 0) {
+// `def conv_bn(x, filters, kernel): ...`: a function of the module (not a method, not nested)
+// that `callee` names; null otherwise.
+TSNode module_function(TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (!is(callee, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.function_definition))
+    return {};
+  return binding->definition;
+}
+
+// The layers of a Keras merge of `branches` (each the layers from one input, in order): the layers
+// all branches share, then the merge holding what each adds after them.
+std::vector<BoundLayer> merged_layers(BoundLayer merge, const std::vector<std::vector<BoundLayer>>& branches) {
+  auto same = [](const BoundLayer& a, const BoundLayer& b) {
+    return ts_node_eq(a.construction, b.construction) && a.bindings == b.bindings && a.scope == b.scope;
+  };
+  auto shared_at = [&](std::size_t k) {
+    return k < branches.front().size() &&
+           std::all_of(branches.begin() + 1, branches.end(),
+                       [&](const std::vector<BoundLayer>& b) { return k < b.size() && same(b[k], branches.front()[k]); });
+  };
+  std::size_t common = 0;
+  while (shared_at(common)) ++common;
+  std::vector<BoundLayer> out(branches.front().begin(), branches.front().begin() + static_cast<std::ptrdiff_t>(common));
+  for (const auto& branch : branches)
+    merge.branches.emplace_back(branch.begin() + static_cast<std::ptrdiff_t>(common), branch.end());
+  out.push_back(std::move(merge));
+  return out;
+}
+
+// A Keras model class of the module whose `call` applies one merge layer (`return self.add(x)` with
+// `self.add = layers.Add()`), built by `construction`: that layer, read in __init__.
+std::optional<BoundLayer> wrapped_merge(TSNode construction, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode model = keras_class_built(construction, r);
+  if (ts_node_is_null(model)) return std::nullopt;
+  std::vector<BoundLayer> inner = keras_class_layers(model, r);
+  if (inner.size() != 1 || !keras_merge(keras_name(qualified(field(strip(inner.front().construction), g.f_function), r))))
+    return std::nullopt;
+  return std::move(inner.front());
+}
+
+// The layers a Keras block helper of this module applies to the tensor its first parameter takes
+// (`def fire_module(x, fire_id, squeeze=16): ... return layers.concatenate([left, right])`), in
+// order, where the code makes that plain: assignments `y = Layer(...)(x)` (nested applications
+// too) of names the parameter flows into, merges of such names (shape_steps.h keras_merge), calls
+// of another such helper, statements naming none of those names, and a last `return`. The layers
+// are read in the helper's scope, with the numbers the call gives its other parameters. nullopt
+// for anything else (a branch or a loop on the way, a layer object applied by name, a parameter
+// rebound).
+class KerasBlockReader {
+ public:
+  using Chain = std::vector<BoundLayer>;
+  KerasBlockReader(Resolver& r, int depth) : r_(r), g_(Grammar::get()), depth_(depth) {}
+
+  // `call` applies `function` (whose scope is `helper`); read in the caller's scope.
+  std::optional<Chain> read(TSNode function, const Scope& helper, TSNode call) {
+    if (depth_ > kMaxDepth || helper.parameters.empty() || helper.parameters.front().kind != Parameter::Kind::Normal)
+      return std::nullopt;
+    const CallArgs args = collect_args(field(call, g_.f_arguments), r_.source());
+    if (args.first_star >= 0 || args.has_double_star) return std::nullopt;
+    bindings_ = std::make_shared<ConstantBindings>();
+    bindings_->scope = &helper;
+    for (const Parameter& parameter : helper.parameters) {
+      if (parameter.kind != Parameter::Kind::Normal) return std::nullopt;
+      TSNode value = argument_for_parameter(args, parameter);
+      if (ts_node_is_null(value)) value = parameter.default_value;
+      if (ts_node_is_null(value)) return std::nullopt;  // a TypeError
+      if (&parameter == &helper.parameters.front()) continue;
+      if (auto number = r_.fold(value)) bindings_->values.emplace_back(parameter.name, std::move(*number));
+    }
+    scope_ = &helper;
+    Resolver::ScopeVisit in_helper(r_, &helper);
+    Resolver::BindingsVisit with_numbers(r_, bindings_.get());
+    chains_.push_back({helper.parameters.front().name, {}});
+    for (const TSNode statement : named_children(field(function, g_.f_body))) {
+      if (is(statement, g_.comment)) continue;
+      if (is(statement, g_.return_statement)) {
+        const TSNode value = ts_node_named_child(statement, 0);
+        return ts_node_is_null(value) ? std::nullopt : applied(value);
+      }
+      if (!is(statement, g_.expression_statement) || ts_node_named_child_count(statement) != 1) return std::nullopt;
+      const TSNode expression = ts_node_named_child(statement, 0);
+      if (is(expression, g_.string)) continue;  // a docstring
+      if (!is(expression, g_.assignment)) {
+        if (names_a_chain(expression)) return std::nullopt;
+        continue;
+      }
+      const TSNode left = field(expression, g_.f_left);
+      const TSNode right = field(expression, g_.f_right);
+      if (!is(left, g_.identifier) || ts_node_is_null(right) || bindings_->find(r_.text(left)) != nullptr)
+        return std::nullopt;
+      std::optional<Chain> chain;
+      if (names_a_chain(right)) {
+        chain = applied(right);
+        if (!chain) return std::nullopt;
+      }
+      std::erase_if(chains_, [&](const auto& entry) { return entry.first == r_.text(left); });
+      if (chain) chains_.push_back({r_.text(left), std::move(*chain)});
+    }
+    return std::nullopt;  // no return
+  }
+
+ private:
+  const Chain* chain_of(std::string_view name) const {
+    for (const auto& [bound, chain] : chains_)
+      if (bound == name) return &chain;
+    return nullptr;
+  }
+
+  bool names_a_chain(TSNode node) const {
+    bool found = false;
+    walk_tree(
+        node,
+        [&](TSNode n, const TSTreeCursor*) {
+          if (is(n, g_.identifier) && chain_of(r_.text(n)) != nullptr) found = true;
+          return !found;
+        },
+        [](TSNode) {});
+    return found;
+  }
+
+  // What `node` holds: a name's chain, a layer applied to one, a merge of them, a helper's block.
+  std::optional<Chain> applied(TSNode node) {
+    node = strip(node);
+    if (is(node, g_.identifier)) {
+      const Chain* chain = chain_of(r_.text(node));
+      return chain != nullptr ? std::optional<Chain>(*chain) : std::nullopt;
+    }
+    if (!is(node, g_.call)) return std::nullopt;
+    const TSNode function = strip(field(node, g_.f_function));
+    const CallArgs args = collect_args(field(node, g_.f_arguments), r_.source());
+    if (args.first_star >= 0 || args.has_double_star) return std::nullopt;
+    if (is(function, g_.call)) {  // `Layer(...)(x)`, `layers.Add()([x, y])`, `Block()(x)`
+      if (args.positional.size() != 1) return std::nullopt;
+      if (keras_merge(keras_name(qualified(field(function, g_.f_function), r_))))
+        return merged({node, scope_, bindings_}, args.positional.front());
+      if (auto wrapped = wrapped_merge(function, r_)) return merged(std::move(*wrapped), args.positional.front());
+      auto chain = applied(args.positional.front());
+      if (!chain) return std::nullopt;
+      if (const TSNode model = keras_class_built(function, r_); !ts_node_is_null(model)) {
+        const std::vector<BoundLayer> inner = keras_class_layers(model, r_);
+        if (inner.empty()) return std::nullopt;
+        chain->insert(chain->end(), inner.begin(), inner.end());
+        return chain;
+      }
+      chain->push_back({function, scope_, bindings_});
+      return chain;
+    }
+    if (keras_merge(keras_name(qualified(function, r_))))
+      return merged({node, scope_, bindings_}, argument(args, 0, "inputs"));
+    const TSNode helper = module_function(function, r_);
+    const Scope* helper_scope = ts_node_is_null(helper) ? nullptr : r_.scope_of(helper);
+    if (helper_scope == nullptr || helper_scope->parameters.empty()) return std::nullopt;
+    const TSNode from = argument_for_parameter(args, helper_scope->parameters.front());
+    if (ts_node_is_null(from)) return std::nullopt;
+    auto chain = applied(from);
+    if (!chain) return std::nullopt;
+    auto block = KerasBlockReader(r_, depth_ + 1).read(helper, *helper_scope, node);
+    if (!block) return std::nullopt;
+    chain->insert(chain->end(), block->begin(), block->end());
+    return chain;
+  }
+
+  // A merge of the chains `inputs` lists: their common layers, then the merge with what each adds.
+  std::optional<Chain> merged(BoundLayer merge, TSNode inputs) {
+    inputs = strip(inputs);
+    if (!is(inputs, g_.list) && !is(inputs, g_.tuple)) return std::nullopt;
+    std::vector<Chain> branches;
+    for (const TSNode element : named_children(inputs)) {
+      if (is(element, g_.comment)) continue;
+      auto chain = applied(element);
+      if (!chain) return std::nullopt;
+      branches.push_back(std::move(*chain));
+    }
+    if (branches.size() < 2) return std::nullopt;
+    return merged_layers(std::move(merge), branches);
+  }
+
+  Resolver& r_;
+  const Grammar& g_;
+  int depth_;
+  const Scope* scope_ = nullptr;
+  std::shared_ptr<ConstantBindings> bindings_;
+  std::vector<std::pair<std::string_view, Chain>> chains_;  // names the first parameter flows into
+};
+
+// The layers `call` applies when it calls a Keras block helper of the module; nullopt otherwise.
+std::optional<std::vector<BoundLayer>> keras_block_layers(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode helper = module_function(strip(field(call, g.f_function)), r);
+  const Scope* scope = ts_node_is_null(helper) ? nullptr : r.scope_of(helper);
+  if (scope == nullptr) return std::nullopt;
+  return KerasBlockReader(r, 0).read(helper, *scope, call);
+}
+
+// The value a functional graph's tensor argument holds: `x` followed to its assignment before
+// this statement in the same scope; null when the reader cannot tell.
+TSNode tensor_before(TSNode from, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  if (ts_node_is_null(from)) return {};
+  from = strip(from);
+  if (!is(from, g.identifier)) return from;
+  const auto [scope, binding] = r.lookup(r.text(from));
+  if (binding == nullptr || scope != r.scope() || binding->parameter >= 0) return {};
+  TSNode earlier = previous_assignment(from, r, nullptr, /*values_only=*/true);
+  if (ts_node_is_null(earlier) && binding->simple()) earlier = binding->value;
+  return earlier;
+}
+
+bool functional_layers(TSNode value, std::vector<BoundLayer>& layers, TSNode& input, Resolver& r, int depth = 0);
+
+// `layers.concatenate([a, b])` / `layers.Add()([a, b])` in a functional graph: each input followed
+// back to the same keras.Input; their common layers, then the merge with what each adds.
+bool functional_merge(BoundLayer merge, TSNode inputs, std::vector<BoundLayer>& layers, TSNode& input, Resolver& r,
+                      int depth) {
+  const Grammar& g = Grammar::get();
+  inputs = strip(inputs);
+  if (!is(inputs, g.list) && !is(inputs, g.tuple)) return false;
+  std::vector<std::vector<BoundLayer>> branches;
+  for (const TSNode element : named_children(inputs)) {
+    if (is(element, g.comment)) continue;
+    const TSNode from = tensor_before(element, r);
+    std::vector<BoundLayer> branch;
+    TSNode source{};
+    if (ts_node_is_null(from) || !functional_layers(from, branch, source, r, depth + 1)) return false;
+    if (!ts_node_is_null(input) && !ts_node_eq(input, source)) return false;  // two graph inputs
+    input = source;
+    branches.push_back(std::move(branch));
+  }
+  if (branches.size() < 2) return false;
+  const std::vector<BoundLayer> merged = merged_layers(std::move(merge), branches);
+  layers.insert(layers.end(), merged.begin(), merged.end());
+  return true;
+}
+
+bool functional_layers(TSNode value, std::vector<BoundLayer>& layers, TSNode& input, Resolver& r, int depth) {
   const Grammar& g = Grammar::get();
   value = strip(value);
-  if (depth > 64 || !is(value, g.call)) return false;
+  if (depth > 64) return false;
+  if (is(value, g.identifier))  // `shortcut = x`: what x held there
+    return functional_layers(tensor_before(value, r), layers, input, r, depth + 1);
+  if (!is(value, g.call)) return false;
   const TSNode callee = strip(field(value, g.f_function));
+  const CallArgs args = collect_args(field(value, g.f_arguments), r.source());
+  if (is(callee, g.call) && keras_merge(keras_name(qualified(field(callee, g.f_function), r))))
+    return args.positional.size() == 1 && args.first_star < 0 &&
+           functional_merge({value, nullptr, nullptr}, args.positional.front(), layers, input, r, depth);
+  if (is(callee, g.call) && args.positional.size() == 1 && args.first_star < 0)
+    if (auto wrapped = wrapped_merge(callee, r))
+      return functional_merge(std::move(*wrapped), args.positional.front(), layers, input, r, depth);
   if (!is(callee, g.call)) {
     const std::string name = keras_name(qualified(callee, r));
-    if (!one_of(name, {"keras.Input", "keras.layers.Input"})) return false;
-    input = value;
+    if (one_of(name, {"keras.Input", "keras.layers.Input"})) {
+      input = value;
+      return true;
+    }
+    if (keras_merge(name))
+      return args.first_star < 0 &&
+             functional_merge({value, nullptr, nullptr}, argument(args, 0, "inputs"), layers, input, r, depth);
+    // `x = fire_module(x, 2, squeeze=16)`: a block helper of the module applied to the tensor.
+    const TSNode helper = module_function(callee, r);
+    const Scope* scope = ts_node_is_null(helper) ? nullptr : r.scope_of(helper);
+    if (scope == nullptr || scope->parameters.empty() || args.first_star >= 0) return false;
+    const TSNode from = tensor_before(argument_for_parameter(args, scope->parameters.front()), r);
+    if (ts_node_is_null(from)) return false;
+    const auto block = KerasBlockReader(r, 0).read(helper, *scope, value);
+    if (!block || block->empty() || !functional_layers(from, layers, input, r, depth + 1)) return false;
+    layers.insert(layers.end(), block->begin(), block->end());
     return true;
   }
-  const CallArgs args = collect_args(field(value, g.f_arguments), r.source());
   if (args.positional.size() != 1 || args.first_star == 0) return false;
-  TSNode from = strip(args.positional.front());
-  if (is(from, g.identifier)) {
-    const auto [scope, binding] = r.lookup(r.text(from));
-    if (binding == nullptr || scope != r.scope() || binding->parameter >= 0) return false;
-    TSNode earlier = previous_assignment(from, r);
-    if (ts_node_is_null(earlier) && binding->simple()) earlier = binding->value;
-    if (ts_node_is_null(earlier)) return false;
-    from = earlier;
-  }
-  if (!functional_layers(from, layers, input, r, depth + 1)) return false;
+  const TSNode from = tensor_before(args.positional.front(), r);
+  if (ts_node_is_null(from) || !functional_layers(from, layers, input, r, depth + 1)) return false;
   if (const TSNode model = keras_class_built(callee, r); !ts_node_is_null(model)) {
     const std::vector<BoundLayer> inner = keras_class_layers(model, r);
     if (inner.empty()) return false;
@@ -409,6 +662,7 @@ struct ChainStart {
   std::int64_t batch = 1;
   std::vector<BoundLayer> layers;
   std::size_t first_layer = 0;
+  bool symbolic_keras = false;  // a Keras graph on keras.Input or input_shape= (ChainBuilder::symbolic_keras_graph)
 };
 
 // `keras.Sequential([keras.Input(shape=(H, W, C)), ...])`, or its first layer's input_shape=; the
@@ -442,6 +696,7 @@ std::optional<ChainStart> keras_sequential_start(TSNode call, TSNode callee, Res
       out.first_layer == 1 ? short_text(r.text(first)) : "input_shape=" + short_text(r.text(shape));
   out.fact.source = r.locate(shape);
   out.fact.model_text = short_text(r.text(callee)) + "([...])";
+  out.symbolic_keras = true;  // built where it is written, on the input shape
   return out;
 }
 
@@ -606,6 +861,8 @@ std::optional<ChainStart> model_call_start(TSNode call, TSNode callee, Resolver&
   ChainStart out;
   out.fact.call = r.locate(call);
   out.layers = std::move(model->layers);
+  // A Keras Sequential is built on its first call, with that tensor's shape (tf_shapes.py).
+  out.symbolic_keras = model->stack == "keras";
   const bool started = model->stack == "keras" ? keras_first_call(out, *source, callee, r)
                                                : torch_call(out, *source, callee, r);
   if (!started) return std::nullopt;
@@ -633,6 +890,8 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   // A Keras model class of the module applied in a functional graph (`x = Block()(x)` after
   // `keras.Input(...)`): its layers are the graph's.
   if (*names_input_ && is(callee, g.call) && !ts_node_is_null(keras_class_built(callee, r))) functional(call, r);
+  // A Keras block helper of the module applied in a functional graph (`x = fire_module(x, 2)`).
+  if (*names_input_ && !ts_node_is_null(module_function(callee, r))) functional(call, r);
   if (*names_forward_ && model_class_call(call, callee, r)) return;
   if (!*names_sequential_ && !*names_input_) return;
   // keras.Sequential([...]) itself, nn.Sequential(...)(x), or model(x) with model a name.
@@ -674,6 +933,7 @@ void ShapeChainExtractor::on_other_call(TSNode call, Resolver& r) {
   const std::size_t first_layer = start->first_layer;
   fact.input_spatial = spatial;
   ChainBuilder chain(fact, r);
+  if (start->symbolic_keras) chain.symbolic_keras_graph();
   for (std::size_t i = first_layer; i < layers.size(); ++i)
     if (!chain.step(layers[i], spatial, channels, batch)) break;
   if (!fact.steps.empty()) ++r.out().tracked.shape_chains;
@@ -824,13 +1084,24 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
     const ApiEntry* api = r.table().find(qualified(field(construction, g.f_function), r));
     return (api != nullptr && api->family == kConvolutionFamily) || pooling(name, "keras").has_value();
   };
+  // Whether a layer of `inner`, or of a merge's branch, may end a chain.
+  auto may_end = [&](auto&& self, const std::vector<BoundLayer>& inner) -> bool {
+    return std::any_of(inner.begin(), inner.end(), [&](const BoundLayer& l) {
+      if (l.branches.empty()) return ends_a_chain(strip(l.construction));
+      return std::any_of(l.branches.begin(), l.branches.end(),
+                         [&](const std::vector<BoundLayer>& branch) { return self(self, branch); });
+    });
+  };
   std::size_t own = 1;  // the layers this application applies: the last of the graph's
-  const TSNode model = keras_class_built(layer, r);
-  if (!ts_node_is_null(model)) {
+  const bool applies_block = is(layer, g.identifier);  // a block helper of the module
+  const TSNode model = applies_block ? TSNode{} : keras_class_built(layer, r);
+  if (applies_block) {
+    const auto inner = keras_block_layers(call, r);
+    if (!inner || inner->empty() || !may_end(may_end, *inner)) return;
+    own = inner->size();
+  } else if (!ts_node_is_null(model)) {
     const std::vector<BoundLayer> inner = keras_class_layers(model, r);
-    if (inner.empty() || !std::any_of(inner.begin(), inner.end(),
-                                      [&](const BoundLayer& l) { return ends_a_chain(l.construction); }))
-      return;
+    if (inner.empty() || !may_end(may_end, inner)) return;
     own = inner.size();
   } else if (!ends_a_chain(layer)) {
     return;
@@ -851,6 +1122,7 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   fact.model_text = "the functional model";
   fact.input_spatial = spatial;
   ChainBuilder chain(fact, r);
+  chain.symbolic_keras_graph();  // built on keras.Input
   for (const BoundLayer& l : layers)
     if (!chain.step(l, spatial, channels, 1)) break;
   // Each convolution or pooling application of a functional graph that its chain reaches.
@@ -860,8 +1132,15 @@ void ShapeChainExtractor::functional(TSNode call, Resolver& r) {
   if (fact.rejected_by.empty() || fact.steps.size() + own <= layers.size()) return;
   // A class applied several times is at fault where it is applied to too small an input: reported
   // there, its layer named in the message.
-  if (!ts_node_is_null(model)) fact.steps.back().where = fact.call;
+  if (!ts_node_is_null(model) || applies_block) fact.steps.back().where = fact.call;
   r.out().shape_chains.push_back(std::move(fact));
+}
+
+// The Keras layers a functional graph runs through without a size of its own to check.
+static std::vector<std::string> keras_pass_through_words() {
+  std::vector<std::string> words = keras_size_keeping_layers();
+  words.insert(words.end(), keras_merge_layers().begin(), keras_merge_layers().end());
+  return words;
 }
 
 // The shape family's words: a stack of layers (`Sequential`) and a size source
@@ -888,7 +1167,10 @@ ExtractorRelevance ShapeChainExtractor::relevance(const ApiTable& table) {
                                 "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D",
                                 "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
                                 "AvgPool3D"},
-                               .second_classes = true, .init_counts = false});
+                               .second_classes = true, .init_counts = false,
+                               // A block helper or a layer class applying only these (`bn_relu(x)`) is
+                               // on the graph's way too (KerasBlockReader, keras_class_layers).
+                               .helper_words = keras_pass_through_words(), .helper_classes = true});
   // Functional convolutions on literal-shaped tensors: `F.conv2d(torch.randn(...), torch.randn(...))`.
   out.pairs.push_back({.first = {"conv1d", "conv2d", "conv3d"},
                                .second = {"randn", "rand", "zeros", "ones", "empty", "normal", "uniform"},

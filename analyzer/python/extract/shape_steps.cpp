@@ -5,6 +5,7 @@
 #include "core/sizes_text.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cudnnlint::python {
 
@@ -31,10 +32,28 @@ bool keeps_size(const std::string& name, const std::string& framework) {
                          "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "BatchNorm1d", "BatchNorm2d",
                          "BatchNorm3d", "SyncBatchNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
                          "GroupNorm", "LocalResponseNorm"});
-  return name.starts_with("keras.layers.") &&
-         one_of(leaf, {"Activation", "ReLU", "LeakyReLU", "PReLU", "ELU", "Softmax", "Dropout", "SpatialDropout1D",
-                       "SpatialDropout2D", "SpatialDropout3D", "GaussianNoise", "GaussianDropout",
-                       "BatchNormalization", "LayerNormalization", "GroupNormalization", "Rescaling"});
+  const auto& keras = keras_size_keeping_layers();
+  return name.starts_with("keras.layers.") && std::find(keras.begin(), keras.end(), leaf) != keras.end();
+}
+
+const std::vector<std::string>& keras_size_keeping_layers() {
+  static const std::vector<std::string> names = {
+      "Activation", "ReLU", "LeakyReLU", "PReLU", "ELU", "Softmax", "Dropout", "SpatialDropout1D",
+      "SpatialDropout2D", "SpatialDropout3D", "GaussianNoise", "GaussianDropout", "BatchNormalization",
+      "LayerNormalization", "GroupNormalization", "Rescaling"};
+  return names;
+}
+
+const std::vector<std::string>& keras_merge_layers() {
+  static const std::vector<std::string> names = {"concatenate", "add", "average", "maximum", "minimum",
+                                                 "multiply", "subtract", "Concatenate", "Add", "Average",
+                                                 "Maximum", "Minimum", "Multiply", "Subtract"};
+  return names;
+}
+
+bool keras_merge(const std::string& name) {
+  const auto& merges = keras_merge_layers();
+  return name.starts_with("keras.layers.") && std::find(merges.begin(), merges.end(), leaf_of(name)) != merges.end();
 }
 
 std::optional<Pool> pooling(const std::string& name, const std::string& framework) {
@@ -148,6 +167,7 @@ bool ChainBuilder::step(TSNode layer, std::vector<std::int64_t>& spatial, std::i
 
 bool ChainBuilder::step(const BoundLayer& layer, std::vector<std::int64_t>& spatial, std::int64_t& channels,
                         std::int64_t batch) {
+  if (!layer.branches.empty()) return merge(layer, spatial, channels, batch);
   std::optional<Resolver::ScopeVisit> in_scope;
   if (layer.scope != nullptr && layer.scope != r_.scope()) in_scope.emplace(r_, layer.scope);
   Resolver::BindingsVisit with_bindings(r_, layer.bindings.get());
@@ -155,6 +175,90 @@ bool ChainBuilder::step(const BoundLayer& layer, std::vector<std::int64_t>& spat
   const bool kept = step(layer.construction, spatial, channels, batch);
   if (fact_.steps.size() > before) fact_.steps.back().bindings = bindings_text(layer, r_.text(layer.construction));
   return kept;
+}
+
+// Keras merges inputs of one spatial size (it raises otherwise, a failure no rule here claims): the
+// chain goes on only where every branch gives the same size. A branch that rejects its input is the
+// chain's rejection, reported with that branch's layer as the step. The merge is one step, so that
+// the steps stay one per layer of the chain (the functional reader reports at the application
+// whose layers hold the rejecting one).
+bool ChainBuilder::merge(const BoundLayer& layer, std::vector<std::int64_t>& spatial, std::int64_t& channels,
+                         std::int64_t batch) {
+  const Grammar& g = Grammar::get();
+  // `layers.concatenate([a, b])`, `layers.Concatenate()([a, b])`, or the class's construction alone
+  // (`self.cat = layers.Concatenate()`, applied by a model class's call); its names read in its
+  // scope, the branches' layers each in theirs.
+  const TSNode construction = strip(layer.construction);
+  std::string name;
+  {
+    std::optional<Resolver::ScopeVisit> in_scope;
+    if (layer.scope != nullptr && layer.scope != r_.scope()) in_scope.emplace(r_, layer.scope);
+    Resolver::BindingsVisit with_bindings(r_, layer.bindings.get());
+    const TSNode function = field(construction, g.f_function);
+    const TSNode class_construction = is(function, g.call) ? function : construction;
+    name = keras_name(qualified(field(class_construction, g.f_function), r_));
+    const std::string leaf = leaf_of(name);
+    const bool class_form = !leaf.empty() && std::isupper(static_cast<unsigned char>(leaf.front())) != 0;
+    if (leaf == "concatenate" || leaf == "Concatenate") {
+      // Only along the channels: along a spatial axis the sizes add up.
+      const CallArgs args = collect_args(field(class_form ? class_construction : construction, g.f_arguments), r_.source());
+      const TSNode axis_node = argument(args, class_form ? 0 : 1, "axis");
+      const std::int64_t rank = static_cast<std::int64_t>(spatial.size()) + 2;
+      std::int64_t axis = -1;
+      if (!ts_node_is_null(axis_node)) {
+        const auto value = integer_of(axis_node, r_);
+        if (!value) return false;
+        axis = value->value;
+      }
+      if (axis < 0) axis += rank;
+      if (axis != (fact_.layout == "NCHW" ? 1 : rank - 1)) return false;
+    }
+  }
+  const bool concatenates = leaf_of(name) == "concatenate" || leaf_of(name) == "Concatenate";
+  std::optional<std::vector<std::int64_t>> merged;
+  std::vector<std::int64_t> widths;
+  for (const std::vector<BoundLayer>& branch : layer.branches) {
+    ShapeChainFact scratch;
+    scratch.framework = fact_.framework;
+    scratch.layout = fact_.layout;
+    scratch.source = fact_.source;
+    ChainBuilder inner(scratch, r_);
+    inner.symbolic_keras_ = symbolic_keras_;
+    std::vector<std::int64_t> size = spatial;
+    std::int64_t width = channels;
+    for (const BoundLayer& l : branch)
+      if (!inner.step(l, size, width, batch)) {
+        if (scratch.rejected_by.empty() || scratch.steps.empty()) return false;
+        fact_.steps.push_back(std::move(scratch.steps.back()));
+        fact_.rejected_by = std::move(scratch.rejected_by);
+        fact_.channels = scratch.channels;
+        fact_.padded_input = std::move(scratch.padded_input);
+        fact_.kernel_extent = std::move(scratch.kernel_extent);
+        fact_.conv = std::move(scratch.conv);
+        return false;
+      }
+    if (merged && *merged != size) return false;
+    merged = std::move(size);
+    widths.push_back(width);
+  }
+  if (!merged) return false;
+  spatial = std::move(*merged);
+  const bool known = std::all_of(widths.begin(), widths.end(), [](std::int64_t w) { return w > 0; });
+  if (!known) channels = 0;
+  else if (concatenates) channels = [&] {
+    std::int64_t sum = 0;
+    for (const auto w : widths) sum += w;
+    return sum;
+  }();
+  else channels = std::all_of(widths.begin(), widths.end(), [&](std::int64_t w) { return w == widths.front(); })
+                      ? widths.front() : 0;
+  ShapeStep out;
+  out.label = leaf_of(name);
+  out.text = short_text(r_.text(construction));
+  out.where = r_.locate(construction);
+  out.output = spatial;
+  fact_.steps.push_back(std::move(out));
+  return true;
 }
 
 bool ChainBuilder::convolution(const ApiEntry& api, TSNode layer, const CallArgs& args, ShapeStep out,
@@ -294,7 +398,9 @@ bool ChainBuilder::pooling_step(const Pool& pool, const CallArgs& args, ShapeSte
   if (ceil_mode) out.label += " ceil";
   out.output = next;
   const bool rejected = std::any_of(next.begin(), next.end(), [](std::int64_t v) { return v < 1; });
-  if (rejected && !torch) return false;  // Keras returns an empty tensor or a run-time error: not measured as one
+  // Eager Keras returns an empty tensor for 0 and fails at run time below: not claimed. A symbolic
+  // graph refuses both where it is built (ChainBuilder::symbolic_keras_graph).
+  if (rejected && !torch && !symbolic_keras_) return false;
   fact_.steps.push_back(std::move(out));
   if (rejected) {
     fact_.rejected_by = "pool";

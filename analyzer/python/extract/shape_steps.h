@@ -21,6 +21,13 @@ std::string leaf_of(const std::string& name);
 // Layers that keep the spatial size (activations, batch norm, dropout) of `framework`.
 bool keeps_size(const std::string& name, const std::string& framework);
 
+// A Keras layer that merges its inputs into one (`concatenate`, `add`, their classes `Concatenate`,
+// `Add`, ...), reached as `name`.
+bool keras_merge(const std::string& name);
+// The leaf names of the Keras layers keeps_size knows, and of the merges.
+const std::vector<std::string>& keras_size_keeping_layers();
+const std::vector<std::string>& keras_merge_layers();
+
 struct Pool {
   int axes = 0;
   bool max = true;
@@ -43,6 +50,10 @@ std::string framework_of_sequential(const std::string& name);
 class ChainBuilder {
  public:
   ChainBuilder(ShapeChainFact& fact, Resolver& r) : fact_(fact), r_(r) {}
+  // The chain is a Keras graph built on `keras.Input` or `input_shape=` (symbolic): building it
+  // refuses a pooling output below 1, which an eager call on a tensor returns as an empty tensor
+  // for 0 (tests/probes/tf_shapes.py, tensorflow-cpu 2.21.0 / Keras 3.15.1).
+  void symbolic_keras_graph() { symbolic_keras_ = true; }
 
   // Runs `spatial` (with `channels`, 0 when unknown) through `layer`, a layer's construction. False
   // ends the chain: an unknown layer, a size not fixed, or a rejection (then fact_.rejected_by is set).
@@ -59,9 +70,12 @@ class ChainBuilder {
                    std::vector<std::int64_t>& spatial, std::int64_t& channels, std::int64_t batch);
   bool pooling_step(const Pool& pool, const CallArgs& args, ShapeStep out, std::vector<std::int64_t>& spatial,
                     std::int64_t channels);
+  // A Keras merge: each branch run from `spatial`; one step for the whole merge.
+  bool merge(const BoundLayer& layer, std::vector<std::int64_t>& spatial, std::int64_t& channels, std::int64_t batch);
 
   ShapeChainFact& fact_;
   Resolver& r_;
+  bool symbolic_keras_ = false;
 };
 
 }  // namespace cudnnlint::python
