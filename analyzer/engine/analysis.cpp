@@ -193,6 +193,23 @@ std::string describe_ranges(const Target& target) {
   return text;
 }
 
+// The releases of a range at which a finding fires (`firing[v]` non-null), in a few words: listed
+// when they are few, else those where it does not, else a count (a two-framework range has dozens).
+std::string releases_firing(const std::vector<Target>& variants, const std::vector<const Finding*>& firing) {
+  constexpr std::size_t kListed = 4;
+  std::vector<std::string_view> fires, spared;
+  for (std::size_t v = 0; v < variants.size(); ++v) (firing[v] ? fires : spared).push_back(variants[v].variant);
+  auto joined = [](const std::vector<std::string_view>& names) {
+    std::string out;
+    for (const auto name : names) out += (out.empty() ? "" : ", ") + std::string(name);
+    return out;
+  };
+  if (fires.size() <= kListed) return joined(fires);
+  if (spared.size() <= 2) return "every release but " + joined(spared);
+  return std::to_string(fires.size()) + " of " + std::to_string(variants.size()) + " combinations, from " +
+         std::string(fires.front()) + " to " + std::string(fires.back());
+}
+
 // The rules at each concrete target a ranged target stands for. A finding every release gives
 // alike is reported once, saying so; one that differs is reported at its most severe, naming what
 // each end of the range gives and where it fires.
@@ -240,12 +257,9 @@ std::vector<Finding> judge_variants(const std::vector<const FileFacts*>& all_fac
         return "at " + variants[v].variant + ": " +
                (at[v] == nullptr ? std::string("no finding") : std::string(level_name(at[v]->level)));
       };
-      std::string fires;
-      for (std::size_t v = 0; v < at.size(); ++v)
-        if (at[v]) fires += (fires.empty() ? "" : ", ") + variants[v].variant;
       finding.target_note += "; the verdict differs across " + ranges + ": " + verdict(0) + "; " +
                              verdict(at.size() - 1) + " (reported for " + variants[pick].variant + "; fires for " +
-                             fires + ")";
+                             releases_firing(variants, at) + ")";
     }
     findings.push_back(std::move(finding));
   }

@@ -1,6 +1,8 @@
 """The target from the project (issue 12): each pin format gives the framework version and the
 cuDNN it implies, and the finding names the pin's file and line; a range pin is judged at each
 release it holds; flags and configuration still win; a Keras 3 tree or pin gives no clamp."""
+import re
+
 import pytest
 
 from conftest import REPO
@@ -80,3 +82,18 @@ def test_a_broken_pin_file_is_named_and_the_run_goes_on(cli, tmp_path):
     doc, result = cli.json(tmp_path)
     assert [f["rule"] for f in doc["findings"]] == ["bn-eps-zero"]
     assert any(d["path"].endswith("pyproject.toml") and "not valid TOML" in d["message"] for d in doc["diagnostics"])
+
+
+def test_a_two_framework_range_names_where_it_fires_in_a_few_words(cli, tmp_path):
+    # keras >=2.3 and tensorflow >=2.2 stand for dozens of release pairs: the note counts those where
+    # the finding fires instead of listing each (TensorFlow's fused batch norm raises 1e-5 to 1.001e-5).
+    (tmp_path / "requirements.txt").write_text("keras>=2.3.0\ntensorflow>=2.2\n")
+    (tmp_path / "model.py").write_text("from keras.layers import BatchNormalization\n\n"
+                                       "bn = BatchNormalization(epsilon=1e-5)\n")
+    doc, _ = cli.json(tmp_path, cwd=tmp_path)
+    [finding] = doc["findings"]
+    assert finding["rule"] == "bn-eps-silently-clamped"
+    fires = re.search(r"fires for (\d+) of (\d+) combinations, from keras [\d.]+, tensorflow [\d.]+ to keras [\d.]+, "
+                      r"tensorflow [\d.]+\)$", finding["target"])
+    assert fires and 4 < int(fires.group(1)) < int(fires.group(2)), finding["target"]
+    assert len(finding["target"]) < 600, finding["target"]
