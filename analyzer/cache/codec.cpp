@@ -65,10 +65,12 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeStep, label, text, where, output, bindin
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShapeChainFact, framework, model_text, call, source_text, source, source_provenance,
                                    layout, input_spatial, steps, rejected_by, channels, padded_input, kernel_extent,
                                    conv)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SingleSampleCallFact, call, call_text, batch, batch_text, shape, norm, norm_text,
+                                   norm_input)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrackedFlows, shape_chains, dtype_flows)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(FileFacts, path, language, module, frameworks, normalizations, loaders,
                                    conv_geometries, descriptors, tensor_inputs, low_precision_constants, shape_chains,
-                                   forwardings, arguments, config_defaults, suppressions, tracked)
+                                   single_sample_calls, forwardings, arguments, config_defaults, suppressions, tracked)
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(NotebookPlace, cell, line, end_line, file_line, file_end_line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RelatedLocation, where, message, notebook)

@@ -367,6 +367,21 @@ struct ShapeChainFact {
   ConvGeometryFact conv;
 };
 
+// A batch of one sample run through a PyTorch model left in training mode whose batch norm then sees
+// one value per channel: `net(torch.randn(1, 8))` where the model applies nn.Linear then
+// nn.BatchNorm1d ([1, C]), or a global pooling to 1 then nn.BatchNorm2d ([1, C, 1, 1]).
+// F.batch_norm refuses that in training (python/extract/single_sample_consumer.h reads the model).
+struct SingleSampleCallFact {
+  Location call;                    // the model's call
+  std::string call_text;            // "net(torch.randn(1, 8))"
+  Location batch;                   // where the batch of one is made
+  std::string batch_text;           // "torch.randn(1, 8)"
+  std::vector<std::int64_t> shape;  // the batch's shape as written: [1, 8]
+  Location norm;                    // the batch norm's construction
+  std::string norm_text;            // "nn.Linear(8, 4), then nn.BatchNorm1d(4)"
+  std::string norm_input;           // what the batch norm gets: "[1, 4]" or "[1, C, 1, 1]"
+};
+
 // What the front-end followed in a file, whether or not it ended in a fact (issue 35's statistics:
 // how much of real model code the value flow reaches). shape_chains: a stack or a model class run
 // on a size the code fixes (a stack through at least one layer; in a Keras functional graph, each
@@ -395,6 +410,7 @@ struct FileFacts {
   std::vector<TensorInputFact> tensor_inputs;
   std::vector<LowPrecisionConstantFact> low_precision_constants;
   std::vector<ShapeChainFact> shape_chains;
+  std::vector<SingleSampleCallFact> single_sample_calls;
   std::vector<ForwardingFact> forwardings;
   std::vector<ArgumentFact> arguments;
   std::vector<ConfigDefaultFact> config_defaults;

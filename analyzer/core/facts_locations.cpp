@@ -102,6 +102,11 @@ struct LocationVisitor {
     (*this)(f.call);
     (*this)(f.default_value);
   }
+  void operator()(SingleSampleCallFact& f) const {
+    (*this)(f.call);
+    (*this)(f.batch);
+    (*this)(f.norm);
+  }
   void operator()(ConfigDefaultFact& f) const {
     (*this)(f.where);
     (*this)(f.value);
@@ -119,6 +124,7 @@ void for_each_location(FileFacts& facts, const std::function<void(Location&)>& v
   visitor(facts.tensor_inputs);
   visitor(facts.low_precision_constants);
   visitor(facts.shape_chains);
+  visitor(facts.single_sample_calls);
   visitor(facts.forwardings);
   visitor(facts.arguments);
   visitor(facts.config_defaults);

@@ -244,6 +244,11 @@ void write_facts(std::ostream& out, const Report& report) {
       if (l.dataset_size) item["dataset_size"] = l.dataset_size->value;
       loaders.push_back(std::move(item));
     }
+    nlohmann::json single_sample_calls = nlohmann::json::array();
+    for (const auto& f : facts.single_sample_calls)
+      single_sample_calls.push_back({{"call", location_json(f.call)}, {"batch", f.batch_text}, {"shape", f.shape},
+                                     {"norm", location_json(f.norm)}, {"norm_text", f.norm_text},
+                                     {"norm_input", f.norm_input}});
     nlohmann::json forwardings = nlohmann::json::array();
     for (const auto& f : facts.forwardings) {
       nlohmann::json item = {{"callable", f.callable}, {"class", f.is_class}, {"api", f.api},
@@ -273,6 +278,7 @@ void write_facts(std::ostream& out, const Report& report) {
                      {"tensor_inputs", tensor_inputs},
                      {"low_precision_constants", low_precision},
                      {"shape_chains", shape_chains},
+                     {"single_sample_calls", single_sample_calls},
                      {"loaders", loaders},
                      {"forwardings", forwardings},
                      {"arguments", arguments},

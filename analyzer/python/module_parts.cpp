@@ -72,6 +72,7 @@ void append_facts(FileFacts& to, const FileFacts& from) {
   append(to.tensor_inputs, from.tensor_inputs);
   append(to.low_precision_constants, from.low_precision_constants);
   append(to.shape_chains, from.shape_chains);
+  append(to.single_sample_calls, from.single_sample_calls);
   append(to.forwardings, from.forwardings);
   append(to.arguments, from.arguments);
   append(to.config_defaults, from.config_defaults);

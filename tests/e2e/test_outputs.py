@@ -124,7 +124,8 @@ def test_rules_listing_names_every_rule_with_its_kb_entry(cli):
                    "loader-drop-last-no-batches", "zero-size-batch-into-layer", "loader-last-batch-single-sample",
                    "eps-vanishes-in-half", "optimizer-eps-vanishes-in-half", "tf-integer-input",
                    "cudnn-desc-bad-data-type", "conv-input-smaller-than-kernel", "bn-eps-not-finite",
-                   "keras-optimizer-eps-vanishes-in-half", "flax-bn-eps-vanishes-in-half"]
+                   "keras-optimizer-eps-vanishes-in-half", "flax-bn-eps-vanishes-in-half",
+                   "single-sample-batch-in-training"]
     for line in out:
         kb_id = line.split("\t")[2]
         assert cli.run("explain", kb_id).returncode == 0

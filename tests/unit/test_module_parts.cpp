@@ -57,6 +57,7 @@ std::string canonical(const FileFacts& facts) {
   each(&FileFacts::tensor_inputs);
   each(&FileFacts::low_precision_constants);
   each(&FileFacts::shape_chains);
+  each(&FileFacts::single_sample_calls);
   each(&FileFacts::forwardings);
   each(&FileFacts::arguments);
   each(&FileFacts::config_defaults);
@@ -66,6 +67,7 @@ std::string canonical(const FileFacts& facts) {
   FileFacts rest = facts;
   rest.normalizations.clear(), rest.loaders.clear(), rest.conv_geometries.clear(), rest.descriptors.clear();
   rest.tensor_inputs.clear(), rest.low_precision_constants.clear(), rest.shape_chains.clear();
+  rest.single_sample_calls.clear();
   rest.forwardings.clear(), rest.arguments.clear(), rest.config_defaults.clear();
   rest.tracked = {};  // statistics of what each parse followed, not facts (core/facts.h TrackedFlows)
   return out + nlohmann::json::from_msgpack(cache::encode(rest)).dump();

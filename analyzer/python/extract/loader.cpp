@@ -253,6 +253,10 @@ void LoaderExtractor::zero_size_input(const std::string& consumer, const std::st
 }
 
 void LoaderExtractor::on_other_call(TSNode call, Resolver& r) {
+  // A PyTorch model run on a batch of one in training mode (python/extract/single_sample_consumer.h),
+  // in a file that names a batch norm at all.
+  if (!names_batch_norm_) names_batch_norm_ = r.source().find("BatchNorm") != std::string_view::npos;
+  if (*names_batch_norm_) find_single_sample_call(call, r);
   // Every case below is TensorFlow's or Keras's (a method API, `predict`, a layer called on a
   // tensor): in a file that imports neither, no call is one.
   if (!tensorflow_file(r)) return;
@@ -325,6 +329,11 @@ ExtractorRelevance LoaderExtractor::relevance(const ApiTable& table) {
   keras_layers.erase(std::unique(keras_layers.begin(), keras_layers.end()), keras_layers.end());
   out.pairs.push_back({.first = {"zeros"}, .second = std::move(keras_layers), .second_classes = true,
                        .second_only_through_classes = true});
+  // A PyTorch model run on a batch of one (`net(torch.randn(1, 8))`, `net(preprocess(img).unsqueeze(0))`):
+  // a class or a stack building a batch norm stands for it where used (find_single_sample_call).
+  out.pairs.push_back({.first = {"randn", "rand", "zeros", "ones", "empty", "unsqueeze"},
+                       .second = {"BatchNorm1d", "BatchNorm2d", "LazyBatchNorm1d", "LazyBatchNorm2d"},
+                       .second_classes = true, .init_counts = false});
   return out;
 }
 

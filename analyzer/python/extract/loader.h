@@ -38,6 +38,7 @@ class LoaderExtractor : public Extractor {
                        std::optional<ProvenanceStep> through = std::nullopt);
   std::vector<std::pair<std::string, const ApiEntry*>> methods_;
   std::optional<bool> tensorflow_file_;  // TensorFlow or Keras imported when the module loads
+  std::optional<bool> names_batch_norm_;  // the text names a batch norm (a single-sample call may reach one)
 };
 
 }  // namespace cudnnlint::python

@@ -234,6 +234,51 @@ std::optional<std::pair<TSNode, std::string>> single_sample_norm_in_forward(TSNo
   return found;
 }
 
+// What the name `model` holds where it is used, followed back through the rebindings that keep the
+// module and its mode (`model = model.train()`, `model = model.to(device)`, `.cuda()`, `.cpu()`:
+// nn.Module's methods return the module itself); null when unknown.
+TSNode model_value(TSNode model, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode value = strip(definition_of(model, r));
+  for (int hops = 0; hops < 4 && is(value, g.call); ++hops) {
+    const TSNode function = field(value, g.f_function);
+    if (!is(function, g.attribute)) break;
+    const TSNode object = strip(field(function, g.f_object));
+    if (!is(object, g.identifier) || r.text(object) != r.text(model)) break;
+    const std::string_view method = r.text(field(function, g.f_attribute));
+    const CallArgs args = collect_args(field(value, g.f_arguments), r.source());
+    const bool keeps = ((method == "train" || method == "cuda" || method == "cpu") && args.positional.empty() &&
+                        args.keywords.empty()) ||
+                       (method == "to" && args.positional.size() == 1 && args.keywords.empty() &&
+                        (r.text(strip(args.positional.front())).find("device") != std::string_view::npos ||
+                         one_of(std::string(r.text(strip(args.positional.front()))), {"\"cuda\"", "\"cpu\"", "'cuda'", "'cpu'"})));
+    if (!keeps) return {};
+    value = strip(definition_of(object, r));
+  }
+  // `model = build_segmentor(19)` with `def build_segmentor(n): return PSPSegmentor(n)`: the class
+  // construction the factory returns (its arguments are the factory's names).
+  if (is(value, g.call) && is(field(value, g.f_function), g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(field(value, g.f_function)));
+    if (binding != nullptr && binding->only_definition() && is(binding->definition, g.function_definition)) {
+      std::vector<TSNode> statements;
+      for (const TSNode statement : named_children(field(binding->definition, g.f_body)))
+        if (!is(statement, g.comment) &&
+            !(is(statement, g.expression_statement) && is(ts_node_named_child(statement, 0), g.string)))
+          statements.push_back(statement);
+      const TSNode returned = statements.size() == 1 && is(statements.front(), g.return_statement)
+                                  ? strip(ts_node_named_child(statements.front(), 0))
+                                  : TSNode{};
+      if (is(returned, g.call) && is(field(returned, g.f_function), g.identifier)) {
+        const auto [class_scope, class_binding] = r.lookup(r.text(field(returned, g.f_function)));
+        if (class_binding != nullptr && class_binding->only_definition() &&
+            is(class_binding->definition, g.class_definition))
+          value = returned;
+      }
+    }
+  }
+  return value;
+}
+
 // The model a call `m(x)` makes: `m = nn.Sequential(...)`, `m = make_head(...)` with make_head a
 // project function returning one, or `m = Net(...)` with Net a class of this module whose body
 // builds such a Sequential.
@@ -257,7 +302,7 @@ std::optional<std::pair<TSNode, std::string>> single_sample_model(TSNode callee,
     const Resolver::ScopeVisit in_method(r, set->method);
     return stack_call(strip(set->value));
   }
-  const TSNode value = strip(definition_of(callee, r));
+  const TSNode value = model_value(callee, r);
   if (!is(value, g.call)) return std::nullopt;
   if (auto found = stack_call(value)) return found;
   const TSNode function = field(value, g.f_function);
@@ -486,6 +531,126 @@ void find_single_sample_consumer_in_class(LoaderFact& fact, std::string_view loa
 // batch norm sees one value per channel for a single-sample batch, left in training mode; or the
 // same loop in a module function that `scope` passes the loader to, with the model a parameter
 // the call passes too (`test(val_loader, base_model)`).
+namespace {
+
+// The arguments of the call whose name ends at `open` (the index of its '('), split at top-level
+// commas and trimmed; empty when the text ends first.
+std::vector<std::string_view> call_arguments(std::string_view code, std::size_t open) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t start = open + 1;
+  auto push = [&](std::size_t end) {
+    std::string_view arg = code.substr(start, end - start);
+    while (!arg.empty() && (arg.front() == ' ' || arg.front() == '\n')) arg.remove_prefix(1);
+    while (!arg.empty() && (arg.back() == ' ' || arg.back() == '\n')) arg.remove_suffix(1);
+    if (!arg.empty()) out.push_back(arg);
+  };
+  for (std::size_t i = open; i < code.size(); ++i) {
+    const char c = code[i];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        push(i);
+        return out;
+      }
+    } else if (c == ',' && depth == 1) {
+      push(i);
+      start = i + 1;
+    }
+  }
+  return {};
+}
+
+// Whether code in `text` may change a tensor's batch dimension on its way to the batch norm. What
+// keeps it: a reshape to `x.size(0)` first (`x.view(x.size(0), -1)`), an expand to -1, a repeat by
+// 1, a concatenation along another dimension (`torch.cat([a, b], dim=1)`), a permutation keeping 0
+// first, a transpose or (un)squeeze of other dimensions. Anything else, or a reshaping library
+// (einsum, einops), may.
+bool may_change_the_batch(std::string_view text) {
+  const std::string code = blank_comments(text);
+  for (const char* changes : {"einsum(", "rearrange(", ".unflatten(", ".flatten(0", "Unflatten(", "torch.stack(",
+                              "torch.reshape("})
+    if (code.find(changes) != std::string::npos) return true;
+  auto batch_size = [](std::string_view arg) { return arg.ends_with(".size(0)") || arg.ends_with(".shape[0]"); };
+  auto other_dim = [](std::string_view arg) {  // a literal dimension other than 0 (`1`, `-1`, `dim=2`)
+    if (arg.starts_with("dim=")) arg.remove_prefix(4);
+    if (arg.starts_with("-")) arg.remove_prefix(1);
+    return !arg.empty() && arg != "0" && std::all_of(arg.begin(), arg.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  // Whether the call `name(args)` keeps the batch dimension.
+  auto keeps = [&](std::string_view name, const std::vector<std::string_view>& a) {
+    if (name == ".view(" || name == ".reshape(") return !a.empty() && batch_size(a.front());
+    if (name == ".expand(") return !a.empty() && (a.front() == "-1" || batch_size(a.front()));
+    if (name == ".repeat(") return !a.empty() && a.front() == "1";
+    if (name == "torch.cat(" || name == "torch.concat(") return a.size() == 2 && other_dim(a.back());
+    if (name == ".permute(") return !a.empty() && a.front() == "0";
+    if (name == ".transpose(") return a.size() == 2 && other_dim(a[0]) && other_dim(a[1]);
+    return a.size() == 1 && other_dim(a.front());  // .unsqueeze(k), .squeeze(k)
+  };
+  for (const std::string_view name : {".view(", ".reshape(", ".expand(", ".repeat(", "torch.cat(", "torch.concat(",
+                                       ".permute(", ".transpose(", ".unsqueeze(", ".squeeze("})
+    for (std::size_t at = code.find(name); at != std::string::npos; at = code.find(name, at + 1))
+      if (!keeps(name, call_arguments(code, at + name.size() - 1))) return true;
+  return false;
+}
+
+// The code that builds and runs the model `callee` names: its class's definition (`net = Net()`), the
+// project function returning it (`net = make_head(...)`), or the construction itself
+// (`nn.Sequential(...)`); "" when the reader cannot tell.
+std::string_view model_code(TSNode callee, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  TSNode value{};
+  if (is(callee, g.attribute)) {
+    const SelfAttribute* set = r.evaluator().folder().sole_self_attribute(callee, r.scope());
+    if (set != nullptr) value = strip(set->value);
+  } else {
+    value = model_value(callee, r);
+  }
+  if (!is(value, g.call)) return {};
+  const TSNode function = field(value, g.f_function);
+  if (is(function, g.identifier)) {
+    const auto [scope, binding] = r.lookup(r.text(function));
+    if (binding != nullptr && binding->only_definition()) return r.text(binding->definition);
+  }
+  return r.text(value);
+}
+
+}  // namespace
+
+void find_single_sample_call(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode callee = strip(field(call, g.f_function));
+  const bool own_model = is(callee, g.attribute) && r.text(strip(field(callee, g.f_object))) == "self";
+  if (!is(callee, g.identifier) && !own_model) return;
+  const CallArgs args = collect_args(field(call, g.f_arguments), r.source());
+  if (args.positional.size() != 1 || args.first_star >= 0 || args.has_double_star || !args.keywords.empty()) return;
+  const auto batch = torch_shape_source(args.positional.front(), r);
+  if (!batch || batch->dims.size() < 2 || batch->dims.front() != 1) return;
+  // A batch norm after nn.Linear or a flatten gets [1, C] from a two-dimensional batch; one after a
+  // global pooling to 1 gets [1, C, 1, 1] from a four-dimensional one. Other ranks are not read.
+  const std::size_t rank = batch->dims.size();
+  const auto norm = single_sample_model(callee, r, {rank == 2 ? "2d" : ""});
+  if (!norm) return;
+  const std::string norm_name = qualified(field(norm->first, g.f_function), r);
+  const bool one_d = norm_name.ends_with("BatchNorm1d");
+  if ((one_d && rank != 2) || (!one_d && rank != 4)) return;
+  // The model's code must keep the batch of one a batch of one, and leave training mode alone
+  // (`self.eval()` in the model's own methods too).
+  const std::string_view model = model_code(callee, r);
+  if (model.empty() || may_change_the_batch(model) || switches_mode(model) || !left_in_training(callee, r.scope(), r))
+    return;
+  SingleSampleCallFact fact;
+  fact.call = r.locate(call);
+  fact.call_text = short_text(r.text(call));
+  fact.batch = r.locate(strip(args.positional.front()));
+  fact.batch_text = batch->text;
+  fact.shape = batch->dims;
+  fact.norm = r.locate(norm->first);
+  fact.norm_text = norm->second;
+  fact.norm_input = one_d ? "[1, C]" : "[1, C, 1, 1]";
+  r.out().single_sample_calls.push_back(std::move(fact));
+}
+
 void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
   if (scope == nullptr || ts_node_is_null(scope->node)) return;
   find_single_sample_consumer_in(fact, loader, scope, scope, nullptr, TSNode{}, r);

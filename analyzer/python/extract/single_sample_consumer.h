@@ -18,4 +18,12 @@ void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, cons
 void find_single_sample_consumer_in_class(LoaderFact& fact, std::string_view loader, const Scope& method,
                                           Resolver& r);
 
+// `model(x)` with x a batch of one sample whose shape the code fixes (`torch.randn(1, 8)`,
+// `preprocess(img).unsqueeze(0)`), the model a stack or a class of the module whose batch norm then
+// sees one value per channel (nn.Linear then nn.BatchNorm1d on a 2-D batch, a global pooling to 1
+// then nn.BatchNorm2d on a 4-D one), left in training mode where the call runs: a
+// SingleSampleCallFact. Code that may change the batch dimension (a reshape, a concatenation) or
+// switch modes anywhere in the file makes no fact.
+void find_single_sample_call(TSNode call, Resolver& r);
+
 }  // namespace cudnnlint::python
