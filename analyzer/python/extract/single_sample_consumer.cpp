@@ -527,10 +527,6 @@ void find_single_sample_consumer_in_class(LoaderFact& fact, std::string_view loa
   }
 }
 
-// `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
-// batch norm sees one value per channel for a single-sample batch, left in training mode; or the
-// same loop in a module function that `scope` passes the loader to, with the model a parameter
-// the call passes too (`test(val_loader, base_model)`).
 namespace {
 
 // The arguments of the call whose name ends at `open` (the index of its '('), split at top-level
@@ -651,6 +647,10 @@ void find_single_sample_call(TSNode call, Resolver& r) {
   r.out().single_sample_calls.push_back(std::move(fact));
 }
 
+// `for x, y in loader:` (also through enumerate() / tqdm()) in `scope` calling a model whose
+// batch norm sees one value per channel for a single-sample batch, left in training mode; or the
+// same loop in a module function that `scope` passes the loader to, with the model a parameter
+// the call passes too (`test(val_loader, base_model)`).
 void find_single_sample_consumer(LoaderFact& fact, std::string_view loader, const Scope* scope, Resolver& r) {
   if (scope == nullptr || ts_node_is_null(scope->node)) return;
   find_single_sample_consumer_in(fact, loader, scope, scope, nullptr, TSNode{}, r);
