@@ -988,4 +988,27 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
   }
 }
 
+// `ResNet18()` where `def ResNet18(...)` is a function of the module whose body (a docstring
+// aside) is one `return <call>`: that call; null otherwise.
+TSNode factory_return(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode callee = strip(field(call, g.f_function));
+  if (!is(callee, g.identifier)) return {};
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
+      !is(binding->definition, g.function_definition))
+    return {};
+  TSNode returned{};
+  for (const TSNode statement : named_children(field(binding->definition, g.f_body))) {
+    if (is(statement, g.comment)) continue;
+    if (ts_node_is_null(returned) && is(statement, g.expression_statement) &&
+        ts_node_named_child_count(statement) == 1 && is(ts_node_named_child(statement, 0), g.string))
+      continue;  // the docstring
+    if (!ts_node_is_null(returned) || !is(statement, g.return_statement) || ts_node_named_child_count(statement) != 1)
+      return {};
+    returned = strip(ts_node_named_child(statement, 0));
+  }
+  return is(returned, g.call) ? returned : TSNode{};
+}
+
 }  // namespace cudnnlint::python

@@ -43,6 +43,9 @@ bool may_bind(TSNode node, std::string_view name, Resolver& r);
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the scope's
 // single one, else the one just before the use. Null when neither.
 TSNode definition_of(TSNode identifier, Resolver& r);
+// `ResNet18()` where `def ResNet18(...)` is a function of the module whose body (a docstring
+// aside) is one `return <call>`: that call; null otherwise.
+TSNode factory_return(TSNode call, Resolver& r);
 // "`name = value` is defined here", at the assignment.
 ProvenanceStep defined_here(TSNode identifier, TSNode value, Resolver& r);
 // The expression folded to a whole number.

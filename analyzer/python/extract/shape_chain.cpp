@@ -434,12 +434,7 @@ bool ends_with_sequential(std::string_view text) { return text.ends_with("Sequen
 // A call of a module-level function of this file (`lenet_bn()`, `vgg(CONV_ARCH)`), which may return
 // a stack (python/extract/layer_stacks.h decides).
 bool builds_stack(TSNode construction, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  const TSNode callee = strip(field(construction, g.f_function));
-  if (!is(callee, g.identifier)) return false;
-  const auto [scope, binding] = r.lookup(r.text(callee));
-  return scope != nullptr && scope->kind == Scope::Kind::Module && binding != nullptr && binding->only_definition() &&
-         is(binding->definition, g.function_definition);
+  return !ts_node_is_null(module_function(strip(field(construction, Grammar::get().f_function)), r));
 }
 
 // `for layer in net: x = layer(x)` (d2l's layer-by-layer shape walk): the stack the loop runs
@@ -481,29 +476,6 @@ LayerLoop layer_loop(TSNode call, TSNode callee, TSNode input, Resolver& r) {
 // `Net()`, or `net` bound in this scope to `Net()` (`.eval()`, `.to(device)` and the like kept,
 // also as `net = net.eval()` on the line before), where Net is a class of this module: the class
 // definition; null otherwise.
-// `ResNet18()` where `def ResNet18(...)` is a function of the module whose body (a docstring
-// aside) is one `return <call>`: that call; null otherwise.
-TSNode factory_return(TSNode call, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  const TSNode callee = strip(field(call, g.f_function));
-  if (!is(callee, g.identifier)) return {};
-  const auto [scope, binding] = r.lookup(r.text(callee));
-  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
-      !is(binding->definition, g.function_definition))
-    return {};
-  TSNode returned{};
-  for (const TSNode statement : named_children(field(binding->definition, g.f_body))) {
-    if (is(statement, g.comment)) continue;
-    if (ts_node_is_null(returned) && is(statement, g.expression_statement) &&
-        ts_node_named_child_count(statement) == 1 && is(ts_node_named_child(statement, 0), g.string))
-      continue;  // the docstring
-    if (!ts_node_is_null(returned) || !is(statement, g.return_statement) || ts_node_named_child_count(statement) != 1)
-      return {};
-    returned = strip(ts_node_named_child(statement, 0));
-  }
-  return is(returned, g.call) ? returned : TSNode{};
-}
-
 TSNode model_class_of(TSNode model, Resolver& r, TSNode* construction = nullptr) {
   const Grammar& g = Grammar::get();
   TSNode value = strip(model);

@@ -190,6 +190,7 @@ bool ChainBuilder::merge(const BoundLayer& layer, std::vector<std::int64_t>& spa
   // scope, the branches' layers each in theirs.
   const TSNode construction = strip(layer.construction);
   std::string name;
+  bool concatenates = false;
   {
     std::optional<Resolver::ScopeVisit> in_scope;
     if (layer.scope != nullptr && layer.scope != r_.scope()) in_scope.emplace(r_, layer.scope);
@@ -199,7 +200,8 @@ bool ChainBuilder::merge(const BoundLayer& layer, std::vector<std::int64_t>& spa
     name = keras_name(qualified(field(class_construction, g.f_function), r_));
     const std::string leaf = leaf_of(name);
     const bool class_form = !leaf.empty() && std::isupper(static_cast<unsigned char>(leaf.front())) != 0;
-    if (leaf == "concatenate" || leaf == "Concatenate") {
+    concatenates = leaf == "concatenate" || leaf == "Concatenate";
+    if (concatenates) {
       // Only along the channels: along a spatial axis the sizes add up.
       const CallArgs args = collect_args(field(class_form ? class_construction : construction, g.f_arguments), r_.source());
       const TSNode axis_node = argument(args, class_form ? 0 : 1, "axis");
@@ -214,7 +216,6 @@ bool ChainBuilder::merge(const BoundLayer& layer, std::vector<std::int64_t>& spa
       if (axis != (fact_.layout == "NCHW" ? 1 : rank - 1)) return false;
     }
   }
-  const bool concatenates = leaf_of(name) == "concatenate" || leaf_of(name) == "Concatenate";
   std::optional<std::vector<std::int64_t>> merged;
   std::vector<std::int64_t> widths;
   for (const std::vector<BoundLayer>& branch : layer.branches) {

@@ -257,23 +257,13 @@ TSNode model_value(TSNode model, Resolver& r) {
   }
   // `model = build_segmentor(19)` with `def build_segmentor(n): return PSPSegmentor(n)`: the class
   // construction the factory returns (its arguments are the factory's names).
-  if (is(value, g.call) && is(field(value, g.f_function), g.identifier)) {
-    const auto [scope, binding] = r.lookup(r.text(field(value, g.f_function)));
-    if (binding != nullptr && binding->only_definition() && is(binding->definition, g.function_definition)) {
-      std::vector<TSNode> statements;
-      for (const TSNode statement : named_children(field(binding->definition, g.f_body)))
-        if (!is(statement, g.comment) &&
-            !(is(statement, g.expression_statement) && is(ts_node_named_child(statement, 0), g.string)))
-          statements.push_back(statement);
-      const TSNode returned = statements.size() == 1 && is(statements.front(), g.return_statement)
-                                  ? strip(ts_node_named_child(statements.front(), 0))
-                                  : TSNode{};
-      if (is(returned, g.call) && is(field(returned, g.f_function), g.identifier)) {
-        const auto [class_scope, class_binding] = r.lookup(r.text(field(returned, g.f_function)));
-        if (class_binding != nullptr && class_binding->only_definition() &&
-            is(class_binding->definition, g.class_definition))
-          value = returned;
-      }
+  if (is(value, g.call)) {
+    const TSNode returned = factory_return(value, r);
+    if (!ts_node_is_null(returned) && is(field(returned, g.f_function), g.identifier)) {
+      const auto [class_scope, class_binding] = r.lookup(r.text(field(returned, g.f_function)));
+      if (class_binding != nullptr && class_binding->only_definition() &&
+          is(class_binding->definition, g.class_definition))
+        value = returned;
     }
   }
   return value;
