@@ -572,6 +572,7 @@ PythonPassOptions python_pass_options(const AnalysisOptions& options, std::vecto
   pass.python.trigger_words = std::move(relevance.words);
   pass.python.pairs = std::move(relevance.pairs);
   pass.python.attributes = std::move(relevance.attributes);
+  pass.python.class_uses_count = relevance.follows_class_uses;
   // In the first pass a definition named like an API (transformers' `class TrainingArguments`) is
   // the library defining it, not code using it.
   pass.python.own_names_count = false;

@@ -212,7 +212,7 @@ cache::Hash128 session_slot(std::string_view path, const python::PythonOptions& 
   key.add("session pass").add(path).add(o.module);
   key.add(static_cast<std::uint64_t>(o.mode == python::ParseMode::Full)).add(static_cast<std::uint64_t>(o.is_package));
   key.add(static_cast<std::uint64_t>(o.argparse)).add(static_cast<std::uint64_t>(o.config_defaults));
-  key.add(static_cast<std::uint64_t>(o.own_names_count));
+  key.add(static_cast<std::uint64_t>(o.own_names_count)).add(static_cast<std::uint64_t>(o.class_uses_count));
   auto add_list = [&](std::string_view name, const std::vector<std::string>& words) {
     key.add(name).add(static_cast<std::uint64_t>(words.size()));
     for (const auto& word : words) key.add(word);

@@ -341,7 +341,7 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
                                   options.own_names_count);
   } else if (options.mode == ParseMode::Regions) {
     plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
-                      options.own_names_count);
+                      options.own_names_count, options.class_uses_count);
     irrelevant = plan && plan->nothing_relevant;
   }
   if (irrelevant) {
@@ -358,7 +358,7 @@ PythonAnalysis analyze_python(const SourceFile& file, const ApiTable& table, con
   // transformers' testing_utils.py a ninth of the module; the walk was most of a keystroke).
   if (options.mode == ParseMode::Regions && tree_kept)
     plan = plan_parse(source, options.triggers, options.trigger_words, options.attributes, options.pairs,
-                      options.own_names_count);
+                      options.own_names_count, options.class_uses_count);
   Parsed parsed = parse(source, parser, options, std::move(plan));
   result.parsed_bytes = parsed.plan ? parsed.plan->parsed_bytes : source.size();
   if (!parsed.tree) {

@@ -42,6 +42,7 @@ struct PythonOptions {
   std::vector<std::string> attributes;
   std::vector<WordPair> pairs;   // words relevant only together (the dtype family's sources and consumers)
   bool own_names_count = true;   // a definition's own name makes it relevant (see plan_parse)
+  bool class_uses_count = true;  // a relevant class's uses are relevant (see plan_parse)
   // A tree of the file parsed ahead (the language server's, kept across edits): used instead of
   // a parse when its text is the file's, byte for byte. The whole file is analysed then, as in
   // ParseMode::Full.

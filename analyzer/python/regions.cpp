@@ -904,10 +904,10 @@ class RegionPlanner {
  public:
   RegionPlanner(std::string_view source, const std::vector<std::string>& trigger_tokens,
                 const std::vector<std::string>& trigger_words, const std::vector<std::string>& attributes,
-                const std::vector<WordPair>& pairs, bool own_names_count)
+                const std::vector<WordPair>& pairs, bool own_names_count, bool class_uses_count = true)
       : source_(source), words_(trigger_words.begin(), trigger_words.end()), quoted_(trigger_tokens),
         file_has_quoted_(quoted_.in(source)), attributes_(attributes), pairs_(pairs),
-        own_names_count_(own_names_count) {
+        own_names_count_(own_names_count), class_uses_count_(class_uses_count) {
     // More than 32 pairs is a programming error (the families declare a handful), said as one
     // rather than pairs silently left out of the 64-bit half masks.
     if (pairs_.size() > 32) throw std::logic_error("the region planner holds at most 32 word pairs");
@@ -1437,10 +1437,45 @@ class RegionPlanner {
   // relevant class only as a keyword argument's value (timm's hundred `@register_model` variants:
   // `dict(block=BasicBlock, layers=(2, 2, 2, 2))`) neither builds it nor binds its parameters: no
   // extractor follows a class handed on as an argument (both parse modes agree, the bench checks).
-  bool spreads_to(std::size_t k, std::string_view w) const {
+  // Without class_uses_count_, a relevant class spreads only to the classes deriving from it (`class
+  // Leaf(Base)`, whose `super().__init__(c, eps=0)` calls the API). The calls of its methods are
+  // include_callers'; the other families reach a model's uses through their pairs' classes and the
+  // project step's callables. Every use of every relevant class made two-fifths of what
+  // transformers + timm parsed, for no fact of theirs.
+  bool spreads_to(std::size_t k, std::string_view w) {
     if (!names_in_code(w)) return false;
-    if (!chunks_[k].is_definition || chunks_[k].is_class || class_words_.count(w) == 0) return true;
+    if (class_words_.count(w) == 0) return true;
+    if (!class_uses_count_)
+      return chunks_[k].is_class && static_cast<std::size_t>(w.data() - source_.data()) < class_header_end(k);
+    if (!chunks_[k].is_definition || chunks_[k].is_class) return true;
     return !keyword_argument_value(source_, static_cast<std::size_t>(w.data() - source_.data()), w.size());
+  }
+
+  // Where the header of class chunk k ends: its first ':' outside brackets after the `class`
+  // keyword (decorators come before it).
+  std::size_t class_header_end(std::size_t k) const {
+    const std::string_view text = text_of(k);
+    std::size_t at = 0;
+    while (at < text.size() && !(starts_with_keyword(text.substr(at), "class") && (at == 0 || text[at - 1] == '\n')))
+      at = text.find('\n', at) == std::string_view::npos ? text.size() : text.find('\n', at) + 1;
+    int depth = 0;
+    for (; at < text.size(); ++at) {
+      const char c = text[at];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      else if (c == ')' || c == ']' || c == '}') --depth;
+      else if (c == ':' && depth == 0) break;
+    }
+    return chunks_[k].begin + at;
+  }
+
+  // How many times each code identifier of the module is named (read once, when first asked).
+  WordMap<std::size_t>& mention_counts() {
+    if (!mention_counts_) {
+      mention_counts_.emplace();
+      for (const auto& ids : ids_)
+        for (const auto word : ids) ++(*mention_counts_)[word];
+    }
+    return *mention_counts_;
   }
 
   void spread() {
@@ -1630,14 +1665,14 @@ class RegionPlanner {
   void include_callers() {
     std::vector<std::string_view> callees;
     for (std::size_t k = 0; k < chunks_.size(); ++k)
-      if (relevant_[k] != Relevance::No && chunks_[k].is_definition && !chunks_[k].is_class && !chunks_[k].name.empty())
-        callees.push_back(chunks_[k].name);
+      if (relevant_[k] != Relevance::No && chunks_[k].is_definition && !chunks_[k].name.empty()) {
+        if (!chunks_[k].is_class) callees.push_back(chunks_[k].name);
+        else if (!class_uses_count_) methods_taking_arguments(k, callees);
+      }
     // The folder reads no function called more than kMaxCallSites times (each a mention here; the
     // folder counts comments and strings too): timm's `_create_model`, called by a hundred
     // registered variants, brings none of them.
-    WordMap<std::size_t> mentions;
-    for (const auto& ids : ids_)
-      for (const auto word : ids) ++mentions[word];
+    WordMap<std::size_t>& mentions = mention_counts();
     for (int round = 0; round < 2 && !callees.empty(); ++round) {
       WordSetView names;
       for (const std::string_view name : callees)
@@ -1682,6 +1717,23 @@ class RegionPlanner {
       if (i < def.size() && def[i] == ',') i = skip_blanks_from(i + 1);
     }
     return i >= def.size() || def[i] != ')';
+  }
+
+  // The names of the methods of class k that take arguments, appended to `out`: where the uses of a
+  // relevant class are not all relevant (class_uses_count_), the calls of its methods are
+  // (`Trainer().train()`, `trainer.train(4)`). Dunders aside: `__init__`'s calls are the class's.
+  void methods_taking_arguments(std::size_t k, std::vector<std::string_view>& out) {
+    auto [at, fresh] = bodies_.try_emplace(k);
+    if (fresh) at->second = split_body(source_, chunks_[k]);
+    if (!at->second) return;
+    for (const TopLevelChunk& member : at->second->members) {
+      if (!member.is_definition || member.is_class || member.name.empty() || member.name.starts_with("__") ||
+          !takes_arguments(member_text(member), true))
+        continue;
+      const std::string_view text = member_text(member);
+      if (names_a_trigger_in(text, ids_within(ids_[k], text.data(), text.data() + text.size())))
+        out.push_back(member.name);
+    }
   }
 
   // The names of the methods of class k whose code names one of `names`, appended to `out`.
@@ -2017,6 +2069,7 @@ class RegionPlanner {
   const std::vector<std::string>& attributes_;
   const std::vector<WordPair>& pairs_;
   const bool own_names_count_;
+  const bool class_uses_count_;
 
   std::vector<TopLevelChunk> chunks_;
   std::vector<std::vector<std::string_view>> ids_;  // each chunk's code identifiers, in order
@@ -2028,6 +2081,7 @@ class RegionPlanner {
   std::vector<bool> whole_;
   WordSetView interesting_;                   // names relevant chunks bind
   WordSetView class_words_;                   // those of them that name a relevant class
+  std::optional<WordMap<std::size_t>> mention_counts_;
   WordSetView called_names_;                  // functions whose calls include_callers keeps
   std::unordered_set<std::uint32_t> caller_classes_;  // by start: classes relevant for those calls only
   std::vector<std::string_view> fresh_words_;  // interesting words the index has not followed yet
@@ -2057,8 +2111,9 @@ class RegionPlanner {
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
                                     const std::vector<std::string>& attributes, const std::vector<WordPair>& pairs,
-                                    bool own_names_count) {
-  return RegionPlanner(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count).plan();
+                                    bool own_names_count, bool class_uses_count) {
+  return RegionPlanner(source, trigger_tokens, trigger_words, attributes, pairs, own_names_count, class_uses_count)
+      .plan();
 }
 
 bool nothing_relevant(std::string_view source, const std::vector<std::string>& trigger_tokens,

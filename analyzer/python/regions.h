@@ -92,10 +92,14 @@ inline constexpr std::string_view kSmallFloatLiteral = "<small float literal>";
 // something kept binds, or satisfies one of `pairs`. Without `own_names_count`, a definition's own
 // name in its header does not make it relevant (the first pass: a library defining an API is not
 // using it); a later pass looking for project callables needs their definitions, so it counts there.
+// Without `class_uses_count`, a relevant class's name does not make the code naming it relevant
+// (`block = ConvBlock(3)`, `class Net(ConvBlock)`): only the facts of a family that reads a class's
+// constructions where they stand need it (Relevance::follows_class_uses).
 std::optional<ParsePlan> plan_parse(std::string_view source, const std::vector<std::string>& trigger_tokens,
                                     const std::vector<std::string>& trigger_words,
                                     const std::vector<std::string>& attributes,
-                                    const std::vector<WordPair>& pairs = {}, bool own_names_count = true);
+                                    const std::vector<WordPair>& pairs = {}, bool own_names_count = true,
+                                    bool class_uses_count = true);
 
 // Whether plan_parse would answer nothing_relevant, with the same arguments; answered at the first
 // relevant chunk (the language server asks it of its document on every keystroke, and walks the

@@ -34,6 +34,7 @@ Relevance relevance_of(const ApiTable& table, std::span<const std::string> famil
   if (has(kLoaderFamily)) add(out, LoaderExtractor::relevance(table));
   if (has(kDtypeFamily)) add(out, TensorDtypeExtractor::relevance(table));
   if (has(kShapeFamily)) add(out, ShapeChainExtractor::relevance(table));
+  out.follows_class_uses = has(kConvolutionFamily);
   return out;
 }
 

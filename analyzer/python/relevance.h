@@ -25,6 +25,11 @@ struct Relevance {
   std::vector<std::string> framework_words;    // ... the frameworks whose files these words count in
   std::vector<std::string> attributes;         // instance attributes a rule reads (`m.eps = ...`)
   std::vector<WordPair> pairs;
+  // Whether the code naming a relevant class is relevant too (`block = ConvBlock(3)`): the
+  // convolution family reads a class's geometry at its constructions. The other families reach
+  // those through their pairs' classes and the project step's callables; following every use of
+  // every relevant class parsed two-fifths more of transformers + timm for no fact of theirs.
+  bool follows_class_uses = false;
 };
 
 Relevance relevance_of(const ApiTable& table, std::span<const std::string> families);

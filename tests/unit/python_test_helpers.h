@@ -3,6 +3,7 @@
 
 #include "core/source_file.h"
 #include "python/frontend.h"
+#include "python/relevance.h"
 #include "python/syntax.h"
 #include "core/api_table.h"
 
@@ -18,6 +19,7 @@ inline python::PythonOptions first_pass_options(python::ParseMode mode = python:
   options.triggers = ApiTable::builtin().quoted_tokens(options.families);
   options.trigger_words = ApiTable::builtin().trigger_words(options.families);
   options.attributes = ApiTable::builtin().instance_attributes();
+  options.class_uses_count = python::relevance_of(ApiTable::builtin(), options.families).follows_class_uses;
   return options;
 }
 

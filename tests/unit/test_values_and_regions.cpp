@@ -356,6 +356,44 @@ TEST(RegionPlan, AFunctionHandingARelevantClassOnAsAKeywordValueIsLeftOut) {
   ASSERT_EQ(full.facts.normalizations.size(), 1u);  // Block's batch norm, its eps read at the calls
 }
 
+TEST(RegionPlan, ARelevantClassesUsesCountOnlyForTheFamilyReadingThem) {
+  // The convolution family reads a class's geometry where it is built; the others do not follow
+  // every use of a relevant class (a fifth of transformers + timm), only the classes deriving from
+  // it and the calls of its methods that take arguments into the API.
+  const auto options = testing::first_pass_options();
+  ASSERT_FALSE(options.class_uses_count);
+  const std::string conv[] = {"convolution"};
+  const std::string others[] = {"normalization", "loader", "dtype", "shape"};
+  EXPECT_EQ(conv[0], kConvolutionFamily);
+  EXPECT_EQ(others[0], kNormalizationFamily);
+  EXPECT_TRUE(python::relevance_of(ApiTable::builtin(), conv).follows_class_uses);
+  EXPECT_FALSE(python::relevance_of(ApiTable::builtin(), others).follows_class_uses);
+  const std::string text =
+      "import torch.nn as nn\n"
+      "class Block(nn.Module):\n    def __init__(self, c):\n        super().__init__()\n"
+      "        self.bn = nn.BatchNorm2d(c)\n"
+      "    def norm(self, eps):\n        return nn.BatchNorm2d(3, eps=eps)\n"
+      "def variant():\n    return Block(64)\n"
+      "class Leaf(\n    Block,\n):\n    pass\n"
+      "class User:\n    def __init__(self):\n        self.block = Block(3)\n"
+      "def main():\n    return Block(1).norm(0.0)\n"
+      "def unrelated():\n    return 1\n";
+  const auto uses = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes, {}, false, true);
+  ASSERT_TRUE(uses.has_value());
+  EXPECT_TRUE(plan_covers(*uses, text.find("def variant")));
+  EXPECT_TRUE(plan_covers(*uses, text.find("class User")));
+  const auto plan = python::plan_parse(text, options.triggers, options.trigger_words, options.attributes, {}, false, false);
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_FALSE(plan_covers(*plan, text.find("def variant")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("class User")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("class Leaf")));
+  EXPECT_TRUE(plan_covers(*plan, text.find("def main")));
+  const auto regions = testing::analyze_source(text, "model.py", python::ParseMode::Regions);
+  const auto full = testing::analyze_source(text, "model.py", python::ParseMode::Full);
+  EXPECT_EQ(dump(regions.facts), dump(full.facts));
+  ASSERT_EQ(full.facts.normalizations.size(), 2u);
+}
+
 TEST(RegionPlan, ModuleExportsReadOnlyTheModulesOwnStatements) {
   // The functions and classes are left out of the parse, but for a class a constant reads and a
   // function rebinding a module name; the exports are those of the whole parse.
