@@ -285,6 +285,24 @@ class ProjectStep {
         python::module_exports(source, *in_.pass.table, parser, module.name, module.is_package, parsed));
   }
 
+  // Whether file i may import one of the numbers module file m binds, told by i's identifier filter
+  // without reading i again: i must name one of them, and name m by its last name (`from .consts
+  // import N`, `import pkg.consts`, `from pkg import consts`) or lie inside m, a package (`from .
+  // import N`). Every import read_tree_imports can find from i's text is one of these.
+  bool may_import_numbers_of(std::size_t i, std::size_t m) const {
+    if (i == m) return false;
+    const ModuleInfo& module = in_.modules.of(m);
+    if (module.name.empty()) return false;
+    const std::string_view name = module.name;
+    const std::size_t dot = name.rfind('.');
+    const std::string_view leaf = dot == std::string_view::npos ? name : name.substr(dot + 1);
+    const std::string_view importer = in_.modules.of(i).name;
+    const bool inside = module.is_package && importer.size() > name.size() && importer.starts_with(name) &&
+                        importer[name.size()] == '.';
+    return (inside || results_[i].identifiers.may_contain(leaf)) &&
+           results_[i].identifiers.may_contain_any(results_[m].numeric_names);
+  }
+
   // The modules whose constants add_imported_constants will read for `files` (read_tree_imports has
   // read their imports): those binding a number that the importing file may name.
   std::vector<std::size_t> modules_to_read(const std::vector<std::size_t>& files) const {
@@ -452,12 +470,18 @@ class ProjectStep {
     numeric_names.erase(std::unique(numeric_names.begin(), numeric_names.end()), numeric_names.end());
     if (numeric_names.empty()) return;
     auto constants = std::make_shared<ImportedConstants>();
+    std::vector<std::size_t> number_modules;
+    for (std::size_t m = 0; m < results_.size(); ++m)
+      if (!results_[m].numeric_names.empty()) number_modules.push_back(m);
     std::vector<std::size_t> candidates, files;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       // A file the first pass left out names no word of the run, or only a pair's half: a number
       // from elsewhere can complete only a pair that asks for a small float (`x.half() + EPS`).
       if (!results_[i].facts && !results_[i].identifiers.may_contain_any(small_pair_words)) continue;
-      if (results_[i].identifiers.may_contain_any(numeric_names)) candidates.push_back(i);
+      if (results_[i].identifiers.may_contain_any(numeric_names) &&
+          std::any_of(number_modules.begin(), number_modules.end(),
+                      [&](std::size_t m) { return may_import_numbers_of(i, m); }))
+        candidates.push_back(i);
     }
     read_tree_imports(candidates);
     read_exports(modules_to_read(candidates));
