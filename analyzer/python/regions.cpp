@@ -2211,21 +2211,22 @@ bool a_method_may_hold(std::string_view source, const TopLevelChunk& chunk, cons
                        bool second_elsewhere, std::span<const std::string> second_words) {
   const auto body = split_body(source, chunk);
   if (!body) return true;
-  auto in = [](const std::vector<std::string>& words, std::string_view w) {
-    return std::find(words.begin(), words.end(), w) != words.end();
-  };
-  const bool first_small = in(pair.first, kSmallFloatLiteral), second_small = in(pair.second, kSmallFloatLiteral);
+  // Each method's every identifier is looked up: in sets behind a filter, not in the word lists.
+  const WordSetView first_words(pair.first.begin(), pair.first.end());
+  WordSetView second_set(pair.second.begin(), pair.second.end());
+  second_set.insert(second_words.begin(), second_words.end());
+  const bool first_small = first_words.count(kSmallFloatLiteral) > 0, second_small = second_set.count(kSmallFloatLiteral) > 0;
+  std::vector<std::string_view> ids;
   for (const TopLevelChunk& member : body->members) {
     if (!member.is_definition || (!pair.init_counts && member.name == "__init__")) continue;
     const std::string_view text = source.substr(member.begin, member.end - member.begin);
-    std::vector<std::string_view> ids;
+    ids.clear();
     code_identifiers(text, ids);
     bool first = first_elsewhere || (first_small && has_small_float_literal(text));
     bool second = second_elsewhere || (second_small && has_small_float_literal(text));
     for (const auto w : ids) {
-      first = first || in(pair.first, w);
-      if (!second && (in(pair.second, w) || std::find(second_words.begin(), second_words.end(), w) != second_words.end()))
-        second = !pair.second_called_in_methods || called_in(source, w);
+      first = first || first_words.count(w) > 0;
+      if (!second && second_set.count(w) > 0) second = !pair.second_called_in_methods || called_in(source, w);
       if (first && second) return true;
     }
   }
