@@ -1502,7 +1502,7 @@ class RegionPlanner {
       added = true;
     };
     if (chunk.is_definition) {
-      if (chunk.is_class) {
+      if (chunk.is_class && (class_uses_count_ || derives_from_an_api(k))) {
         add(chunk.name);
         class_words_.insert(chunk.name);
       }
@@ -1520,10 +1520,12 @@ class RegionPlanner {
   // relevant class only as a keyword argument's value (timm's hundred `@register_model` variants:
   // `dict(block=BasicBlock, layers=(2, 2, 2, 2))`) neither builds it nor binds its parameters: no
   // extractor follows a class handed on as an argument (both parse modes agree, the bench checks).
-  // Without class_uses_count_, a relevant class spreads only to the classes deriving from it (`class
-  // Leaf(Base)`, whose `super().__init__(c, eps=0)` calls the API). The calls of its methods are
+  // Without class_uses_count_, only a class deriving from an API spreads, and only to the classes
+  // deriving from it (`class Leaf(Base)` with `class Base(nn.BatchNorm2d)`, whose
+  // `super().__init__(c, eps=0)` calls the API). The calls of a relevant class's methods are
   // include_callers'; the other families reach a model's uses through their pairs' classes and the
-  // project step's callables. Every use of every relevant class made two-fifths of what
+  // project step's callables (a class forwarding its parameter to an API is one). Every use of every
+  // relevant class, and every subclass of transformers' PreTrainedModels, made two-fifths of what
   // transformers + timm parsed, for no fact of theirs.
   bool spreads_to(std::size_t k, std::string_view w) {
     if (!names_in_code(w)) return false;
@@ -1532,6 +1534,15 @@ class RegionPlanner {
       return chunks_[k].is_class && static_cast<std::size_t>(w.data() - source_.data()) < class_header_end(k);
     if (!chunks_[k].is_definition || chunks_[k].is_class) return true;
     return !keyword_argument_value(source_, static_cast<std::size_t>(w.data() - source_.data()), w.size());
+  }
+
+  // Whether class chunk k's header names an API or a class of the module deriving from one.
+  bool derives_from_an_api(std::size_t k) const {
+    const std::string_view header = source_.substr(chunks_[k].begin, class_header_end(k) - chunks_[k].begin);
+    const auto header_ids = ids_within(ids_[k], header.data(), header.data() + header.size());
+    return names_a_trigger_in(header, header_ids) ||
+           std::any_of(header_ids.begin(), header_ids.end(),
+                       [&](std::string_view w) { return w != chunks_[k].name && class_words_.count(w) > 0; });
   }
 
   // Where the header of class chunk k ends: its first ':' outside brackets after the `class`

@@ -358,8 +358,8 @@ TEST(RegionPlan, AFunctionHandingARelevantClassOnAsAKeywordValueIsLeftOut) {
 
 TEST(RegionPlan, ARelevantClassesUsesCountOnlyForTheFamilyReadingThem) {
   // The convolution family reads a class's geometry where it is built; the others do not follow
-  // every use of a relevant class (a fifth of transformers + timm), only the classes deriving from
-  // it and the calls of its methods that take arguments into the API.
+  // every use of a relevant class (a fifth of transformers + timm): only the classes deriving from
+  // an API's subclass, and the calls of its methods that take arguments into the API.
   const auto options = testing::first_pass_options();
   ASSERT_FALSE(options.class_uses_count);
   const std::string conv[] = {"convolution"};
@@ -374,7 +374,9 @@ TEST(RegionPlan, ARelevantClassesUsesCountOnlyForTheFamilyReadingThem) {
       "        self.bn = nn.BatchNorm2d(c)\n"
       "    def norm(self, eps):\n        return nn.BatchNorm2d(3, eps=eps)\n"
       "def variant():\n    return Block(64)\n"
-      "class Leaf(\n    Block,\n):\n    pass\n"
+      "class Sub(Block):\n    def extra(self):\n        return 1\n"
+      "class Base(nn.BatchNorm2d):\n    pass\n"
+      "class Leaf(\n    Base,\n):\n    def __init__(self):\n        super().__init__(3, eps=0.0)\n"
       "class User:\n    def __init__(self):\n        self.block = Block(3)\n"
       "def main():\n    return Block(1).norm(0.0)\n"
       "def unrelated():\n    return 1\n";
@@ -386,12 +388,13 @@ TEST(RegionPlan, ARelevantClassesUsesCountOnlyForTheFamilyReadingThem) {
   ASSERT_TRUE(plan.has_value());
   EXPECT_FALSE(plan_covers(*plan, text.find("def variant")));
   EXPECT_FALSE(plan_covers(*plan, text.find("class User")));
+  EXPECT_FALSE(plan_covers(*plan, text.find("class Sub")));
   EXPECT_TRUE(plan_covers(*plan, text.find("class Leaf")));
   EXPECT_TRUE(plan_covers(*plan, text.find("def main")));
   const auto regions = testing::analyze_source(text, "model.py", python::ParseMode::Regions);
   const auto full = testing::analyze_source(text, "model.py", python::ParseMode::Full);
   EXPECT_EQ(dump(regions.facts), dump(full.facts));
-  ASSERT_EQ(full.facts.normalizations.size(), 2u);
+  ASSERT_EQ(full.facts.normalizations.size(), 3u);  // Block's two, and Leaf's through Base
 }
 
 TEST(RegionPlan, ModuleExportsReadOnlyTheModulesOwnStatements) {
