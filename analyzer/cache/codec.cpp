@@ -101,6 +101,8 @@ void to_json(nlohmann::json& j, const PythonEntry& e) {
   j = nlohmann::json{{"facts", e.facts},
                      {"identifiers", nlohmann::json::binary(std::move(raw))},
                      {"numeric_names", e.numeric_names},
+                     {"numeric_aliases", e.numeric_aliases},
+                     {"numeric_flags", e.numeric_flags},
                      {"diagnostics", e.diagnostics},
                      {"bytes_read", e.bytes_read},
                      {"bytes_parsed", e.bytes_parsed}};
@@ -113,6 +115,8 @@ void from_json(const nlohmann::json& j, PythonEntry& e) {
   e.identifiers.resize(raw.size() / sizeof(std::uint64_t));
   if (!raw.empty()) std::memcpy(e.identifiers.data(), raw.data(), raw.size());
   j.at("numeric_names").get_to(e.numeric_names);
+  j.at("numeric_aliases").get_to(e.numeric_aliases);
+  j.at("numeric_flags").get_to(e.numeric_flags);
   j.at("diagnostics").get_to(e.diagnostics);
   j.at("bytes_read").get_to(e.bytes_read);
   j.at("bytes_parsed").get_to(e.bytes_parsed);

@@ -19,7 +19,10 @@ namespace cudnnlint::cache {
 struct PythonEntry {
   std::optional<FileFacts> facts;       // set when the file was analysed
   std::vector<std::uint64_t> identifiers;  // the identifier filter's words
-  std::vector<std::string> numeric_names;  // names the file binds to a number at column 0
+  // What the file may bind to a number at module level (python::NumericBindings).
+  std::vector<std::string> numeric_names;
+  std::vector<std::pair<std::string, std::string>> numeric_aliases;
+  std::vector<std::string> numeric_flags;
   std::vector<FileDiagnostic> diagnostics;
   std::uint64_t bytes_read = 0;
   std::uint64_t bytes_parsed = 0;

@@ -198,7 +198,9 @@ std::optional<PythonFileResult> AnalysisCache::python_entry(const cache::Hash128
   PythonFileResult result;
   result.facts = std::move(entry->facts);
   result.identifiers = IdentifierFilter::from_words(std::move(entry->identifiers));
-  result.numeric_names = std::move(entry->numeric_names);
+  result.numeric.numbers = std::move(entry->numeric_names);
+  result.numeric.aliases = std::move(entry->numeric_aliases);
+  result.numeric.flags = std::move(entry->numeric_flags);
   result.diagnostics = std::move(entry->diagnostics);
   result.bytes_read = entry->bytes_read;
   result.bytes_parsed = entry->bytes_parsed;
@@ -230,7 +232,9 @@ void AnalysisCache::store(std::size_t file, const PythonFileResult& result) {
   cache::PythonEntry entry;
   entry.facts = result.facts;
   entry.identifiers = result.identifiers.words();
-  entry.numeric_names = result.numeric_names;
+  entry.numeric_names = result.numeric.numbers;
+  entry.numeric_aliases = result.numeric.aliases;
+  entry.numeric_flags = result.numeric.flags;
   entry.diagnostics = result.diagnostics;
   entry.bytes_read = result.bytes_read;
   entry.bytes_parsed = result.bytes_parsed;

@@ -285,11 +285,49 @@ class ProjectStep {
         python::module_exports(source, *in_.pass.table, parser, module.name, module.is_package, parsed));
   }
 
+  // The names each module may bind to a number (numbers_), from what the first pass read of each
+  // (python::NumericBindings): its numbers, and its aliases whose leaf is a number somewhere in the
+  // tree (`EPS = MM_EPS` with `MM_EPS = 1e-8` in another module), the default of one of its own
+  // flags (`EPS = args.eps`), or a key a config file names (`EPS = cfg["eps"]`); aliases of aliases
+  // too. Only a leaf that may be a number counts: transformers' `FooModel = BarModel` would make a
+  // thousand modules look like constants' homes, each then parsed for its exports.
+  void settle_numeric_names() {
+    numbers_.assign(results_.size(), {});
+    std::unordered_set<std::string> numeric;
+    for (std::size_t m = 0; m < results_.size(); ++m) {
+      numbers_[m] = results_[m].numeric.numbers;
+      numeric.insert(results_[m].numeric.numbers.begin(), results_[m].numeric.numbers.end());
+    }
+    std::vector<std::vector<bool>> taken(results_.size());
+    for (std::size_t m = 0; m < results_.size(); ++m) taken[m].assign(results_[m].numeric.aliases.size(), false);
+    auto leaf_is_number = [&](std::size_t m, const std::string& leaf) {
+      if (numeric.count(leaf) != 0) return true;
+      const auto& flags = results_[m].numeric.flags;
+      return std::find(flags.begin(), flags.end(), leaf) != flags.end() || !configs_.candidates(leaf).empty();
+    };
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (std::size_t m = 0; m < results_.size(); ++m) {
+        const auto& aliases = results_[m].numeric.aliases;
+        for (std::size_t a = 0; a < aliases.size(); ++a) {
+          if (taken[m][a] || !leaf_is_number(m, aliases[a].second)) continue;
+          taken[m][a] = true;
+          numbers_[m].push_back(aliases[a].first);
+          grew = numeric.insert(aliases[a].first).second || grew;
+        }
+      }
+    }
+  }
+  const std::vector<std::string>& numbers_of(std::size_t m) {
+    if (numbers_.size() != results_.size()) settle_numeric_names();
+    return numbers_[m];
+  }
+
   // Whether file i may import one of the numbers module file m binds, told by i's identifier filter
   // without reading i again: i must name one of them, and name m by its last name (`from .consts
   // import N`, `import pkg.consts`, `from pkg import consts`) or lie inside m, a package (`from .
   // import N`). Every import read_tree_imports can find from i's text is one of these.
-  bool may_import_numbers_of(std::size_t i, std::size_t m) const {
+  bool may_import_numbers_of(std::size_t i, std::size_t m) {
     if (i == m) return false;
     const ModuleInfo& module = in_.modules.of(m);
     if (module.name.empty()) return false;
@@ -300,17 +338,17 @@ class ProjectStep {
     const bool inside = module.is_package && importer.size() > name.size() && importer.starts_with(name) &&
                         importer[name.size()] == '.';
     return (inside || results_[i].identifiers.may_contain(leaf)) &&
-           results_[i].identifiers.may_contain_any(results_[m].numeric_names);
+           results_[i].identifiers.may_contain_any(numbers_of(m));
   }
 
   // The modules whose constants add_imported_constants will read for `files` (read_tree_imports has
   // read their imports): those binding a number that the importing file may name.
-  std::vector<std::size_t> modules_to_read(const std::vector<std::size_t>& files) const {
+  std::vector<std::size_t> modules_to_read(const std::vector<std::size_t>& files) {
     std::vector<std::size_t> modules;
     for (const std::size_t i : files)
       if (const auto imports = tree_imports_.find(i); imports != tree_imports_.end())
         for (const auto& [module, file] : imports->second)
-          if (exports_.count(file) == 0 && results_[i].identifiers.may_contain_any(results_[file].numeric_names))
+          if (exports_.count(file) == 0 && results_[i].identifiers.may_contain_any(numbers_of(file)))
             modules.push_back(file);
     std::sort(modules.begin(), modules.end());
     modules.erase(std::unique(modules.begin(), modules.end()), modules.end());
@@ -372,11 +410,13 @@ class ProjectStep {
   void add_module_constants(const std::string& module, std::size_t file, const IdentifierFilter& user,
                             ImportedConstants& out) {
     // The module is parsed only when the user may name a number it binds (the first pass's list).
-    if (!user.may_contain_any(results_[file].numeric_names)) return;
+    if (!user.may_contain_any(numbers_of(file))) return;
     const python::ModuleExports* exports = exports_of(file);
     if (exports == nullptr) return;
     for (const auto& [name, value] : exports->values) {
-      if (!value.constant || !user.may_contain(name)) continue;
+      // A number, or what module_value may settle to one (another module's constant, a config key,
+      // the module's own flag).
+      if ((!value.constant && !value.ref) || !user.may_contain(name)) continue;
       const std::string qualified = module + "." + name;
       if (out.count(qualified) != 0) continue;
       if (auto settled = module_value(qualified, 0))
@@ -399,7 +439,7 @@ class ProjectStep {
       for (std::string& module : python::imported_module_candidates(
                std::string_view(text->text()).substr(text->content_offset()), {info.name, info.is_package})) {
         const auto file = in_.modules.file_of(module);
-        if (file && *file != i && !results_[*file].numeric_names.empty()) found[k].emplace_back(std::move(module), *file);
+        if (file && *file != i && !numbers_of(*file).empty()) found[k].emplace_back(std::move(module), *file);
       }
     });
     for (std::size_t k = 0; k < unread.size(); ++k) tree_imports_.emplace(unread[k], std::move(found[k]));
@@ -463,16 +503,17 @@ class ProjectStep {
     const std::vector<std::string> small_pair_words = small_pair_halves();
     // Every name a module of the tree binds to a number: a file naming none imports none (its
     // identifier filter says so without reading it again).
+    settle_numeric_names();
     std::vector<std::string> numeric_names;
-    for (const auto& result : results_)
-      numeric_names.insert(numeric_names.end(), result.numeric_names.begin(), result.numeric_names.end());
+    for (const auto& names : numbers_)
+      numeric_names.insert(numeric_names.end(), names.begin(), names.end());
     std::sort(numeric_names.begin(), numeric_names.end());
     numeric_names.erase(std::unique(numeric_names.begin(), numeric_names.end()), numeric_names.end());
     if (numeric_names.empty()) return;
     auto constants = std::make_shared<ImportedConstants>();
     std::vector<std::size_t> number_modules;
     for (std::size_t m = 0; m < results_.size(); ++m)
-      if (!results_[m].numeric_names.empty()) number_modules.push_back(m);
+      if (!numbers_of(m).empty()) number_modules.push_back(m);
     std::vector<std::size_t> candidates, files;
     for (std::size_t i = 0; i < results_.size(); ++i) {
       // A file the first pass left out names no word of the run, or only a pair's half: a number
@@ -794,6 +835,8 @@ class ProjectStep {
         // `BN_EPS = cfg["model"]["bn_eps"]`, with the one value the config files give it.
         if (auto read = config_constant(v.ref->target))
           settled = SettledValue{read->value, std::move(read->provenance), read->kind};
+      } else if (v.ref && v.ref->kind == ValueRef::Kind::ConfigKey && v.ref->target.find('.') == std::string::npos) {
+        settled = own_flag_default(split->first, v.ref->target);
       }
       if (settled) settled->provenance.push_back({v.where, name + " = " + v.spelling + " is defined here"});
       return settled;
@@ -805,6 +848,43 @@ class ProjectStep {
     for (auto star = exports->star_modules.rbegin(); star != exports->star_modules.rend(); ++star)
       if (module_binds(*star + "." + name, depth + 1)) return module_value(*star + "." + name, depth + 1);
     return std::nullopt;
+  }
+
+  // `EPS = args.eps` in a module that another imports EPS from: the default of that module's own
+  // `--eps` flag, when it adds exactly one and never rewrites it. Its file alone is read for its
+  // flags (argparse_pass reads every file, and itself asks for imported constants).
+  std::optional<SettledValue> own_flag_default(std::size_t file, const std::string& dest) {
+    auto [at, fresh] = own_flags_.try_emplace(file);
+    if (fresh) {
+      PythonPassOptions options = in_.pass;
+      options.python.families.clear();
+      options.python.argparse = true;
+      options.python.imported_constants.reset();
+      options.python.config_constants.reset();
+      options.python.triggers.clear();
+      options.python.trigger_words = {"add_argument"};
+      options.required = {"add_argument"};
+      options.build_filters = false;
+      options.progress = nullptr;
+      std::vector<PythonFileResult> results(in_.python_files.size());
+      run_python_pass(in_.python_files, in_.modules, {file}, options, results, &results_);
+      if (results[file].facts) at->second = std::move(results[file].facts->arguments);
+    }
+    const ArgumentFact* flag = nullptr;
+    for (const ArgumentFact& arg : at->second) {
+      if (arg.dest != dest || !arg.default_value || !arg.default_value->constant) continue;
+      if (flag != nullptr) return std::nullopt;  // two flags: no one value
+      flag = &arg;
+    }
+    if (flag == nullptr) return std::nullopt;
+    const auto source = read_quietly(in_.python_files[file], in_.pass.limits);
+    if (!source || rewrites_dest(source->text(), dest)) return std::nullopt;
+    SettledValue settled{flag->default_value->constant->value, flag->default_value->constant->provenance,
+                         flag->default_value->constant->kind};
+    const std::string name = flag->flag.empty() ? flag->dest : flag->flag;
+    settled.provenance.push_back({flag->default_value->where, "the default of " + name + " in add_argument; passing " +
+                                                                  name + " on the command line overrides it"});
+    return settled;
   }
 
   // Whether the module named by `qualified`'s prefix binds its last part (itself or by a star import).
@@ -1165,6 +1245,8 @@ class ProjectStep {
   std::set<std::string> config_leaves_;
   ConfigFiles configs_{in_.config_files, in_.pass.limits, out_.diagnostics, out_.suppressions};
   std::optional<std::vector<PythonFileResult>> argparse_results_, default_results_;
+  std::map<std::size_t, std::vector<ArgumentFact>> own_flags_;  // own_flag_default's reads, by file
+  std::vector<std::vector<std::string>> numbers_;  // settle_numeric_names'; by file
 };
 
 }  // namespace

@@ -364,7 +364,7 @@ void run_python_pass(const std::vector<std::string>& files, const ModuleIndex& m
         chosen = chosen || pair_chosen;
         if (options.build_filters) {
           result.identifiers = std::move(scan.filter);
-          result.numeric_names = python::numeric_constant_names(content);
+          result.numeric = python::numeric_bindings(content);
         }
       }
       if (chosen) selected[k] = Selected{i, std::move(file), framework_file, std::move(file_pairs)};

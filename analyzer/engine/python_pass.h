@@ -10,6 +10,7 @@
 #include "core/text_search.h"
 #include "engine/module_index.h"
 #include "python/frontend.h"
+#include "python/imports.h"
 
 #include <cstddef>
 #include <functional>
@@ -24,7 +25,7 @@ class SessionCache;  // engine/session_cache.h
 struct PythonFileResult {
   std::optional<FileFacts> facts;          // set when the file was analysed
   IdentifierFilter identifiers;            // the first pass's filter of the file's identifiers
-  std::vector<std::string> numeric_names;  // the first pass's python::numeric_constant_names
+  python::NumericBindings numeric;         // the first pass's python::numeric_bindings
   std::vector<FileDiagnostic> diagnostics;
   std::size_t bytes_read = 0;
   std::size_t bytes_parsed = 0;

@@ -147,33 +147,170 @@ std::string take_dotted(std::string_view& text) {
 
 }  // namespace
 
-// (python/imports.h) The names a module's text may bind to a number at module level: lines at column 0 assigning a
-// numeric expression (`EPS = 1e-5`, `N: int = 64`, `SIZE = (2 ** 3)`, `LR = -1e-3`,
-// `EPS = float("1e-8")`, `TINY = math.ldexp(1, -20)`). A cheap test before the module is parsed for
-// its exports; a constant bound to another name (`EPS = BASE_EPS`) is not seen.
-std::vector<std::string> numeric_constant_names(std::string_view text) {
-  std::vector<std::string> names;
+namespace {
+
+// The last name or key of `expression` (a name, an attribute or a subscript, no call): `MM_EPS`,
+// `consts.MM_EPS` and `cfg["model"]["eps"]` give "MM_EPS", "MM_EPS" and "eps"; "" for anything else.
+std::string_view last_name_or_key(std::string_view expression) {
+  const std::size_t comment = expression.find('#');
+  if (comment != std::string_view::npos) expression = expression.substr(0, comment);
+  while (!expression.empty() && (expression.back() == ' ' || expression.back() == '\t' || expression.back() == '\r'))
+    expression.remove_suffix(1);
+  if (expression.empty()) return {};
+  if (expression.back() == ']') {
+    const std::size_t open = expression.rfind('[');
+    if (open == std::string_view::npos) return {};
+    std::string_view key = expression.substr(open + 1, expression.size() - open - 2);
+    while (!key.empty() && (key.front() == ' ' || key.front() == '"' || key.front() == '\'')) key.remove_prefix(1);
+    while (!key.empty() && (key.back() == ' ' || key.back() == '"' || key.back() == '\'')) key.remove_suffix(1);
+    return std::all_of(key.begin(), key.end(), is_identifier_char) ? key : std::string_view{};
+  }
+  std::size_t begin = expression.size();
+  while (begin > 0 && is_identifier_char(expression[begin - 1])) --begin;
+  return begin < expression.size() && (begin == 0 || expression[begin - 1] == '.') ? expression.substr(begin)
+                                                                                     : std::string_view{};
+}
+
+// The brackets a line opens less those it closes, outside its strings and its comment (a string
+// running on over lines is not followed: a cheap reading, which may over-collect or miss a name).
+int bracket_balance(std::string_view line) {
+  int balance = 0;
+  char quote = 0;
+  for (std::size_t k = 0; k < line.size(); ++k) {
+    const char c = line[k];
+    if (quote != 0) {
+      if (c == '\\') ++k;
+      else if (c == quote) quote = 0;
+    } else if (c == '#') {
+      break;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++balance;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --balance;
+    }
+  }
+  return balance;
+}
+
+// The dests of the `add_argument(...)` calls of `text` whose default is a number (`--batch-size`,
+// default=64 gives "batch_size"; `dest=` wins), read from the call's text up to its closing bracket.
+std::vector<std::string> numeric_flag_dests(std::string_view text) {
+  std::vector<std::string> dests;
+  static constexpr std::string_view kCall = "add_argument(";
+  constexpr std::size_t kMaxCall = 2000;
+  for (std::size_t at = text.find(kCall); at != std::string_view::npos; at = text.find(kCall, at + 1)) {
+    const std::size_t open = at + kCall.size();
+    std::size_t close = open;
+    for (int depth = 1; close < text.size() && close - open < kMaxCall; ++close) {
+      if (text[close] == '(' || text[close] == '[' || text[close] == '{') ++depth;
+      if ((text[close] == ')' || text[close] == ']' || text[close] == '}') && --depth == 0) break;
+    }
+    const std::string_view call = text.substr(open, close - open);
+    const std::size_t default_at = call.find("default=");
+    if (default_at == std::string_view::npos) continue;
+    const std::size_t value = call.find_first_not_of(" ", default_at + 8);
+    if (value == std::string_view::npos || std::string_view("0123456789.-+").find(call[value]) == std::string_view::npos)
+      continue;
+    std::string dest;
+    auto quoted_after = [&](std::size_t from) {
+      const std::size_t quote = call.find_first_of("\"'", from);
+      if (quote == std::string_view::npos) return std::string_view{};
+      const std::size_t end_quote = call.find(call[quote], quote + 1);
+      return end_quote == std::string_view::npos ? std::string_view{} : call.substr(quote + 1, end_quote - quote - 1);
+    };
+    if (const std::size_t named = call.find("dest="); named != std::string_view::npos) {
+      dest = std::string(quoted_after(named));
+    } else {
+      for (std::size_t from = 0; from < call.size();) {
+        const std::string_view flag = quoted_after(from);
+        if (flag.empty()) break;
+        if (flag.starts_with("--")) {
+          dest = std::string(flag.substr(2));
+          break;
+        }
+        from = static_cast<std::size_t>(flag.data() - call.data()) + flag.size() + 1;
+      }
+      std::replace(dest.begin(), dest.end(), '-', '_');
+    }
+    if (!dest.empty()) dests.push_back(std::move(dest));
+  }
+  return dests;
+}
+
+}  // namespace
+
+// (python/imports.h) What a module's text may bind to a number at module level: assignments at
+// column 0, or in a block of a module-level statement (`try:`, `if`, `for`), not in a def or a class.
+NumericBindings numeric_bindings(std::string_view text) {
+  NumericBindings out;
+  bool in_definition = false;  // the indented lines below a column-0 def, class or decorator
+  bool flags_asked = false;    // an alias reads an args-like object: its flags' defaults may hold numbers
+  // The brackets open from the current column-0 statement's start up to `balanced`: read only as
+  // far as an indented assignment asks (`index=0,` in a call running on over lines is no statement),
+  // so that a file without one is not read byte by byte.
+  std::size_t balanced = 0;
+  int open = 0;
   for (std::size_t line = 0; line < text.size();) {
     const std::size_t end = std::min(text.find('\n', line), text.size());
     std::size_t at = line;
+    while (at < end && (text[at] == ' ' || text[at] == '\t')) ++at;
+    const bool indented = at > line;
+    const std::size_t name_begin = at;
+    // A statement starts with a name or a decorator: a column-0 line of a bracket or string that
+    // runs on (`) -> None:` closing a def's parameters) changes nothing.
+    if (!indented && at < end && (is_identifier_char(text[at]) || text[at] == '@')) {
+      const std::string_view code = text.substr(at, end - at);
+      in_definition = code.starts_with("def ") || code.starts_with("async ") || code.starts_with("class ") ||
+                      code.starts_with("@");
+      balanced = line;
+      open = 0;
+    }
+    if (indented && in_definition) {  // most lines of a module: a def's or a class's
+      line = end + 1;
+      continue;
+    }
     while (at < end && is_identifier_char(text[at])) ++at;
-    if (at > line && !(text[line] >= '0' && text[line] <= '9')) {
-      const std::string_view rest = text.substr(at, end - at);
-      const std::size_t eq = rest.find('=');
-      const std::size_t first = rest.find_first_not_of(' ');
-      if (eq != std::string_view::npos && (eq + 1 >= rest.size() || rest[eq + 1] != '=') &&
-          (first == eq || rest[first] == ':')) {
-        const std::size_t value = rest.find_first_not_of(" (", eq + 1);
-        const std::string_view expression = value == std::string_view::npos ? "" : rest.substr(value);
-        const bool numeric = !expression.empty() && (std::string_view("0123456789.-+").find(expression[0]) != std::string_view::npos ||
-                                                     expression.starts_with("float(") || expression.starts_with("int(") ||
-                                                     expression.starts_with("math.") || expression.starts_with("np."));
-        if (numeric) names.emplace_back(text.substr(line, at - line));
+    const std::string_view rest = text.substr(at, end - at);
+    const std::size_t eq = rest.find('=');
+    const std::size_t first = rest.find_first_not_of(' ');
+    const bool assignment = at > name_begin && !(text[name_begin] >= '0' && text[name_begin] <= '9') &&
+                            eq != std::string_view::npos && (eq + 1 >= rest.size() || rest[eq + 1] != '=') &&
+                            (first == eq || rest[first] == ':');
+    bool statement = assignment;
+    if (statement && indented) {
+      for (std::size_t from = balanced; from < line;) {
+        const std::size_t stop = std::min(text.find('\n', from), line);
+        open += bracket_balance(text.substr(from, stop - from));
+        from = stop + 1;
+      }
+      balanced = std::max(balanced, line);
+      statement = open <= 0;
+    }
+    if (statement) {
+      const std::size_t value = rest.find_first_not_of(" (", eq + 1);
+      const std::string_view expression = value == std::string_view::npos ? "" : rest.substr(value);
+      const std::string_view name = text.substr(name_begin, at - name_begin);
+      const bool numeric = !expression.empty() && (std::string_view("0123456789.-+").find(expression[0]) != std::string_view::npos ||
+                                                   expression.starts_with("float(") || expression.starts_with("int(") ||
+                                                   expression.starts_with("math.") || expression.starts_with("np."));
+      if (numeric) {
+        out.numbers.emplace_back(name);
+      } else if (!expression.empty() && is_identifier_char(expression[0]) &&
+                 expression.find('(') == std::string_view::npos) {
+        const std::string_view leaf = last_name_or_key(expression);
+        if (!leaf.empty() && leaf != name && leaf != "None" && leaf != "True" && leaf != "False") {
+          out.aliases.emplace_back(std::string(name), std::string(leaf));
+          const std::string_view root = expression.substr(0, expression.find_first_of(".["));
+          flags_asked = flags_asked || root.find("arg") != std::string_view::npos || root.find("opt") != std::string_view::npos;
+        }
       }
     }
     line = end + 1;
   }
-  return names;
+  if (flags_asked) out.flags = numeric_flag_dests(text);
+  return out;
 }
 
 std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context) {

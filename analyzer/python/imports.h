@@ -61,11 +61,22 @@ class ImportTable {
 // too): this decides which files to read, and reading one more is harmless.
 std::vector<std::string> imported_module_candidates(std::string_view source, const ModuleContext& context);
 
-// The names a module's text may bind to a number at module level: lines at column 0 assigning a
-// numeric expression (`EPS = 1e-5`, `N: int = 64`, `LR = -1e-3`, `EPS = float("1e-8")`). Read by
-// the first pass of every file, so that the project step knows, without reading a file again,
-// which modules may export a constant another module imports.
-std::vector<std::string> numeric_constant_names(std::string_view text);
+// What a module's text may bind to a number at module level (at column 0, or in a module-level
+// statement's block such as `try:`; not in a def or a class), read by the first pass of every file
+// so that the project step knows, without reading a file again, which modules may export a
+// constant another module imports.
+struct NumericBindings {
+  // Names bound to a numeric expression: `EPS = 1e-5`, `N: int = 64`, `EPS = float("1e-8")`.
+  std::vector<std::string> numbers;
+  // Names bound to a name, an attribute or a subscript, with its last name or key: `EPS = MM_EPS`,
+  // `EPS = consts.MM_EPS`, `EPS = args.eps`, `EPS = cfg["model"]["eps"]` give (EPS, MM_EPS), (EPS,
+  // MM_EPS), (EPS, eps), (EPS, eps). A number where that leaf is one (the project step decides).
+  std::vector<std::pair<std::string, std::string>> aliases;
+  // Where an alias reads an args-like object: the dests of the module's `add_argument` calls whose
+  // default is a number.
+  std::vector<std::string> flags;
+};
+NumericBindings numeric_bindings(std::string_view text);
 
 // "torch . nn" (dotted_name text may hold spaces or comments) -> "torch.nn".
 std::string normalize_dotted(std::string_view text);

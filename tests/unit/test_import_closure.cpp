@@ -106,15 +106,36 @@ TEST_F(ImportClosureTest, TheGraphKnowsEachFilesImporters) {
 namespace cudnnlint {
 namespace {
 
-// The first pass's list of names a module binds to a number at column 0: what the project step
-// asks before it parses a module for the constants another module imports.
-TEST(NumericConstantNames, ColumnZeroAssignmentsOfNumbers) {
+// What the first pass reads of the names a module may bind to a number, before the project step
+// parses a module for the constants another module imports: module-level assignments of numbers,
+// and of names, attributes and subscripts with their last name or key (a number where that is
+// one), in a module statement's block too; not in a def or a class, not of a call, a string or None.
+TEST(NumericBindings, ModuleLevelNumbersAndAliasesWithTheirLeaves) {
   const std::string source =
       "EPS = 1e-8\nN: int = 64\nLR = -3e-4\nSIZE = (2 ** 3)\nTINY = float(\"1e-9\")\nHALF = math.ldexp(1, -1)\n"
-      "NAME = \"resnet\"\nALIAS = EPS\nx == 3\n  INDENTED = 1\n9LIVES = 1\ndef f(a=1):\n    B = 2\n";
-  const std::vector<std::string> expected{"EPS", "N", "LR", "SIZE", "TINY", "HALF"};
-  EXPECT_EQ(python::numeric_constant_names(source), expected);
-  EXPECT_TRUE(python::numeric_constant_names("").empty());
+      "NAME = \"resnet\"\nALIAS = EPS\nx == 3\n  INDENTED = 1\n9LIVES = 1\ndef f(a=1):\n    B = 2\n"
+      "try:\n    IN_TRY = consts.MM_EPS\nexcept ImportError:\n    raise\n"
+      "class C:\n    INNER = 3\n@decorated\ndef g():\n    LOCAL = EPS\n"
+      "CFG_EPS = cfg[\"model\"][\"eps\"]  # from the YAML\nLOGGER = get_logger(__name__)\nNOTHING = None\n"
+      "CFGS = dict(\n    index=0,\n    mean=(0.5, \")\"),\n)\nAFTER = 2\n";
+  const python::NumericBindings found = python::numeric_bindings(source);
+  EXPECT_EQ(found.numbers, (std::vector<std::string>{"EPS", "N", "LR", "SIZE", "TINY", "HALF", "INDENTED", "AFTER"}));
+  EXPECT_EQ(found.aliases, (std::vector<std::pair<std::string, std::string>>{
+                               {"ALIAS", "EPS"}, {"IN_TRY", "MM_EPS"}, {"CFG_EPS", "eps"}}));
+  EXPECT_TRUE(found.flags.empty());  // no alias reads an args-like object
+  EXPECT_TRUE(python::numeric_bindings("").numbers.empty());
+}
+
+TEST(NumericBindings, TheFlagsOfAModuleWhoseAliasReadsItsArgs) {
+  const std::string source =
+      "import argparse\np = argparse.ArgumentParser()\n"
+      "p.add_argument(\n    \"--bn-eps\",\n    type=float,\n    default=1e-8,\n)\n"
+      "p.add_argument(\"-s\", \"--size\", default=(2), dest=\"image_size\")\n"
+      "p.add_argument(\"--name\", default=\"resnet\")\np.add_argument(\"--lr\", default=-3e-4)\n"
+      "args = p.parse_args()\nEPS = args.bn_eps\n";
+  const python::NumericBindings found = python::numeric_bindings(source);
+  EXPECT_EQ(found.aliases, (std::vector<std::pair<std::string, std::string>>{{"EPS", "bn_eps"}}));
+  EXPECT_EQ(found.flags, (std::vector<std::string>{"bn_eps", "lr"}));
 }
 
 }  // namespace
