@@ -52,71 +52,63 @@ class NameFilter {
   std::array<std::uint64_t, 64> bits_{};
 };
 
-// A set of names (views into the source or the caller's words) behind a NameFilter.
-class WordSetView {
-  using Set = std::unordered_set<std::string_view, WordHash>;
+// A std::unordered_set or map of names (views into the source or the caller's words) behind a
+// NameFilter: the lookups every identifier of a module goes through.
+template <class Table>
+class FilteredNames {
+ public:
+  typename Table::const_iterator find(std::string_view word) const {
+    return filter_.may_hold(word) ? table_.find(word) : table_.end();
+  }
+  std::size_t count(std::string_view word) const { return filter_.may_hold(word) ? table_.count(word) : 0; }
+  typename Table::const_iterator begin() const { return table_.begin(); }
+  typename Table::const_iterator end() const { return table_.end(); }
+  bool empty() const { return table_.empty(); }
+  std::size_t size() const { return table_.size(); }
+  void clear() {
+    table_.clear();
+    filter_.clear();
+  }
 
+ protected:
+  Table table_;
+  NameFilter filter_;
+};
+
+class WordSetView : public FilteredNames<std::unordered_set<std::string_view, WordHash>> {
  public:
   WordSetView() = default;
   template <class It>
   WordSetView(It first, It last) {
     insert(first, last);
   }
-  std::pair<Set::iterator, bool> insert(std::string_view word) {
+  auto insert(std::string_view word) {
     filter_.add(word);
-    return set_.insert(word);
+    return table_.insert(word);
   }
   template <class It>
   void insert(It first, It last) {
     for (; first != last; ++first) insert(std::string_view(*first));
   }
-  std::size_t count(std::string_view word) const { return filter_.may_hold(word) ? set_.count(word) : 0; }
-  Set::const_iterator find(std::string_view word) const {
-    return filter_.may_hold(word) ? set_.find(word) : set_.end();
-  }
-  Set::const_iterator begin() const { return set_.begin(); }
-  Set::const_iterator end() const { return set_.end(); }
-  bool empty() const { return set_.empty(); }
-  std::size_t size() const { return set_.size(); }
-  void clear() {
-    set_.clear();
-    filter_.clear();
-  }
-
- private:
-  Set set_;
-  NameFilter filter_;
 };
 
-// A map from names (views into the source or the caller's words) behind a NameFilter.
 template <class Value>
-class WordMap {
-  using Map = std::unordered_map<std::string_view, Value, WordHash>;
+class WordMap : public FilteredNames<std::unordered_map<std::string_view, Value, WordHash>> {
+  using Base = FilteredNames<std::unordered_map<std::string_view, Value, WordHash>>;
 
  public:
   Value& operator[](std::string_view word) {
-    filter_.add(word);
-    return map_[word];
+    this->filter_.add(word);
+    return this->table_[word];
   }
-  typename Map::iterator find(std::string_view word) { return filter_.may_hold(word) ? map_.find(word) : map_.end(); }
-  typename Map::const_iterator find(std::string_view word) const {
-    return filter_.may_hold(word) ? map_.find(word) : map_.end();
+  using Base::begin;
+  using Base::end;
+  using Base::find;
+  auto find(std::string_view word) {
+    return this->filter_.may_hold(word) ? this->table_.find(word) : this->table_.end();
   }
-  std::size_t count(std::string_view word) const { return filter_.may_hold(word) ? map_.count(word) : 0; }
-  typename Map::iterator begin() { return map_.begin(); }
-  typename Map::iterator end() { return map_.end(); }
-  typename Map::const_iterator begin() const { return map_.begin(); }
-  typename Map::const_iterator end() const { return map_.end(); }
-  bool empty() const { return map_.empty(); }
-  std::size_t size() const { return map_.size(); }
-  void clear() {
-    map_.clear();
-    filter_.clear();
-  }
-
- private:
-  Map map_;
-  NameFilter filter_;
+  auto begin() { return this->table_.begin(); }
+  auto end() { return this->table_.end(); }
 };
 
 // A set of bytes to stop at, with its SSE2 broadcasts made once (not at every stop: the lexers
@@ -1761,7 +1753,7 @@ class RegionPlanner {
     for (std::size_t k = 0; k < chunks_.size(); ++k)
       if (relevant_[k] != Relevance::No && chunks_[k].is_definition && !chunks_[k].name.empty()) {
         if (!chunks_[k].is_class) callees.push_back(chunks_[k].name);
-        else if (!class_uses_count_) methods_taking_arguments(k, callees);
+        else if (!class_uses_count_) methods_naming_a_trigger(k, callees);
       }
     // The folder reads no function called more than kMaxCallSites times (each a mention here; the
     // folder counts comments and strings too): timm's `_create_model`, called by a hundred
@@ -1813,10 +1805,10 @@ class RegionPlanner {
     return i >= def.size() || def[i] != ')';
   }
 
-  // The names of the methods of class k that take arguments, appended to `out`: where the uses of a
-  // relevant class are not all relevant (class_uses_count_), the calls of its methods are
-  // (`Trainer().train()`, `trainer.train(4)`). Dunders aside: `__init__`'s calls are the class's.
-  void methods_taking_arguments(std::size_t k, std::vector<std::string_view>& out) {
+  // The names of class k's methods that take arguments (dunders aside: `__init__`'s calls are the
+  // class's) and whose text and code identifiers satisfy `wanted`, appended to `out`.
+  template <class Wanted>
+  void methods_taking_arguments(std::size_t k, std::vector<std::string_view>& out, Wanted&& wanted) {
     auto [at, fresh] = bodies_.try_emplace(k);
     if (fresh) at->second = split_body(source_, chunks_[k]);
     if (!at->second) return;
@@ -1825,25 +1817,23 @@ class RegionPlanner {
           !takes_arguments(member_text(member), true))
         continue;
       const std::string_view text = member_text(member);
-      if (names_a_trigger_in(text, ids_within(ids_[k], text.data(), text.data() + text.size())))
-        out.push_back(member.name);
+      if (wanted(text, ids_within(ids_[k], text.data(), text.data() + text.size()))) out.push_back(member.name);
     }
+  }
+
+  // Where the uses of a relevant class are not all relevant (class_uses_count_), the calls of its
+  // methods that name a trigger are (`Trainer().train()`, `trainer.train(4)`): their names.
+  void methods_naming_a_trigger(std::size_t k, std::vector<std::string_view>& out) {
+    methods_taking_arguments(k, out, [&](std::string_view text, std::span<const std::string_view> ids) {
+      return names_a_trigger_in(text, ids);
+    });
   }
 
   // The names of the methods of class k whose code names one of `names`, appended to `out`.
   void methods_naming(std::size_t k, const WordSetView& names, std::vector<std::string_view>& out) {
-    auto [at, fresh] = bodies_.try_emplace(k);
-    if (fresh) at->second = split_body(source_, chunks_[k]);
-    if (!at->second) return;
-    for (const TopLevelChunk& member : at->second->members) {
-      if (!member.is_definition || member.is_class || member.name.empty() || member.name.starts_with("__") ||
-          !takes_arguments(member_text(member), true))
-        continue;
-      const std::string_view text = member_text(member);
-      const auto ids = ids_within(ids_[k], text.data(), text.data() + text.size());
-      if (std::any_of(ids.begin(), ids.end(), [&](std::string_view w) { return names.count(w) > 0; }))
-        out.push_back(member.name);
-    }
+    methods_taking_arguments(k, out, [&](std::string_view, std::span<const std::string_view> ids) {
+      return std::any_of(ids.begin(), ids.end(), [&](std::string_view w) { return names.count(w) > 0; });
+    });
   }
 
   void keep_bound_statements() {
