@@ -1554,14 +1554,15 @@ class RegionPlanner {
     return chunks_[k].begin + at;
   }
 
-  // How many times each code identifier of the module is named (read once, when first asked).
-  WordMap<std::size_t>& mention_counts() {
-    if (!mention_counts_) {
-      mention_counts_.emplace();
-      for (const auto& ids : ids_)
-        for (const auto word : ids) ++(*mention_counts_)[word];
-    }
-    return *mention_counts_;
+  // How many times the module's code names each of `names` (the other identifiers are not counted:
+  // a map of every name of a large module cost more than the rest of this phase).
+  WordMap<std::size_t> mention_counts(std::span<const std::string_view> names) const {
+    WordMap<std::size_t> counts;
+    for (const std::string_view name : names) counts[name] = 0;
+    for (const auto& ids : ids_)
+      for (const auto word : ids)
+        if (const auto it = counts.find(word); it != counts.end()) ++it->second;
+    return counts;
   }
 
   void spread() {
@@ -1758,8 +1759,8 @@ class RegionPlanner {
     // The folder reads no function called more than kMaxCallSites times (each a mention here; the
     // folder counts comments and strings too): timm's `_create_model`, called by a hundred
     // registered variants, brings none of them.
-    WordMap<std::size_t>& mentions = mention_counts();
     for (int round = 0; round < 2 && !callees.empty(); ++round) {
+      WordMap<std::size_t> mentions = mention_counts(callees);
       WordSetView names;
       for (const std::string_view name : callees)
         if (mentions[name] <= kMaxCallSites + 1) names.insert(name);
@@ -2165,7 +2166,6 @@ class RegionPlanner {
   std::vector<bool> whole_;
   WordSetView interesting_;                   // names relevant chunks bind
   WordSetView class_words_;                   // those of them that name a relevant class
-  std::optional<WordMap<std::size_t>> mention_counts_;
   WordSetView called_names_;                  // functions whose calls include_callers keeps
   std::unordered_set<std::uint32_t> caller_classes_;  // by start: classes relevant for those calls only
   std::vector<std::string_view> fresh_words_;  // interesting words the index has not followed yet
