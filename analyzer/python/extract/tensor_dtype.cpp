@@ -1731,10 +1731,13 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
   if (!is(callee, g.identifier)) return std::nullopt;
   // Cheap first: a name nothing binds (`len`, `print`) or only a def or class binds builds nothing
   // here, and no loop binds it either.
-  if (const auto [scope, binding] = r.lookup(r.text(callee)); binding == nullptr || binding->only_definition())
-    return std::nullopt;
-  // `for layer in net: X = layer(X)`: the stack's first layer takes the tensor first.
-  if (const TSNode loop = loop_over(callee, r); !ts_node_is_null(loop)) {
+  const auto [scope, binding] = r.lookup(r.text(callee));
+  if (binding == nullptr || binding->only_definition()) return std::nullopt;
+  // `for layer in net: X = layer(X)`: the stack's first layer takes the tensor first. A name its
+  // scope binds once, by an assignment or as a parameter, is no loop's target (and the walk up to
+  // the loop asks tree-sitter for each parent, from the root down).
+  const bool may_be_a_loop_target = !binding->simple() && !binding->only_parameter();
+  if (const TSNode loop = may_be_a_loop_target ? loop_over(callee, r) : TSNode{}; !ts_node_is_null(loop)) {
     const TSNode stack = strip(field(loop, g.f_right));
     const TSNode built = is(stack, g.identifier) ? strip(definition_of(stack, r)) : stack;
     if (!is(built, g.call) || (is(stack, g.identifier) && model_converted_or_handed(stack, use, r))) return std::nullopt;
@@ -1796,10 +1799,7 @@ std::optional<Consumer> consumer_of(TSNode callee, TSNode use, Resolver& r) {
     c->weights_spelling = std::string(dtype_name(converted));
     c->weights_at = r.locate(converted_at);
   }
-  const auto [scope, binding] = r.lookup(r.text(callee));
-  if (scope != nullptr && c->weights != DType::Unknown)
-    apply_conversions(*c, r.text(callee), scope->node,
-                      use, r);
+  if (scope != nullptr && c->weights != DType::Unknown) apply_conversions(*c, r.text(callee), scope->node, use, r);
   return c;
 }
 
