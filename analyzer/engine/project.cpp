@@ -293,29 +293,40 @@ class ProjectStep {
   // thousand modules look like constants' homes, each then parsed for its exports.
   void settle_numeric_names() {
     numbers_.assign(results_.size(), {});
-    std::unordered_set<std::string> numeric;
+    // A worklist, each alias waiting for its leaf: linear in the aliases, however long their chains
+    // (a tree may hold `A2 = A1`, `A1 = A0`, ... in any order).
+    std::unordered_set<std::string_view> numeric;
+    std::vector<std::string_view> pending;  // numbers not yet handed to the aliases waiting for them
+    auto known = [&](std::string_view name) {
+      if (numeric.insert(name).second) pending.push_back(name);
+    };
+    auto take = [&](std::size_t m, std::size_t a) {
+      const std::string& name = results_[m].numeric.aliases[a].first;
+      numbers_[m].push_back(name);
+      known(name);
+    };
     for (std::size_t m = 0; m < results_.size(); ++m) {
       numbers_[m] = results_[m].numeric.numbers;
-      numeric.insert(results_[m].numeric.numbers.begin(), results_[m].numeric.numbers.end());
+      for (const std::string& name : results_[m].numeric.numbers) known(name);
     }
-    std::vector<std::vector<bool>> taken(results_.size());
-    for (std::size_t m = 0; m < results_.size(); ++m) taken[m].assign(results_[m].numeric.aliases.size(), false);
-    auto leaf_is_number = [&](std::size_t m, const std::string& leaf) {
-      if (numeric.count(leaf) != 0) return true;
-      const auto& flags = results_[m].numeric.flags;
-      return std::find(flags.begin(), flags.end(), leaf) != flags.end() || !configs_.candidates(leaf).empty();
-    };
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (std::size_t m = 0; m < results_.size(); ++m) {
-        const auto& aliases = results_[m].numeric.aliases;
-        for (std::size_t a = 0; a < aliases.size(); ++a) {
-          if (taken[m][a] || !leaf_is_number(m, aliases[a].second)) continue;
-          taken[m][a] = true;
-          numbers_[m].push_back(aliases[a].first);
-          grew = numeric.insert(aliases[a].first).second || grew;
-        }
+    std::unordered_map<std::string_view, std::vector<std::pair<std::size_t, std::size_t>>> waiting;
+    for (std::size_t m = 0; m < results_.size(); ++m) {
+      const python::NumericBindings& bindings = results_[m].numeric;
+      const std::unordered_set<std::string_view> flags(bindings.flags.begin(), bindings.flags.end());
+      for (std::size_t a = 0; a < bindings.aliases.size(); ++a) {
+        const std::string& leaf = bindings.aliases[a].second;
+        if (flags.count(leaf) != 0 || !configs_.candidates(leaf).empty()) take(m, a);  // its own flag, a config key
+        else waiting[leaf].emplace_back(m, a);
       }
+    }
+    while (!pending.empty()) {
+      const std::string_view name = pending.back();
+      pending.pop_back();
+      const auto it = waiting.find(name);
+      if (it == waiting.end()) continue;
+      const auto aliases = std::move(it->second);
+      waiting.erase(it);
+      for (const auto& [m, a] : aliases) take(m, a);
     }
   }
   const std::vector<std::string>& numbers_of(std::size_t m) {

@@ -2,8 +2,9 @@
 config keys and source lines reach neither the terminal nor a CI log raw (no line of the output
 starts a GitHub workflow command, no ESC sequence but cudnnlint's own colours), `--diff` quotes such
 names as git does and still applies, triage's regexes run in time linear in a 5.7 MB hostile log,
-a config file over --max-file-size is reported like a Python file, and environment.yml nested
-past the config reader's bound is refused in bounded memory.
+a config file over --max-file-size is reported like a Python file, environment.yml nested
+past the config reader's bound is refused in bounded memory, and a module of 60,000 aliases chained
+backwards (`A59999 = A59998` above `A59998 = ...`) settles in linear time.
 
 Output is read as bytes: text mode would turn a lone CR, which the runner takes as a line break,
 into a newline."""
@@ -139,3 +140,25 @@ def test_deeply_nested_environment_yml_is_refused_in_bounded_memory(cli, tmp_pat
     peak_kib, stderr = result.stdout.split("\n", 1)
     assert "environment.yml" in stderr and "nested more than 256 levels deep" in stderr, stderr
     assert int(peak_kib) < (100 + SANITIZER_ALLOWANCE_MIB) * 1024, f"peak RSS {int(peak_kib) // 1024} MiB"
+
+
+def test_a_long_alias_chain_written_backwards_settles_in_linear_time(cli, tmp_path):
+    # `A{n} = A{n-1}` listed from the last to the first, `A0 = 2` at the end: the project step learns
+    # one more number per sweep of a fixpoint over every alias (60,000 sweeps of 60,000: a hang); its
+    # worklist hands each number to the aliases waiting for it. The time is not measured here; the
+    # timeout only guards against a hang. The size the code reads is two aliases deep (values are
+    # folded to a bounded depth), and gives the shape finding.
+    n = 60_000
+    package = tmp_path / "chain_pkg"
+    package.mkdir()
+    lines = [f"A{k} = A{k - 1}" for k in range(n - 1, 0, -1)] + ["A0 = 2", "SIZE = A1"]
+    (package / "__init__.py").write_text("\n".join(lines) + "\n")
+    (package / "net.py").write_text(
+        "import torch\nimport torch.nn as nn\n\nfrom . import SIZE\n\n"
+        "net = nn.Sequential(nn.Conv2d(3, 8, kernel_size=3), nn.ReLU())\n"
+        "out = net(torch.randn(1, 3, SIZE, SIZE))\n")
+    result = run(cli, "--format", "json", "--no-cache", ".", cwd=tmp_path, timeout=60)
+    assert result.returncode == 1, result.stderr[-2000:]
+    findings = json.loads(result.stdout)["findings"]
+    assert [(f["path"], f["line"], f["rule"]) for f in findings] == [
+        ("chain_pkg/net.py", 6, "conv-input-smaller-than-kernel")], findings
