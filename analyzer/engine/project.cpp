@@ -209,6 +209,7 @@ class ProjectStep {
 
   ProjectOutcome run() {
     const auto start = std::chrono::steady_clock::now();
+    settle_numeric_names();
     fold_imported_constants();
     fold_config_reads();
     add_project_apis();
@@ -329,16 +330,14 @@ class ProjectStep {
       for (const auto& [m, a] : aliases) take(m, a);
     }
   }
-  const std::vector<std::string>& numbers_of(std::size_t m) {
-    if (numbers_.size() != results_.size()) settle_numeric_names();
-    return numbers_[m];
-  }
+  // Settled by run() before anything asks (read_tree_imports asks from its worker threads).
+  const std::vector<std::string>& numbers_of(std::size_t m) const { return numbers_[m]; }
 
   // Whether file i may import one of the numbers module file m binds, told by i's identifier filter
   // without reading i again: i must name one of them, and name m by its last name (`from .consts
   // import N`, `import pkg.consts`, `from pkg import consts`) or lie inside m, a package (`from .
   // import N`). Every import read_tree_imports can find from i's text is one of these.
-  bool may_import_numbers_of(std::size_t i, std::size_t m) {
+  bool may_import_numbers_of(std::size_t i, std::size_t m) const {
     if (i == m) return false;
     const ModuleInfo& module = in_.modules.of(m);
     if (module.name.empty()) return false;
@@ -354,7 +353,7 @@ class ProjectStep {
 
   // The modules whose constants add_imported_constants will read for `files` (read_tree_imports has
   // read their imports): those binding a number that the importing file may name.
-  std::vector<std::size_t> modules_to_read(const std::vector<std::size_t>& files) {
+  std::vector<std::size_t> modules_to_read(const std::vector<std::size_t>& files) const {
     std::vector<std::size_t> modules;
     for (const std::size_t i : files)
       if (const auto imports = tree_imports_.find(i); imports != tree_imports_.end())
@@ -514,7 +513,6 @@ class ProjectStep {
     const std::vector<std::string> small_pair_words = small_pair_halves();
     // Every name a module of the tree binds to a number: a file naming none imports none (its
     // identifier filter says so without reading it again).
-    settle_numeric_names();
     std::vector<std::string> numeric_names;
     for (const auto& names : numbers_)
       numeric_names.insert(numeric_names.end(), names.begin(), names.end());
