@@ -990,16 +990,24 @@ void bind_value(ValueSlot slot, const ApiUse& use, std::string_view role, const 
 
 // `ResNet18()` where `def ResNet18(...)` is a function of the module whose body (a docstring
 // aside) is one `return <call>`: that call; null otherwise.
-TSNode factory_return(TSNode call, Resolver& r) {
+TSNode module_definition_called(TSNode call, TSSymbol kind, Resolver& r) {
   const Grammar& g = Grammar::get();
+  if (!is(call, g.call)) return {};
   const TSNode callee = strip(field(call, g.f_function));
   if (!is(callee, g.identifier)) return {};
   const auto [scope, binding] = r.lookup(r.text(callee));
   if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
-      !is(binding->definition, g.function_definition))
+      !is(binding->definition, kind))
     return {};
+  return binding->definition;
+}
+
+TSNode factory_return(TSNode call, Resolver& r) {
+  const Grammar& g = Grammar::get();
+  const TSNode definition = module_definition_called(call, g.function_definition, r);
+  if (ts_node_is_null(definition)) return {};
   TSNode returned{};
-  for (const TSNode statement : named_children(field(binding->definition, g.f_body))) {
+  for (const TSNode statement : named_children(field(definition, g.f_body))) {
     if (is(statement, g.comment)) continue;
     if (ts_node_is_null(returned) && is(statement, g.expression_statement) &&
         ts_node_named_child_count(statement) == 1 && is(ts_node_named_child(statement, 0), g.string))

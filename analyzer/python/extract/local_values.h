@@ -43,6 +43,9 @@ bool may_bind(TSNode node, std::string_view name, Resolver& r);
 // The right-hand side of the assignment that binds `identifier` where the walk stands: the scope's
 // single one, else the one just before the use. Null when neither.
 TSNode definition_of(TSNode identifier, Resolver& r);
+// The definition a call's callee names when it is the one binding of a module-level name and a
+// node of `kind` (a class_definition, a function_definition); null otherwise.
+TSNode module_definition_called(TSNode call, TSSymbol kind, Resolver& r);
 // `ResNet18()` where `def ResNet18(...)` is a function of the module whose body (a docstring
 // aside) is one `return <call>`: that call; null otherwise.
 TSNode factory_return(TSNode call, Resolver& r);

@@ -56,16 +56,7 @@ constexpr std::size_t kMaxLoopLayers = 64;  // layers a loop over a stack in for
 // `DoubleConv(64, 128)`: the class definition when `construction` builds a model class of this
 // module; null otherwise.
 TSNode nested_class_of(TSNode construction, Resolver& r) {
-  const Grammar& g = Grammar::get();
-  construction = strip(construction);
-  if (!is(construction, g.call)) return {};
-  const TSNode callee = strip(field(construction, g.f_function));
-  if (!is(callee, g.identifier)) return {};
-  const auto [scope, binding] = r.lookup(r.text(callee));
-  if (scope == nullptr || scope->kind != Scope::Kind::Module || binding == nullptr || !binding->only_definition() ||
-      !is(binding->definition, g.class_definition))
-    return {};
-  return binding->definition;
+  return module_definition_called(strip(construction), Grammar::get().class_definition, r);
 }
 
 // The same for a layer of a stack, whose callee the run may have bound to a class (`block(...)`).
